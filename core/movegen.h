@@ -1,0 +1,197 @@
+// Legal move generation without make-and-test: checkers, pin rays and the squares the
+// enemy attacks are found once per position, and every move emitted is legal.
+//
+// The generator hands moves to a Sink in bulk (a piece and its target set, or a set of
+// pawn destinations that share one step), so a counting sink can add popcounts and
+// never enumerate single moves: that is what makes bulk-counting perft fast.
+#pragma once
+
+#include <cstddef>
+
+#include "position.h"
+
+namespace chess {
+
+// A Sink provides:
+//   piece_moves(PieceType pt, Square from, Bitboard to)  normal moves and captures
+//   pawn_moves(Bitboard to, int step)                    from = to - step
+//   promotions(Bitboard to, int step)                    four moves per square
+//   en_passant(Square from, Square to)
+//   castle(Square king_from, Square king_to)
+template <Color Us, class Sink>
+inline void generate_legal(const Position& pos, Sink& sink);
+
+class MoveList {
+ public:
+  static constexpr size_t CAPACITY = 256;  // no legal position has more than 218 moves
+
+  const Move* begin() const { return moves_; }
+  const Move* end() const { return moves_ + size_; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  bool contains(Move m) const;
+  Move operator[](size_t i) const { return moves_[i]; }
+  void push(Move m) { moves_[size_++] = m; }
+
+ private:
+  // A count, not an end pointer, so that copies stay valid.
+  Move moves_[CAPACITY];
+  uint32_t size_ = 0;
+};
+
+// Every legal move of the side to move.
+MoveList legal_moves(const Position& pos);
+// The number of legal moves, without listing them.
+int count_legal(const Position& pos);
+// Whether any legal move exists; agrees with !legal_moves(pos).empty().
+bool has_legal_move(const Position& pos);
+
+// Move list sink: one Move per destination.
+struct ListSink {
+  MoveList& list;
+  void piece_moves(PieceType, Square from, Bitboard to) {
+    while (to) list.push(Move(from, pop_lsb(to)));
+  }
+  void pawn_moves(Bitboard to, int step) {
+    while (to) {
+      Square s = pop_lsb(to);
+      list.push(Move(s - step, s));
+    }
+  }
+  void promotions(Bitboard to, int step) {
+    while (to) {
+      Square s = pop_lsb(to);
+      for (PieceType pt : {QUEEN, ROOK, BISHOP, KNIGHT}) list.push(Move(s - step, s, PROMOTION, pt));
+    }
+  }
+  void en_passant(Square from, Square to) { list.push(Move(from, to, EN_PASSANT)); }
+  void castle(Square from, Square to) { list.push(Move(from, to, CASTLING)); }
+};
+
+// Counting sink: popcounts, no enumeration.
+struct CountSink {
+  uint64_t n = 0;
+  void piece_moves(PieceType, Square, Bitboard to) { n += popcount(to); }
+  void pawn_moves(Bitboard to, int) { n += popcount(to); }
+  void promotions(Bitboard to, int) { n += 4 * popcount(to); }
+  void en_passant(Square, Square) { ++n; }
+  void castle(Square, Square) { ++n; }
+};
+
+namespace detail {
+
+// Pawn moves of a group of pawns that may all move within `target` (empty squares or
+// enemy pieces the caller allows).
+template <Color Us, class Sink>
+inline void pawn_group(Bitboard pawns, Bitboard empty, Bitboard enemies, Bitboard target, Sink& sink) {
+  constexpr Direction Up = pawn_push(Us);
+  constexpr Direction UpWest = Us == WHITE ? NORTH_WEST : SOUTH_WEST;
+  constexpr Direction UpEast = Us == WHITE ? NORTH_EAST : SOUTH_EAST;
+  constexpr Bitboard Rank7 = Us == WHITE ? RANK_7_BB : RANK_2_BB;
+  constexpr Bitboard Rank3 = Us == WHITE ? RANK_3_BB : RANK_6_BB;
+
+  Bitboard promoting = pawns & Rank7, others = pawns & ~Rank7;
+  Bitboard single = shift<Up>(others) & empty;
+  Bitboard twice = shift<Up>(single & Rank3) & empty & target;
+  sink.pawn_moves(single & target, Up);
+  sink.pawn_moves(twice, 2 * Up);
+  sink.pawn_moves(shift<UpWest>(others) & enemies & target, UpWest);
+  sink.pawn_moves(shift<UpEast>(others) & enemies & target, UpEast);
+  if (promoting) {
+    sink.promotions(shift<Up>(promoting) & empty & target, Up);
+    sink.promotions(shift<UpWest>(promoting) & enemies & target, UpWest);
+    sink.promotions(shift<UpEast>(promoting) & enemies & target, UpEast);
+  }
+}
+
+}  // namespace detail
+
+template <Color Us, class Sink>
+inline void generate_legal(const Position& pos, Sink& sink) {
+  constexpr Color Them = ~Us;
+  const Bitboard us = pos.pieces(Us), them = pos.pieces(Them), occupied = us | them;
+  const Square ksq = pos.king_square(Us);
+  const Bitboard their_diag = pos.pieces(Them, BISHOP, QUEEN), their_orth = pos.pieces(Them, ROOK, QUEEN);
+
+  // Sliders seeing the king through our own pieces only: with nothing between they
+  // check, with exactly one of ours between it is pinned.
+  Bitboard checkers = (KNIGHT_ATTACKS[ksq] & pos.pieces(Them, KNIGHT)) | (PAWN_ATTACKS[Us][ksq] & pos.pieces(Them, PAWN));
+  Bitboard pinned = 0;
+  Bitboard snipers = (bishop_attacks(ksq, them) & their_diag) | (rook_attacks(ksq, them) & their_orth);
+  while (snipers) {
+    Square s = pop_lsb(snipers);
+    Bitboard between = BETWEEN[ksq][s] & us;
+    if (!between)
+      checkers |= square_bb(s);
+    else if (!more_than_one(between))
+      pinned |= between;
+  }
+
+  // Squares the king may not enter; the king itself is removed so that it cannot step
+  // back along a checking slider's ray.
+  const Bitboard no_king = occupied ^ square_bb(ksq);
+  Bitboard danger = pawn_attacks_bb<Them>(pos.pieces(Them, PAWN)) | KING_ATTACKS[pos.king_square(Them)];
+  for (Bitboard b = pos.pieces(Them, KNIGHT); b;) danger |= KNIGHT_ATTACKS[pop_lsb(b)];
+  for (Bitboard b = their_diag; b;) danger |= bishop_attacks(pop_lsb(b), no_king);
+  for (Bitboard b = their_orth; b;) danger |= rook_attacks(pop_lsb(b), no_king);
+
+  sink.piece_moves(KING, ksq, KING_ATTACKS[ksq] & ~us & ~danger);
+  if (more_than_one(checkers)) return;
+
+  const Bitboard target = checkers ? BETWEEN[ksq][lsb(checkers)] | checkers : ~us;
+
+  if (!checkers && (pos.castling() & castling_rights(Us))) {
+    constexpr CastlingRights OO = Us == WHITE ? WHITE_OO : BLACK_OO;
+    constexpr CastlingRights OOO = Us == WHITE ? WHITE_OOO : BLACK_OOO;
+    constexpr Square K = Us == WHITE ? SQ_E1 : SQ_E8;
+    constexpr Bitboard OOPath = Us == WHITE ? 0x60ULL : 0x60ULL << 56;       // f, g
+    constexpr Bitboard OOOPath = Us == WHITE ? 0x0EULL : 0x0EULL << 56;      // b, c, d
+    constexpr Bitboard OOOKingPath = Us == WHITE ? 0x0CULL : 0x0CULL << 56;  // c, d
+    if ((pos.castling() & OO) && !(occupied & OOPath) && !(danger & OOPath)) sink.castle(K, K + 2);
+    if ((pos.castling() & OOO) && !(occupied & OOOPath) && !(danger & OOOKingPath)) sink.castle(K, K - 2);
+  }
+
+  for (Bitboard b = pos.pieces(Us, KNIGHT) & ~pinned; b;) {
+    Square s = pop_lsb(b);
+    sink.piece_moves(KNIGHT, s, KNIGHT_ATTACKS[s] & target);
+  }
+  // A pinned slider keeps only the moves along the line through its king and pinner.
+  auto pin_mask = [&](Square s) { return pinned & square_bb(s) ? LINE[ksq][s] : ~Bitboard(0); };
+  for (Bitboard b = pos.pieces(Us, BISHOP); b;) {
+    Square s = pop_lsb(b);
+    sink.piece_moves(BISHOP, s, bishop_attacks(s, occupied) & target & pin_mask(s));
+  }
+  for (Bitboard b = pos.pieces(Us, ROOK); b;) {
+    Square s = pop_lsb(b);
+    sink.piece_moves(ROOK, s, rook_attacks(s, occupied) & target & pin_mask(s));
+  }
+  for (Bitboard b = pos.pieces(Us, QUEEN); b;) {
+    Square s = pop_lsb(b);
+    sink.piece_moves(QUEEN, s, queen_attacks(s, occupied) & target & pin_mask(s));
+  }
+
+  const Bitboard pawns = pos.pieces(Us, PAWN);
+  detail::pawn_group<Us>(pawns & ~pinned, ~occupied, them, target, sink);
+  for (Bitboard b = pawns & pinned; b;) {
+    Square s = pop_lsb(b);
+    detail::pawn_group<Us>(square_bb(s), ~occupied, them, target & LINE[ksq][s], sink);
+  }
+
+  if (pos.ep_square() != SQ_NONE) {
+    Square ep = pos.ep_square();
+    for (Bitboard b = PAWN_ATTACKS[Them][ep] & pawns; b;) {
+      Square s = pop_lsb(b);
+      if (pos.ep_capture_legal(s)) sink.en_passant(s, ep);
+    }
+  }
+}
+
+template <class Sink>
+inline void generate_legal(const Position& pos, Sink& sink) {
+  if (pos.side_to_move() == WHITE)
+    generate_legal<WHITE>(pos, sink);
+  else
+    generate_legal<BLACK>(pos, sink);
+}
+
+}  // namespace chess

@@ -1,0 +1,204 @@
+#include "perft.h"
+
+#include <algorithm>
+#include <tbb/info.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "movegen.h"
+
+namespace chess {
+
+std::string to_string(u128 v) {
+  if (v == 0) return "0";
+  std::string s;
+  for (; v; v /= 10) s += char('0' + int(v % 10));
+  return {s.rbegin(), s.rend()};
+}
+
+namespace perft {
+
+namespace {
+
+template <Color Us>
+uint64_t bulk(const Position& pos, int depth);
+
+// Plays each generated move on a copy and counts the subtree below it.
+template <Color Us>
+struct TreeSink {
+  const Position& pos;
+  int depth;  // of the subtrees below the moves
+  uint64_t n = 0;
+
+  void play(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo = KNIGHT) {
+    Position child = pos;
+    child.apply<Us>(from, to, pt, kind, promo);
+    n += bulk<~Us>(child, depth);
+  }
+  void piece_moves(PieceType pt, Square from, Bitboard to) {
+    while (to) play(from, pop_lsb(to), pt, NORMAL);
+  }
+  void pawn_moves(Bitboard to, int step) {
+    while (to) {
+      Square s = pop_lsb(to);
+      play(s - step, s, PAWN, NORMAL);
+    }
+  }
+  void promotions(Bitboard to, int step) {
+    while (to) {
+      Square s = pop_lsb(to);
+      for (PieceType pt : {QUEEN, ROOK, BISHOP, KNIGHT}) play(s - step, s, PAWN, PROMOTION, pt);
+    }
+  }
+  void en_passant(Square from, Square to) { play(from, to, PAWN, EN_PASSANT); }
+  void castle(Square from, Square to) { play(from, to, KING, CASTLING); }
+};
+
+template <Color Us>
+uint64_t bulk(const Position& pos, int depth) {
+  if (depth <= 1) {
+    CountSink sink;
+    generate_legal<Us>(pos, sink);
+    return sink.n;
+  }
+  TreeSink<Us> sink{pos, depth - 1};
+  generate_legal<Us>(pos, sink);
+  return sink.n;
+}
+
+// Classifies one last-ply move; slow (it plays the move and looks for replies), which
+// is fine for a diagnostic count.
+void classify(const Position& pos, Move m, Counters& c) {
+  Color us = pos.side_to_move();
+  Position child = pos.after(m);
+  c.nodes += 1;
+  bool capture = m.kind() == EN_PASSANT || (pos.pieces(~us) & square_bb(m.to()));
+  c.captures += capture;
+  c.en_passant += m.kind() == EN_PASSANT;
+  c.castles += m.kind() == CASTLING;
+  c.promotions += m.kind() == PROMOTION;
+  Bitboard checkers = child.checkers();
+  if (!checkers) return;
+  c.checks += 1;
+  Bitboard moved = square_bb(m.to());
+  if (m.kind() == CASTLING) moved = square_bb(make_square(m.to() > m.from() ? FILE_F : FILE_D, rank_of(m.to())));
+  c.discovered += !more_than_one(checkers) && !(checkers & moved);
+  c.double_checks += more_than_one(checkers);
+  c.checkmates += !has_legal_move(child);
+}
+
+void detailed_rec(const Position& pos, int depth, Counters& c) {
+  MoveList moves = legal_moves(pos);
+  for (Move m : moves) {
+    if (depth == 1)
+      classify(pos, m, c);
+    else
+      detailed_rec(pos.after(m), depth - 1, c);
+  }
+}
+
+// One piece of parallel work: a position a few plies below the root, the root move it
+// descends from, and the depth left to count.
+struct Task {
+  Position pos;
+  uint16_t root;
+  int depth;
+};
+
+void expand(const Position& pos, uint16_t root, int plies, int depth, std::vector<Task>& out) {
+  if (plies == 0) {
+    out.push_back({pos, root, depth});
+    return;
+  }
+  for (Move m : legal_moves(pos)) expand(pos.after(m), root, plies - 1, depth - 1, out);
+}
+
+}  // namespace
+
+Counters& Counters::operator+=(const Counters& o) {
+  nodes += o.nodes, captures += o.captures, en_passant += o.en_passant, castles += o.castles;
+  promotions += o.promotions, checks += o.checks, discovered += o.discovered;
+  double_checks += o.double_checks, checkmates += o.checkmates;
+  return *this;
+}
+
+uint64_t count(const Position& pos, int depth) {
+  if (depth <= 0) return 1;
+  return pos.side_to_move() == WHITE ? bulk<WHITE>(pos, depth) : bulk<BLACK>(pos, depth);
+}
+
+Counters detailed(const Position& pos, int depth) {
+  Counters c;
+  if (depth <= 0) {
+    c.nodes = 1;
+    return c;
+  }
+  detailed_rec(pos, depth, c);
+  return c;
+}
+
+int default_threads() { return tbb::info::default_concurrency(); }
+
+std::vector<RootCount> divide(const Position& pos, int depth, const Options& opt) {
+  std::vector<RootCount> roots;
+  MoveList moves = legal_moves(pos);
+  for (Move m : moves) roots.push_back({m, 0, {}});
+  if (depth <= 0) return roots;
+  if (depth == 1) {
+    for (RootCount& r : roots) {
+      r.nodes = 1;
+      if (opt.detailed) classify(pos, r.move, r.counters);
+    }
+    return roots;
+  }
+
+  // Split up to three plies below the root while leaving at least one ply to each task:
+  // enough tasks to balance a few dozen threads, few enough that listing them is free.
+  int split = std::min(depth >= 7 ? 3 : 2, depth - 2);
+  std::vector<Task> tasks;
+  for (size_t i = 0; i < moves.size(); ++i) expand(pos.after(moves[i]), uint16_t(i), split, depth - 1, tasks);
+
+  // Biggest subtrees first, estimated by their number of moves, so that no thread is
+  // left alone with a large task at the end.
+  std::vector<uint32_t> order(tasks.size()), size(tasks.size());
+  for (size_t i = 0; i < tasks.size(); ++i) order[i] = uint32_t(i), size[i] = uint32_t(count_legal(tasks[i].pos));
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return size[a] > size[b]; });
+
+  std::vector<Counters> results(tasks.size());
+  auto run = [&](uint32_t i) {
+    const Task& t = tasks[i];
+    if (opt.detailed)
+      results[i] = detailed(t.pos, t.depth);
+    else
+      results[i].nodes = count(t.pos, t.depth);
+  };
+  int threads = opt.threads > 0 ? opt.threads : default_threads();
+  tbb::task_arena arena(threads);
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, order.size(), 1), [&](const tbb::blocked_range<size_t>& r) {
+      for (size_t i = r.begin(); i != r.end(); ++i) run(order[i]);
+    });
+  });
+
+  // Summed in task order, so the result never depends on the schedule.
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    roots[tasks[i].root].nodes += results[i].nodes;
+    roots[tasks[i].root].counters += results[i];
+  }
+  return roots;
+}
+
+u128 total(const std::vector<RootCount>& roots) {
+  u128 n = 0;
+  for (const auto& r : roots) n += r.nodes;
+  return n;
+}
+
+Counters total_counters(const std::vector<RootCount>& roots) {
+  Counters c;
+  for (const auto& r : roots) c += r.counters;
+  return c;
+}
+
+}  // namespace perft
+}  // namespace chess

@@ -1,0 +1,59 @@
+// Perft: the number of move paths of a given length, the standard test of a move
+// generator. Counts of one subtree fit in 64 bits up to depth 13 of any position
+// reached in play; totals over many subtrees are 128-bit.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "position.h"
+
+namespace chess {
+
+using u128 = unsigned __int128;
+std::string to_string(u128 v);
+
+namespace perft {
+
+// Bulk-counting perft: at the last ply the legal moves are counted, not played.
+uint64_t count(const Position& pos, int depth);
+
+// Counters over the moves of the last ply, as the chessprogramming wiki tabulates them.
+// A move is counted in each class it belongs to:
+//   captures        captures, en passant included
+//   en_passant      en-passant captures
+//   castles         castling moves
+//   promotions      promotions, with or without capture, each of the four pieces once
+//   checks          moves that leave the opponent in check, mates included
+//   discovered      checks by a single piece that is not the one moved (the rook of a
+//                   castling move counts as moved); double checks are not counted here
+//   double_checks   moves that leave the opponent checked by two pieces
+//   checkmates      checks that leave the opponent no legal move
+struct Counters {
+  u128 nodes = 0, captures = 0, en_passant = 0, castles = 0, promotions = 0;
+  u128 checks = 0, discovered = 0, double_checks = 0, checkmates = 0;
+  Counters& operator+=(const Counters& o);
+  bool operator==(const Counters&) const = default;
+};
+
+Counters detailed(const Position& pos, int depth);
+
+// Per-root-move results of a parallel run. Identical for every thread count.
+struct RootCount {
+  Move move;
+  u128 nodes = 0;
+  Counters counters;  // filled only by a detailed run
+};
+
+struct Options {
+  int threads = 0;  // 0: every core this process may use
+  bool detailed = false;
+};
+
+std::vector<RootCount> divide(const Position& pos, int depth, const Options& opt);
+u128 total(const std::vector<RootCount>& roots);
+Counters total_counters(const std::vector<RootCount>& roots);
+int default_threads();
+
+}  // namespace perft
+}  // namespace chess

@@ -1,0 +1,259 @@
+#include "position.h"
+
+#include <charconv>
+#include <vector>
+
+namespace chess {
+
+namespace {
+
+constexpr std::string_view PIECE_CHARS = "PNBRQK  pnbrqk";
+constexpr const char* FIELD_NAMES[] = {"field count", "piece placement", "side to move", "castling",
+                                       "en passant", "half-move clock", "move number"};
+
+std::vector<std::string_view> split_fields(std::string_view s) {
+  std::vector<std::string_view> fields;
+  size_t i = 0;
+  while (true) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    if (i == s.size()) break;
+    size_t j = s.find_first_of(" \t", i);
+    if (j == std::string_view::npos) j = s.size();
+    fields.push_back(s.substr(i, j - i));
+    i = j;
+  }
+  return fields;
+}
+
+[[noreturn]] void fail(int field, const std::string& what) { throw FenError(field, what); }
+
+std::string square_name(Square s) { return {char('a' + file_of(s)), char('1' + rank_of(s))}; }
+
+int parse_clock(std::string_view text, int field) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 0 || value > 65535)
+    fail(field, "'" + std::string(text) + "' is not a non-negative number");
+  return value;
+}
+
+}  // namespace
+
+FenError::FenError(int field, const std::string& what)
+    : std::runtime_error(std::string("bad FEN: ") + FIELD_NAMES[field] + ": " + what), field_(field) {}
+
+void Position::put_piece(Color c, PieceType pt, Square s) {
+  by_color_[c] |= square_bb(s);
+  by_type_[pt] |= square_bb(s);
+}
+
+Piece Position::piece_on(Square s) const {
+  Bitboard b = square_bb(s);
+  if (!(pieces() & b)) return NO_PIECE;
+  for (int pt = PAWN; pt <= KING; ++pt)
+    if (by_type_[pt] & b) return make_piece(by_color_[BLACK] & b ? BLACK : WHITE, PieceType(pt));
+  return NO_PIECE;
+}
+
+Position Position::from_fen(std::string_view fen) {
+  if (fen == "startpos") fen = START_FEN;
+  std::vector<std::string_view> f = split_fields(fen);
+  if (f.size() != 6 && f.size() != 4)
+    fail(0, "expected 6 fields (or 4 without the clocks), got " + std::to_string(f.size()));
+
+  Position pos;
+  // Field 1: ranks 8 down to 1, separated by '/'.
+  int rank = 7, file = 0;
+  for (char ch : f[0]) {
+    if (ch == '/') {
+      if (file != 8)
+        fail(1, "rank " + std::to_string(rank + 1) + " has " + std::to_string(file) + " squares, not 8");
+      if (--rank < 0) fail(1, "more than 8 ranks");
+      file = 0;
+    } else if (ch >= '1' && ch <= '8') {
+      file += ch - '0';
+    } else {
+      size_t idx = PIECE_CHARS.find(ch);
+      if (idx == std::string_view::npos || ch == ' ')
+        fail(1, std::string("unknown piece letter '") + ch + "'");
+      if (file < 8) pos.put_piece(Color(idx >> 3), PieceType(idx & 7), make_square(File(file), Rank(rank)));
+      ++file;
+    }
+    if (file > 8) fail(1, "rank " + std::to_string(rank + 1) + " has more than 8 squares");
+  }
+  if (file != 8)
+    fail(1, "rank " + std::to_string(rank + 1) + " has " + std::to_string(file) + " squares, not 8");
+  if (rank != 0) fail(1, "only " + std::to_string(8 - rank) + " ranks, not 8");
+
+  // Field 2.
+  if (f[1] != "w" && f[1] != "b") fail(2, "'" + std::string(f[1]) + "' is neither 'w' nor 'b'");
+  pos.side_ = f[1] == "w" ? WHITE : BLACK;
+
+  // Field 3: any order of KQkq, or '-'.
+  if (f[2] != "-") {
+    for (char ch : f[2]) {
+      size_t idx = std::string_view("KQkq").find(ch);
+      if (idx == std::string_view::npos) fail(3, std::string("unknown castling letter '") + ch + "'");
+      if (pos.castling_ & (1 << idx)) fail(3, std::string("'") + ch + "' given twice");
+      pos.castling_ |= uint8_t(1 << idx);
+    }
+  }
+
+  // Field 4: checked for plausibility after the pieces are known.
+  if (f[3] != "-") {
+    if (f[3].size() != 2 || f[3][0] < 'a' || f[3][0] > 'h' || f[3][1] < '1' || f[3][1] > '8')
+      fail(4, "'" + std::string(f[3]) + "' is not a square");
+    pos.ep_ = make_square(File(f[3][0] - 'a'), Rank(f[3][1] - '1'));
+  }
+
+  if (f.size() == 6) {
+    pos.rule50_ = uint16_t(parse_clock(f[4], 5));
+    pos.fullmove_ = uint16_t(std::max(1, parse_clock(f[5], 6)));
+  }
+
+  pos.validate();
+
+  // Keep the en-passant square only where the capture is legal: that is what makes two
+  // positions the same for repetition and for the key.
+  if (pos.ep_ != SQ_NONE) {
+    Square ep = Square(pos.ep_);
+    Bitboard capturers = PAWN_ATTACKS[~pos.side_to_move()][ep] & pos.pieces(pos.side_to_move(), PAWN);
+    bool legal = false;
+    while (capturers && !legal) legal = pos.ep_capture_legal(pop_lsb(capturers));
+    if (!legal) pos.ep_ = SQ_NONE;
+  }
+  pos.key_ = pos.compute_key();
+  return pos;
+}
+
+void Position::validate() const {
+  for (Color c : {WHITE, BLACK}) {
+    int kings = popcount(pieces(c, KING));
+    if (kings != 1)
+      fail(1, std::string(c == WHITE ? "white" : "black") + " has " + std::to_string(kings) + " kings, not 1");
+  }
+  if (pieces(PAWN) & (RANK_1_BB | RANK_8_BB)) fail(1, "a pawn stands on rank 1 or 8");
+
+  struct CastleCheck {
+    CastlingRights right;
+    char letter;
+    Color c;
+    Square king, rook;
+  };
+  constexpr CastleCheck checks[] = {{WHITE_OO, 'K', WHITE, SQ_E1, SQ_H1},
+                                    {WHITE_OOO, 'Q', WHITE, SQ_E1, SQ_A1},
+                                    {BLACK_OO, 'k', BLACK, SQ_E8, SQ_H8},
+                                    {BLACK_OOO, 'q', BLACK, SQ_E8, SQ_A8}};
+  for (const auto& cc : checks) {
+    if (!(castling_ & cc.right)) continue;
+    if (piece_on(cc.king) != make_piece(cc.c, KING))
+      fail(3, std::string("'") + cc.letter + "' but no king on " + square_name(cc.king));
+    if (piece_on(cc.rook) != make_piece(cc.c, ROOK))
+      fail(3, std::string("'") + cc.letter + "' but no rook on " + square_name(cc.rook));
+  }
+
+  if (ep_ != SQ_NONE) {
+    // The side that just moved pushed a pawn two squares through ep_.
+    Color mover = ~side_to_move();
+    Square ep = Square(ep_);
+    Square pawn = ep + pawn_push(mover), origin = ep - pawn_push(mover);
+    std::string name = square_name(ep);
+    if (relative_rank(mover, ep) != RANK_3)
+      fail(4, name + " is not on the rank a double push by " + (mover == WHITE ? "white" : "black") + " passes");
+    if (piece_on(pawn) != make_piece(mover, PAWN))
+      fail(4, name + " but no " + (mover == WHITE ? "white" : "black") + " pawn on " + square_name(pawn));
+    if (pieces() & (square_bb(ep) | square_bb(origin)))
+      fail(4, name + " but " + square_name(ep) + " or " + square_name(origin) + " is occupied");
+  }
+
+  Color them = ~side_to_move();
+  if (attackers_to(king_square(them), pieces()) & pieces(side_to_move()))
+    fail(2, std::string(them == WHITE ? "white" : "black") + " is in check but " +
+                (them == WHITE ? "black" : "white") + " is to move");
+}
+
+std::string Position::fen() const {
+  std::string s;
+  for (int r = 7; r >= 0; --r) {
+    int empty = 0;
+    for (int f = 0; f < 8; ++f) {
+      Piece p = piece_on(make_square(File(f), Rank(r)));
+      if (p == NO_PIECE) {
+        ++empty;
+        continue;
+      }
+      if (empty) s += char('0' + empty), empty = 0;
+      s += PIECE_CHARS[p];
+    }
+    if (empty) s += char('0' + empty);
+    if (r) s += '/';
+  }
+  s += side_ == WHITE ? " w " : " b ";
+  if (!castling_) s += '-';
+  for (int i = 0; i < 4; ++i)
+    if (castling_ & (1 << i)) s += "KQkq"[i];
+  s += ' ';
+  s += ep_ == SQ_NONE ? "-" : square_name(Square(ep_));
+  s += ' ' + std::to_string(rule50_) + ' ' + std::to_string(fullmove_);
+  return s;
+}
+
+Key Position::compute_key() const {
+  const auto& z = zobrist::keys;
+  Key k = 0;
+  for (Color c : {WHITE, BLACK})
+    for (int pt = PAWN; pt <= KING; ++pt)
+      for (Bitboard b = pieces(c, PieceType(pt)); b;) k ^= z.psq[c][pt][pop_lsb(b)];
+  k ^= z.castling[castling_];
+  if (ep_ != SQ_NONE) k ^= z.en_passant[file_of(Square(ep_))];
+  if (side_ == BLACK) k ^= z.side;
+  return k;
+}
+
+void Position::do_move(Move m) {
+  Square from = m.from();
+  PieceType pt = type_of(piece_on(from));
+  if (side_to_move() == WHITE)
+    apply<WHITE>(from, m.to(), pt, m.kind(), m.promotion());
+  else
+    apply<BLACK>(from, m.to(), pt, m.kind(), m.promotion());
+}
+
+bool Position::gives_check(Move m) const {
+  Color us = side_to_move();
+  Square from = m.from(), to = m.to(), ksq = king_square(~us);
+  PieceType moved = type_of(piece_on(from));
+  PieceType arrives = m.kind() == PROMOTION ? m.promotion() : moved;
+  Bitboard occupied = (pieces() ^ square_bb(from)) | square_bb(to);
+  Bitboard mine[PIECE_TYPE_NB];
+  for (int pt = PAWN; pt <= KING; ++pt) mine[pt] = pieces(us, PieceType(pt)) & ~square_bb(from);
+  mine[arrives] |= square_bb(to);
+  if (m.kind() == EN_PASSANT) occupied ^= square_bb(to - pawn_push(us));
+  if (m.kind() == CASTLING) {
+    bool king_side = to > from;
+    Bitboard rook = square_bb(make_square(king_side ? FILE_H : FILE_A, rank_of(from))) |
+                    square_bb(make_square(king_side ? FILE_F : FILE_D, rank_of(from)));
+    occupied ^= rook;
+    mine[ROOK] ^= rook;
+  }
+  return (bishop_attacks(ksq, occupied) & (mine[BISHOP] | mine[QUEEN])) ||
+         (rook_attacks(ksq, occupied) & (mine[ROOK] | mine[QUEEN])) || (KNIGHT_ATTACKS[ksq] & mine[KNIGHT]) ||
+         (PAWN_ATTACKS[~us][ksq] & mine[PAWN]);
+}
+
+void Position::do_null_move() {
+  if (ep_ != SQ_NONE) key_ ^= zobrist::keys.en_passant[file_of(Square(ep_))];
+  ep_ = SQ_NONE;
+  key_ ^= zobrist::keys.side;
+  ++rule50_;
+  fullmove_ += side_ == BLACK;
+  side_ ^= 1;
+}
+
+bool Position::operator==(const Position& o) const {
+  return by_color_[WHITE] == o.by_color_[WHITE] && by_color_[BLACK] == o.by_color_[BLACK] &&
+         std::equal(by_type_, by_type_ + PIECE_TYPE_NB, o.by_type_) && side_ == o.side_ && ep_ == o.ep_ &&
+         castling_ == o.castling_ && rule50_ == o.rule50_ && fullmove_ == o.fullmove_ && key_ == o.key_;
+}
+
+}  // namespace chess

@@ -1,0 +1,26 @@
+#include "uci.h"
+
+#include "movegen.h"
+
+namespace chess {
+
+std::string square_to_string(Square s) { return {char('a' + file_of(s)), char('1' + rank_of(s))}; }
+
+std::optional<Square> parse_square(std::string_view s) {
+  if (s.size() != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8') return std::nullopt;
+  return make_square(File(s[0] - 'a'), Rank(s[1] - '1'));
+}
+
+std::string to_uci(Move m) {
+  std::string s = square_to_string(m.from()) + square_to_string(m.to());
+  if (m.kind() == PROMOTION) s += "nbrq"[m.promotion() - KNIGHT];
+  return s;
+}
+
+std::optional<Move> parse_uci(const Position& pos, std::string_view text) {
+  for (Move m : legal_moves(pos))
+    if (to_uci(m) == text) return m;
+  return std::nullopt;
+}
+
+}  // namespace chess

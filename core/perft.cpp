@@ -164,6 +164,7 @@ std::vector<RootCount> divide(const Position& pos, int depth, const Options& opt
   for (size_t i = 0; i < tasks.size(); ++i) order[i] = uint32_t(i), size[i] = uint32_t(count_legal(tasks[i].pos));
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return size[a] > size[b]; });
 
+  if (opt.on_plan) opt.on_plan(tasks.size());
   std::vector<Counters> results(tasks.size());
   auto run = [&](uint32_t i) {
     const Task& t = tasks[i];
@@ -171,6 +172,7 @@ std::vector<RootCount> divide(const Position& pos, int depth, const Options& opt
       results[i] = detailed(t.pos, t.depth);
     else
       results[i].nodes = count(t.pos, t.depth);
+    if (opt.on_task_done) opt.on_task_done(uint64_t(results[i].nodes));
   };
   int threads = opt.threads > 0 ? opt.threads : default_threads();
   tbb::task_arena arena(threads);

@@ -3,6 +3,7 @@
 // reached in play; totals over many subtrees are 128-bit.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,10 @@ struct RootCount {
 struct Options {
   int threads = 0;  // 0: every core this process may use
   bool detailed = false;
+  // Progress hooks: the number of tasks once planned, then each task's node count as it
+  // finishes (called from worker threads, concurrently).
+  std::function<void(size_t tasks)> on_plan;
+  std::function<void(uint64_t nodes)> on_task_done;
 };
 
 std::vector<RootCount> divide(const Position& pos, int depth, const Options& opt);

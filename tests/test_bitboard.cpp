@@ -19,8 +19,8 @@ Bitboard walk(Square s, Bitboard occupied, const int (&dirs)[4][2]) {
   return a;
 }
 
-constexpr int ROOK[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-constexpr int BISHOP[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+constexpr int ROOK_DIRS[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+constexpr int BISHOP_DIRS[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
 
 }  // namespace
 
@@ -30,8 +30,8 @@ TEST(Bitboard, SliderLookupsMatchRayWalk) {
   for (int s = 0; s < 64; ++s)
     for (int i = 0; i < 2000; ++i) {
       Bitboard occ = rng() & rng();
-      ASSERT_EQ(rook_attacks(Square(s), occ), walk(Square(s), occ, ROOK)) << s;
-      ASSERT_EQ(bishop_attacks(Square(s), occ), walk(Square(s), occ, BISHOP)) << s;
+      ASSERT_EQ(rook_attacks(Square(s), occ), walk(Square(s), occ, ROOK_DIRS)) << s;
+      ASSERT_EQ(bishop_attacks(Square(s), occ), walk(Square(s), occ, BISHOP_DIRS)) << s;
     }
 }
 

@@ -1,0 +1,177 @@
+#include "perft_job.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include "epd.h"
+#include "json.h"
+#include "movegen.h"
+#include "progress.h"
+#include "uci.h"
+
+namespace chesshpc {
+
+using chess::u128;
+namespace perft = chess::perft;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string format_rate(u128 nodes, double seconds) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f Mnps", seconds > 0 ? double(nodes) / seconds / 1e6 : 0.0);
+  return buf;
+}
+
+struct CounterField {
+  const char* name;
+  u128 perft::Counters::*member;
+};
+
+constexpr CounterField COUNTER_FIELDS[] = {
+    {"nodes", &perft::Counters::nodes},
+    {"captures", &perft::Counters::captures},
+    {"en_passant", &perft::Counters::en_passant},
+    {"castles", &perft::Counters::castles},
+    {"promotions", &perft::Counters::promotions},
+    {"checks", &perft::Counters::checks},
+    {"discovered_checks", &perft::Counters::discovered},
+    {"double_checks", &perft::Counters::double_checks},
+    {"checkmates", &perft::Counters::checkmates},
+};
+
+// Runs a parallel perft with progress reporting on err.
+std::vector<perft::RootCount> timed_divide(const chess::Position& pos, int depth, const PerftRequest& req,
+                                           Progress& progress) {
+  perft::Options opt;
+  opt.threads = req.threads;
+  opt.detailed = req.detailed;
+  opt.on_plan = [&](size_t tasks) { progress.add_total(tasks); };
+  opt.on_task_done = [&](uint64_t nodes) { progress.done(1, nodes); };
+  return perft::divide(pos, depth, opt);
+}
+
+void print_text(const PerftRequest& req, const chess::Position& pos, const std::vector<perft::RootCount>& roots,
+                double secs, int threads, std::ostream& out) {
+  u128 nodes = perft::total(roots);
+  if (req.divide) {
+    for (const auto& r : roots) out << chess::to_uci(r.move) << ": " << chess::to_string(r.nodes) << "\n";
+    out << "\n";
+  }
+  if (req.detailed) {
+    perft::Counters c = perft::total_counters(roots);
+    for (const auto& f : COUNTER_FIELDS) {
+      char line[64];
+      std::snprintf(line, sizeof line, "%-18s %s\n", f.name, chess::to_string(c.*f.member).c_str());
+      out << line;
+    }
+  }
+  out << "perft " << req.depth << " of " << pos.fen() << "\n"
+      << "nodes " << chess::to_string(nodes) << " in " << secs << " s, " << format_rate(nodes, secs) << ", "
+      << threads << (threads == 1 ? " thread" : " threads") << "\n";
+}
+
+void print_json(const PerftRequest& req, const chess::Position& pos, const std::vector<perft::RootCount>& roots,
+                double secs, int threads, std::ostream& out) {
+  u128 nodes = perft::total(roots);
+  JsonObject o;
+  o.add("fen", pos.fen()).add("depth", req.depth).add("nodes", nodes).add("seconds", secs);
+  o.add("nps", secs > 0 ? double(nodes) / secs : 0.0).add("threads", threads);
+  if (req.divide) {
+    JsonObject d;
+    for (const auto& r : roots) d.add(chess::to_uci(r.move), r.nodes);
+    o.add("divide", d);
+  }
+  if (req.detailed) {
+    JsonObject c;
+    perft::Counters total = perft::total_counters(roots);
+    for (const auto& f : COUNTER_FIELDS) c.add(f.name, total.*f.member);
+    o.add("counters", c);
+  }
+  out << o.str() << "\n";
+}
+
+}  // namespace
+
+int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err) {
+  chess::Position pos;
+  try {
+    pos = chess::Position::from_fen(req.fen);
+  } catch (const chess::FenError& e) {
+    err << "chesshpc perft: " << e.what() << "\n";
+    return EXIT_INPUT;
+  }
+  int threads = req.threads > 0 ? req.threads : perft::default_threads();
+  Progress progress(err, "perft", !req.quiet);
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<perft::RootCount> roots = timed_divide(pos, req.depth, req, progress);
+  double secs = seconds_since(t0);
+  progress.finish();
+  if (req.json)
+    print_json(req, pos, roots, secs, threads, out);
+  else
+    print_text(req, pos, roots, secs, threads, out);
+  return EXIT_OK;
+}
+
+int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
+  std::ifstream in(req.epd);
+  if (!in) {
+    err << "chesshpc perft: cannot read EPD file '" << req.epd << "'\n";
+    return EXIT_IO;
+  }
+  EpdFile file = read_epd(in);
+  for (const EpdError& e : file.errors) {
+    err << "chesshpc perft: " << req.epd << ":" << e.line_number << ": unreadable line: " << e.message << "\n";
+    if (req.json)
+      out << JsonObject().add("line", e.line_number).add("error", e.message).add("ok", false).str() << "\n";
+  }
+
+  Progress progress(err, "epd", !req.quiet);
+  size_t checks = 0, mismatches = 0;
+  u128 nodes = 0;
+  auto t0 = std::chrono::steady_clock::now();
+  PerftRequest one = req;
+  one.detailed = false;
+  for (const EpdLine& line : file.lines) {
+    chess::Position pos = chess::Position::from_fen(line.fen);
+    for (auto [depth, expected] : line.expected) {
+      if (depth > req.max_depth) continue;
+      auto t1 = std::chrono::steady_clock::now();
+      u128 got = perft::total(timed_divide(pos, depth, one, progress));
+      double secs = seconds_since(t1);
+      ++checks;
+      nodes += got;
+      bool ok = got == expected;
+      if (!ok) {
+        ++mismatches;
+        err << "MISMATCH " << req.epd << ":" << line.line_number << " depth " << depth << ": expected "
+            << expected << ", got " << chess::to_string(got) << "  [" << line.fen << "]\n";
+      }
+      if (req.json)
+        out << JsonObject()
+                   .add("line", line.line_number)
+                   .add("fen", line.fen)
+                   .add("depth", depth)
+                   .add("expected", (unsigned long long)expected)
+                   .add("nodes", got)
+                   .add("seconds", secs)
+                   .add("ok", ok)
+                   .str()
+            << "\n";
+    }
+  }
+  double secs = seconds_since(t0);
+  progress.finish();
+  if (!req.json)
+    out << req.epd << ": " << file.lines.size() << " positions, " << checks << " counts checked, " << mismatches
+        << " mismatches, " << file.errors.size() << " unreadable lines; " << chess::to_string(nodes) << " nodes in "
+        << secs << " s, " << format_rate(nodes, secs) << "\n";
+  return mismatches || !file.errors.empty() ? EXIT_MISMATCH : EXIT_OK;
+}
+
+}  // namespace chesshpc

@@ -1,0 +1,32 @@
+// The perft job on one process: a single position (with divide and detailed counters)
+// or an EPD suite checked against its published counts.
+#pragma once
+
+#include <climits>
+#include <ostream>
+#include <string>
+
+namespace chesshpc {
+
+struct PerftRequest {
+  std::string fen = "startpos";
+  int depth = -1;
+  int threads = 0;  // 0: every core the process may use
+  bool divide = false;
+  bool detailed = false;
+  bool json = false;
+  bool quiet = false;
+  std::string epd;  // when set, check this suite instead of one position
+  int max_depth = INT_MAX;
+};
+
+// Exit codes shared by every command.
+enum ExitCode { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_IO = 4 };
+
+// Runs one position; results on out, progress and errors on err. Returns an ExitCode.
+int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err);
+// Checks every ";Dn count" of every line (n <= max_depth). Any mismatch or unreadable
+// line makes the exit code non-zero.
+int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err);
+
+}  // namespace chesshpc

@@ -127,15 +127,24 @@ inline void generate_legal(const Position& pos, Sink& sink) {
       pinned |= between;
   }
 
-  // Squares the king may not enter; the king itself is removed so that it cannot step
-  // back along a checking slider's ray.
+  // Only the squares the king could step to (and cross when castling) need testing for
+  // attacks; the king is removed from the occupancy so that it cannot step back along a
+  // checking slider's ray. Per square this is cheaper than the full attack map, since a
+  // king seldom has more than a few free squares.
   const Bitboard no_king = occupied ^ square_bb(ksq);
-  Bitboard danger = pawn_attacks_bb<Them>(pos.pieces(Them, PAWN)) | KING_ATTACKS[pos.king_square(Them)];
-  for (Bitboard b = pos.pieces(Them, KNIGHT); b;) danger |= KNIGHT_ATTACKS[pop_lsb(b)];
-  for (Bitboard b = their_diag; b;) danger |= bishop_attacks(pop_lsb(b), no_king);
-  for (Bitboard b = their_orth; b;) danger |= rook_attacks(pop_lsb(b), no_king);
-
-  sink.piece_moves(KING, ksq, KING_ATTACKS[ksq] & ~us & ~danger);
+  const Bitboard their_knights = pos.pieces(Them, KNIGHT), their_pawns = pos.pieces(Them, PAWN);
+  const Square their_king = pos.king_square(Them);
+  auto attacked = [&](Square s) {
+    return (KNIGHT_ATTACKS[s] & their_knights) || (PAWN_ATTACKS[Us][s] & their_pawns) ||
+           (KING_ATTACKS[s] & square_bb(their_king)) || (bishop_attacks(s, no_king) & their_diag) ||
+           (rook_attacks(s, no_king) & their_orth);
+  };
+  Bitboard king_to = KING_ATTACKS[ksq] & ~us & ~KING_ATTACKS[their_king];
+  for (Bitboard b = king_to; b;) {
+    Square s = pop_lsb(b);
+    if (attacked(s)) king_to ^= square_bb(s);
+  }
+  sink.piece_moves(KING, ksq, king_to);
   if (more_than_one(checkers)) return;
 
   const Bitboard target = checkers ? BETWEEN[ksq][lsb(checkers)] | checkers : ~us;
@@ -144,30 +153,37 @@ inline void generate_legal(const Position& pos, Sink& sink) {
     constexpr CastlingRights OO = Us == WHITE ? WHITE_OO : BLACK_OO;
     constexpr CastlingRights OOO = Us == WHITE ? WHITE_OOO : BLACK_OOO;
     constexpr Square K = Us == WHITE ? SQ_E1 : SQ_E8;
-    constexpr Bitboard OOPath = Us == WHITE ? 0x60ULL : 0x60ULL << 56;       // f, g
-    constexpr Bitboard OOOPath = Us == WHITE ? 0x0EULL : 0x0EULL << 56;      // b, c, d
-    constexpr Bitboard OOOKingPath = Us == WHITE ? 0x0CULL : 0x0CULL << 56;  // c, d
-    if ((pos.castling() & OO) && !(occupied & OOPath) && !(danger & OOPath)) sink.castle(K, K + 2);
-    if ((pos.castling() & OOO) && !(occupied & OOOPath) && !(danger & OOOKingPath)) sink.castle(K, K - 2);
+    constexpr Bitboard OOPath = Us == WHITE ? 0x60ULL : 0x60ULL << 56;   // f, g
+    constexpr Bitboard OOOPath = Us == WHITE ? 0x0EULL : 0x0EULL << 56;  // b, c, d
+    // The king crosses f (or d), which is one of its own steps, then lands on g (or c).
+    if ((pos.castling() & OO) && !(occupied & OOPath) && (king_to & square_bb(K + 1)) && !attacked(K + 2))
+      sink.castle(K, K + 2);
+    if ((pos.castling() & OOO) && !(occupied & OOOPath) && (king_to & square_bb(K - 1)) && !attacked(K - 2))
+      sink.castle(K, K - 2);
   }
 
   for (Bitboard b = pos.pieces(Us, KNIGHT) & ~pinned; b;) {
     Square s = pop_lsb(b);
     sink.piece_moves(KNIGHT, s, KNIGHT_ATTACKS[s] & target);
   }
-  // A pinned slider keeps only the moves along the line through its king and pinner.
-  auto pin_mask = [&](Square s) { return pinned & square_bb(s) ? LINE[ksq][s] : ~Bitboard(0); };
-  for (Bitboard b = pos.pieces(Us, BISHOP); b;) {
+  for (Bitboard b = pos.pieces(Us, BISHOP) & ~pinned; b;) {
     Square s = pop_lsb(b);
-    sink.piece_moves(BISHOP, s, bishop_attacks(s, occupied) & target & pin_mask(s));
+    sink.piece_moves(BISHOP, s, bishop_attacks(s, occupied) & target);
   }
-  for (Bitboard b = pos.pieces(Us, ROOK); b;) {
+  for (Bitboard b = pos.pieces(Us, ROOK) & ~pinned; b;) {
     Square s = pop_lsb(b);
-    sink.piece_moves(ROOK, s, rook_attacks(s, occupied) & target & pin_mask(s));
+    sink.piece_moves(ROOK, s, rook_attacks(s, occupied) & target);
   }
-  for (Bitboard b = pos.pieces(Us, QUEEN); b;) {
+  for (Bitboard b = pos.pieces(Us, QUEEN) & ~pinned; b;) {
     Square s = pop_lsb(b);
-    sink.piece_moves(QUEEN, s, queen_attacks(s, occupied) & target & pin_mask(s));
+    sink.piece_moves(QUEEN, s, queen_attacks(s, occupied) & target);
+  }
+  // A pinned piece keeps only the moves along the line through its king and pinner
+  // (none for a knight, which is why knights are not in this loop).
+  for (Bitboard b = pinned & ~pos.pieces(PAWN) & ~pos.pieces(KNIGHT); b;) {
+    Square s = pop_lsb(b);
+    PieceType pt = type_of(pos.piece_on(s));
+    sink.piece_moves(pt, s, attacks_bb(pt, s, occupied) & target & LINE[ksq][s]);
   }
 
   const Bitboard pawns = pos.pieces(Us, PAWN);

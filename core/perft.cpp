@@ -23,6 +23,13 @@ namespace {
 template <Color Us>
 uint64_t bulk(const Position& pos, int depth);
 
+template <Color Us>
+uint64_t count_moves(const Position& pos) {
+  CountSink sink;
+  generate_legal<Us>(pos, sink);
+  return sink.n;
+}
+
 // Plays each generated move on a copy and counts the subtree below it.
 template <Color Us>
 struct TreeSink {
@@ -32,8 +39,13 @@ struct TreeSink {
 
   void play(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo = KNIGHT) {
     Position child = pos;
-    child.apply<Us>(from, to, pt, kind, promo);
-    n += bulk<~Us>(child, depth);
+    if (depth == 1) {
+      child.apply<Us, false>(from, to, pt, kind, promo);
+      n += count_moves<~Us>(child);
+    } else {
+      child.apply<Us>(from, to, pt, kind, promo);
+      n += bulk<~Us>(child, depth);
+    }
   }
   void piece_moves(PieceType pt, Square from, Bitboard to) {
     while (to) play(from, pop_lsb(to), pt, NORMAL);
@@ -56,11 +68,7 @@ struct TreeSink {
 
 template <Color Us>
 uint64_t bulk(const Position& pos, int depth) {
-  if (depth <= 1) {
-    CountSink sink;
-    generate_legal<Us>(pos, sink);
-    return sink.n;
-  }
+  if (depth <= 1) return count_moves<Us>(pos);
   TreeSink<Us> sink{pos, depth - 1};
   generate_legal<Us>(pos, sink);
   return sink.n;

@@ -1,0 +1,142 @@
+// The chesshpc command line as a user meets it: exit codes, messages, text and JSON.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+// Runs chesshpc with the given arguments (already shell-quoted as needed).
+Result chesshpc(const std::string& args) {
+  // One file per test: ctest runs the tests of this file concurrently.
+  std::string err_file =
+      testing::TempDir() + testing::UnitTest::GetInstance()->current_test_info()->name() + ".stderr";
+  std::string cmd = std::string(CHESSHPC_BIN) + " " + args + " 2>" + err_file;
+  Result r{};
+  FILE* p = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream e(err_file);
+  r.err.assign(std::istreambuf_iterator<char>(e), {});
+  return r;
+}
+
+const std::string KIWIPETE = "'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'";
+
+}  // namespace
+
+TEST(Cli, PerftTextReportsNodes) {
+  Result r = chesshpc("perft --depth 4 --quiet");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("nodes 197281 "), std::string::npos) << r.out;
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(Cli, PerftJsonHasFieldsDivideAndCounters) {
+  Result r = chesshpc("perft --fen " + KIWIPETE + " --depth 2 --divide --detailed --json --threads 2");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("{\"fen\": \"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\", "
+                        "\"depth\": 2, \"nodes\": 2039, \"seconds\": ",
+                        0),
+            0u)
+      << r.out;
+  for (const char* field : {"\"nps\": ", "\"threads\": 2", "\"e1g1\": 43", "\"e1c1\": 43", "\"captures\": 351",
+                            "\"en_passant\": 1", "\"castles\": 91", "\"checks\": 3", "\"checkmates\": 0"})
+    EXPECT_NE(r.out.find(field), std::string::npos) << field << " in " << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1);
+}
+
+TEST(Cli, DivideListsEveryRootMove) {
+  Result r = chesshpc("perft --depth 2 --divide --quiet");
+  ASSERT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("e2e4: 20\n"), std::string::npos);
+  EXPECT_NE(r.out.find("g1f3: 20\n"), std::string::npos);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), ':'), 20);
+}
+
+TEST(Cli, BadFenIsInputErrorNamingTheField) {
+  Result r = chesshpc("perft --fen 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1' --depth 1");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("piece placement"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'X'"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(Cli, BadOptionsAreUsageErrors) {
+  Result unknown = chesshpc("perft --depht 3");
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_NE(unknown.err.find("unknown option --depht"), std::string::npos) << unknown.err;
+
+  Result no_depth = chesshpc("perft");
+  EXPECT_EQ(no_depth.code, 2);
+  EXPECT_NE(no_depth.err.find("--depth"), std::string::npos);
+
+  Result bad_depth = chesshpc("perft --depth x");
+  EXPECT_EQ(bad_depth.code, 2);
+  EXPECT_NE(bad_depth.err.find("--depth must be a whole number"), std::string::npos) << bad_depth.err;
+
+  Result zero_threads = chesshpc("perft --depth 2 --threads 0");
+  EXPECT_EQ(zero_threads.code, 2);
+
+  Result missing_value = chesshpc("perft --depth");
+  EXPECT_EQ(missing_value.code, 2);
+  EXPECT_NE(missing_value.err.find("needs a value"), std::string::npos);
+
+  Result command = chesshpc("perfect");
+  EXPECT_EQ(command.code, 2);
+  EXPECT_NE(command.err.find("unknown command 'perfect'"), std::string::npos);
+}
+
+TEST(Cli, EpdSuitePassesAndReportsMismatchesAndBadLines) {
+  std::string dir = testing::TempDir();
+  {
+    std::ofstream f(dir + "good.epd");
+    f << "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;D1 20 ;D2 400 ;D3 8902\r\n"
+      << "4k3/8/8/8/8/8/8/4K2R w K - ;D1 15 ;D2 66\r\n";
+  }
+  Result good = chesshpc("perft --epd " + dir + "good.epd --quiet");
+  EXPECT_EQ(good.code, 0) << good.err;
+  EXPECT_NE(good.out.find("2 positions, 5 counts checked, 0 mismatches, 0 unreadable lines"), std::string::npos)
+      << good.out;
+
+  {
+    std::ofstream f(dir + "bad.epd");
+    f << "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;D1 20 ;D2 401\n"
+      << "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - ;D1 20\n"
+      << "4k3/8/8/8/8/8/8/4K2R w K - ;D1 15 ;D2 66\n";
+  }
+  Result bad = chesshpc("perft --epd " + dir + "bad.epd --quiet");
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.err.find(":1 depth 2: expected 401, got 400"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find(":2: unreadable line"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.out.find("2 positions, 4 counts checked, 1 mismatches, 1 unreadable lines"), std::string::npos)
+      << bad.out;
+
+  Result json = chesshpc("perft --epd " + dir + "bad.epd --json --max-depth 1 --quiet");
+  EXPECT_EQ(json.code, 1);
+  EXPECT_NE(json.out.find("{\"line\": 1, \"fen\": \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\", "
+                          "\"depth\": 1, \"expected\": 20, \"nodes\": 20, \"seconds\": "),
+            std::string::npos)
+      << json.out;
+  EXPECT_NE(json.out.find("\"ok\": true}"), std::string::npos);
+  EXPECT_NE(json.out.find("{\"line\": 2, \"error\": "), std::string::npos);
+  EXPECT_EQ(std::count(json.out.begin(), json.out.end(), '\n'), 3);  // 2 checks at depth 1, 1 bad line
+}
+
+TEST(Cli, UnreadableEpdFileIsIoError) {
+  Result r = chesshpc("perft --epd /nonexistent/suite.epd");
+  EXPECT_EQ(r.code, 4);
+  EXPECT_NE(r.err.find("cannot read EPD file '/nonexistent/suite.epd'"), std::string::npos);
+}

@@ -1,5 +1,7 @@
 #include "position.h"
 
+#include "uci.h"
+
 #include <charconv>
 #include <vector>
 
@@ -27,13 +29,22 @@ std::vector<std::string_view> split_fields(std::string_view s) {
 
 [[noreturn]] void fail(int field, const std::string& what) { throw FenError(field, what); }
 
-std::string square_name(Square s) { return {char('a' + file_of(s)), char('1' + rank_of(s))}; }
+std::string square_name(Square s) { return square_to_string(s); }
+
+// Built by appending: GCC 12 warns falsely (-Wrestrict) on "'" + std::string(...).
+std::string quoted(std::string_view s) {
+  std::string q = "'";
+  q.append(s);
+  return q += '\'';
+}
+std::string quoted(char c) { return quoted(std::string_view(&c, 1)); }
 
 int parse_clock(std::string_view text, int field) {
   int value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || value < 0 || value > 65535)
-    fail(field, "'" + std::string(text) + "' is not a non-negative number");
+  if (ec != std::errc() || end != text.data() + text.size() || value < 0)
+    fail(field, quoted(text) + " is not a non-negative number");
+  if (value > 65535) fail(field, quoted(text) + " is out of range (at most 65535)");
   return value;
 }
 
@@ -72,10 +83,13 @@ Position Position::from_fen(std::string_view fen) {
       file = 0;
     } else if (ch >= '1' && ch <= '8') {
       file += ch - '0';
+    } else if (ch == '0' || ch == '9') {
+      // Not a piece letter either; saying so would hide that the count is what is wrong.
+      fail(1, quoted(ch) + " is not a count of 1 to 8 empty squares");
     } else {
       size_t idx = PIECE_CHARS.find(ch);
       if (idx == std::string_view::npos || ch == ' ')
-        fail(1, std::string("unknown piece letter '") + ch + "'");
+        fail(1, "unknown piece letter " + quoted(ch));
       if (file < 8) pos.put_piece(Color(idx >> 3), PieceType(idx & 7), make_square(File(file), Rank(rank)));
       ++file;
     }
@@ -86,15 +100,15 @@ Position Position::from_fen(std::string_view fen) {
   if (rank != 0) fail(1, "only " + std::to_string(8 - rank) + " ranks, not 8");
 
   // Field 2.
-  if (f[1] != "w" && f[1] != "b") fail(2, "'" + std::string(f[1]) + "' is neither 'w' nor 'b'");
+  if (f[1] != "w" && f[1] != "b") fail(2, quoted(f[1]) + " is neither 'w' nor 'b'");
   pos.side_ = f[1] == "w" ? WHITE : BLACK;
 
   // Field 3: any order of KQkq, or '-'.
   if (f[2] != "-") {
     for (char ch : f[2]) {
       size_t idx = std::string_view("KQkq").find(ch);
-      if (idx == std::string_view::npos) fail(3, std::string("unknown castling letter '") + ch + "'");
-      if (pos.castling_ & (1 << idx)) fail(3, std::string("'") + ch + "' given twice");
+      if (idx == std::string_view::npos) fail(3, "unknown castling letter " + quoted(ch));
+      if (pos.castling_ & (1 << idx)) fail(3, quoted(ch) + " given twice");
       pos.castling_ |= uint8_t(1 << idx);
     }
   }
@@ -102,7 +116,7 @@ Position Position::from_fen(std::string_view fen) {
   // Field 4: checked for plausibility after the pieces are known.
   if (f[3] != "-") {
     if (f[3].size() != 2 || f[3][0] < 'a' || f[3][0] > 'h' || f[3][1] < '1' || f[3][1] > '8')
-      fail(4, "'" + std::string(f[3]) + "' is not a square");
+      fail(4, quoted(f[3]) + " is not a square");
     pos.ep_ = make_square(File(f[3][0] - 'a'), Rank(f[3][1] - '1'));
   }
 
@@ -132,7 +146,10 @@ void Position::validate() const {
     if (kings != 1)
       fail(1, std::string(c == WHITE ? "white" : "black") + " has " + std::to_string(kings) + " kings, not 1");
   }
-  if (pieces(PAWN) & (RANK_1_BB | RANK_8_BB)) fail(1, "a pawn stands on rank 1 or 8");
+  if (Bitboard misplaced = pieces(PAWN) & (RANK_1_BB | RANK_8_BB)) {
+    Square s = lsb(misplaced);
+    fail(1, "pawn on " + square_name(s) + ": no pawn can stand on rank " + char('1' + rank_of(s)));
+  }
 
   struct CastleCheck {
     CastlingRights right;
@@ -147,9 +164,9 @@ void Position::validate() const {
   for (const auto& cc : checks) {
     if (!(castling_ & cc.right)) continue;
     if (piece_on(cc.king) != make_piece(cc.c, KING))
-      fail(3, std::string("'") + cc.letter + "' but no king on " + square_name(cc.king));
+      fail(3, quoted(cc.letter) + " but no king on " + square_name(cc.king));
     if (piece_on(cc.rook) != make_piece(cc.c, ROOK))
-      fail(3, std::string("'") + cc.letter + "' but no rook on " + square_name(cc.rook));
+      fail(3, quoted(cc.letter) + " but no rook on " + square_name(cc.rook));
   }
 
   if (ep_ != SQ_NONE) {
@@ -162,8 +179,9 @@ void Position::validate() const {
       fail(4, name + " is not on the rank a double push by " + (mover == WHITE ? "white" : "black") + " passes");
     if (piece_on(pawn) != make_piece(mover, PAWN))
       fail(4, name + " but no " + (mover == WHITE ? "white" : "black") + " pawn on " + square_name(pawn));
-    if (pieces() & (square_bb(ep) | square_bb(origin)))
-      fail(4, name + " but " + square_name(ep) + " or " + square_name(origin) + " is occupied");
+    if (pieces() & square_bb(ep)) fail(4, name + " is occupied, so no pawn can have passed over it");
+    if (pieces() & square_bb(origin))
+      fail(4, name + " but " + square_name(origin) + " is occupied, so no pawn can have just left it");
   }
 
   Color them = ~side_to_move();

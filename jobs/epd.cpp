@@ -62,6 +62,7 @@ EpdFile read_epd(std::istream& in) {
       size_t next = line.find(';', semi + 1);
       std::string field = trim(line.substr(semi + 1, next == std::string::npos ? std::string::npos : next - semi - 1));
       semi = next;
+      if (field.empty() && semi == std::string::npos) break;  // a trailing ';'
       std::pair<int, uint64_t> d;
       error = parse_field(field, d);
       entry.expected.push_back(d);

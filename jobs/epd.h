@@ -11,7 +11,7 @@ namespace chesshpc {
 
 struct EpdLine {
   int line_number = 0;  // 1-based, in the file
-  std::string fen;      // the position's first four fields plus "0 1"
+  std::string fen;      // the position as FEN; "0 1" for clocks the line does not give
   std::vector<std::pair<int, uint64_t>> expected;  // (depth, count), in file order
 };
 
@@ -26,7 +26,8 @@ struct EpdFile {
   std::vector<EpdError> errors;  // unreadable lines; reading goes on past them
 };
 
-// Blank lines and lines starting with '#' are skipped; CRLF line ends are accepted.
+// Blank lines and lines starting with '#' are skipped; CRLF line ends and a trailing ';'
+// are accepted.
 // A line is unreadable when its position is not a legal FEN (the FenError message is
 // kept), when a field is not ";Dn count" with n >= 1, or when it has no such field.
 EpdFile read_epd(std::istream& in);

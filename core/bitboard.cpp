@@ -53,8 +53,8 @@ constexpr Bitboard BISHOP_MAGICS[64] = {
     0x0000000104208200ULL, 0x0000800810d00080ULL, 0x0400530411080200ULL, 0x4040702400932244ULL,
 };
 
-constexpr int ROOK_DIRS[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-constexpr int BISHOP_DIRS[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+constexpr const auto& ROOK_DIRS = detail::ROOK_DIRECTIONS;
+constexpr const auto& BISHOP_DIRS = detail::BISHOP_DIRECTIONS;
 
 // Attacks found by walking each ray until a blocker: slow, obviously right, and the
 // reference every lookup table entry is filled from.

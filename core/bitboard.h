@@ -90,6 +90,17 @@ constexpr std::array<Bitboard, 64> leaper_table(const int (&deltas)[N][2]) {
   return t;
 }
 
+// Attacks of a slider on an empty board: every square along its rays.
+constexpr std::array<Bitboard, 64> ray_table(const int (&dirs)[4][2]) {
+  std::array<Bitboard, 64> t{};
+  for (int s = 0; s < 64; ++s)
+    for (const auto& d : dirs)
+      for (int k = 1; k < 8; ++k) t[s] |= step(s, d[0] * k, d[1] * k);
+  return t;
+}
+
+constexpr int ROOK_DIRECTIONS[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+constexpr int BISHOP_DIRECTIONS[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
 constexpr int KNIGHT_DELTAS[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
 constexpr int KING_DELTAS[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
 constexpr int WHITE_PAWN_DELTAS[2][2] = {{-1, 1}, {1, 1}};
@@ -101,6 +112,9 @@ constexpr std::array<Bitboard, 64> KNIGHT_ATTACKS = detail::leaper_table(detail:
 constexpr std::array<Bitboard, 64> KING_ATTACKS = detail::leaper_table(detail::KING_DELTAS);
 constexpr std::array<std::array<Bitboard, 64>, 2> PAWN_ATTACKS = {
     detail::leaper_table(detail::WHITE_PAWN_DELTAS), detail::leaper_table(detail::BLACK_PAWN_DELTAS)};
+
+constexpr std::array<Bitboard, 64> ROOK_RAYS = detail::ray_table(detail::ROOK_DIRECTIONS);
+constexpr std::array<Bitboard, 64> BISHOP_RAYS = detail::ray_table(detail::BISHOP_DIRECTIONS);
 
 // One slider's lookup: the relevant occupancy mask and where its attack sets start.
 struct SliderEntry {

@@ -117,7 +117,10 @@ inline void generate_legal(const Position& pos, Sink& sink) {
   // check, with exactly one of ours between it is pinned.
   Bitboard checkers = (KNIGHT_ATTACKS[ksq] & pos.pieces(Them, KNIGHT)) | (PAWN_ATTACKS[Us][ksq] & pos.pieces(Them, PAWN));
   Bitboard pinned = 0;
-  Bitboard snipers = (bishop_attacks(ksq, them) & their_diag) | (rook_attacks(ksq, them) & their_orth);
+  // Most positions have no enemy slider on the king's lines at all: test that first.
+  Bitboard snipers = 0;
+  if (BISHOP_RAYS[ksq] & their_diag) snipers |= bishop_attacks(ksq, them) & their_diag;
+  if (ROOK_RAYS[ksq] & their_orth) snipers |= rook_attacks(ksq, them) & their_orth;
   while (snipers) {
     Square s = pop_lsb(snipers);
     Bitboard between = BETWEEN[ksq][s] & us;
@@ -136,8 +139,9 @@ inline void generate_legal(const Position& pos, Sink& sink) {
   const Square their_king = pos.king_square(Them);
   auto attacked = [&](Square s) {
     return (KNIGHT_ATTACKS[s] & their_knights) || (PAWN_ATTACKS[Us][s] & their_pawns) ||
-           (KING_ATTACKS[s] & square_bb(their_king)) || (bishop_attacks(s, no_king) & their_diag) ||
-           (rook_attacks(s, no_king) & their_orth);
+           (KING_ATTACKS[s] & square_bb(their_king)) ||
+           ((BISHOP_RAYS[s] & their_diag) && (bishop_attacks(s, no_king) & their_diag)) ||
+           ((ROOK_RAYS[s] & their_orth) && (rook_attacks(s, no_king) & their_orth));
   };
   Bitboard king_to = KING_ATTACKS[ksq] & ~us & ~KING_ATTACKS[their_king];
   for (Bitboard b = king_to; b;) {

@@ -73,9 +73,9 @@ class Position {
     return p;
   }
   // The fast path used by generated moves, where the mover's type is already known.
-  // With UpdateKey false the key is left stale: only for a position that is counted
-  // and dropped, such as the parents of perft leaves.
-  template <Color Us, bool UpdateKey = true>
+  // With Full false the key and the clocks are left stale: only for a position that is
+  // counted and dropped, such as the parents of perft leaves.
+  template <Color Us, bool Full = true>
   void apply(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo);
   // Passes the move: for null-move search and tests; illegal when in check.
   void do_null_move();
@@ -85,7 +85,7 @@ class Position {
  private:
   void put_piece(Color c, PieceType pt, Square s);
   PieceType captured_type(Bitboard to_bb) const;
-  template <Color Us, bool UpdateKey>
+  template <Color Us, bool Full>
   void set_ep_if_capturable(Square ep);
   void validate() const;
 
@@ -127,7 +127,7 @@ inline bool Position::ep_capture_legal(Square from) const {
                    (KNIGHT_ATTACKS[ksq] & by_type_[KNIGHT]) | (PAWN_ATTACKS[us][ksq] & by_type_[PAWN])));
 }
 
-template <Color Us, bool UpdateKey>
+template <Color Us, bool Full>
 inline void Position::set_ep_if_capturable(Square ep) {
   constexpr Color Them = ~Us;
   Bitboard capturers = PAWN_ATTACKS[Us][ep] & pieces(Them, PAWN);
@@ -135,7 +135,7 @@ inline void Position::set_ep_if_capturable(Square ep) {
   ep_ = ep;
   while (capturers)
     if (ep_capture_legal(pop_lsb(capturers))) {
-      if (UpdateKey) key_ ^= zobrist::keys.en_passant[file_of(ep)];
+      if (Full) key_ ^= zobrist::keys.en_passant[file_of(ep)];
       return;
     }
   ep_ = SQ_NONE;
@@ -147,23 +147,25 @@ inline PieceType Position::captured_type(Bitboard to_bb) const {
   return NO_PIECE_TYPE;
 }
 
-template <Color Us, bool UpdateKey>
+template <Color Us, bool Full>
 inline void Position::apply(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo) {
   constexpr Color Them = ~Us;
   const auto& z = zobrist::keys;
   Bitboard from_bb = square_bb(from), to_bb = square_bb(to), move_bb = from_bb | to_bb;
 
-  if (UpdateKey) key_ ^= z.side;
+  if (Full) key_ ^= z.side;
   if (ep_ != SQ_NONE) {
-    if (UpdateKey) key_ ^= z.en_passant[file_of(Square(ep_))];
+    if (Full) key_ ^= z.en_passant[file_of(Square(ep_))];
     ep_ = SQ_NONE;
   }
-  ++rule50_;
-  fullmove_ += Us == BLACK;
+  if (Full) {
+    ++rule50_;
+    fullmove_ += Us == BLACK;
+  }
   if (castling_ && (CASTLING_LOSS[from] | CASTLING_LOSS[to])) {
-    if (UpdateKey) key_ ^= z.castling[castling_];
+    if (Full) key_ ^= z.castling[castling_];
     castling_ &= ~(CASTLING_LOSS[from] | CASTLING_LOSS[to]);
-    if (UpdateKey) key_ ^= z.castling[castling_];
+    if (Full) key_ ^= z.castling[castling_];
   }
 
   if (kind == CASTLING) {
@@ -174,14 +176,14 @@ inline void Position::apply(Square from, Square to, PieceType pt, MoveKind kind,
     by_type_[KING] ^= move_bb;
     by_type_[ROOK] ^= rook_bb;
     by_color_[Us] ^= move_bb | rook_bb;
-    if (UpdateKey)
+    if (Full)
       key_ ^= z.psq[Us][KING][from] ^ z.psq[Us][KING][to] ^ z.psq[Us][ROOK][rfrom] ^ z.psq[Us][ROOK][rto];
     side_ = Them;
     return;
   }
 
   if (to_bb & by_color_[Them]) {
-    if constexpr (UpdateKey) {
+    if constexpr (Full) {
       PieceType captured = captured_type(to_bb);
       by_type_[captured] ^= to_bb;
       key_ ^= z.psq[Them][captured][to];
@@ -190,26 +192,26 @@ inline void Position::apply(Square from, Square to, PieceType pt, MoveKind kind,
       for (int pt = PAWN; pt < KING; ++pt) by_type_[pt] &= ~to_bb;
     }
     by_color_[Them] ^= to_bb;
-    rule50_ = 0;
+    if (Full) rule50_ = 0;
   }
   by_type_[pt] ^= move_bb;
   by_color_[Us] ^= move_bb;
-  if (UpdateKey) key_ ^= z.psq[Us][pt][from] ^ z.psq[Us][pt][to];
+  if (Full) key_ ^= z.psq[Us][pt][from] ^ z.psq[Us][pt][to];
 
   if (pt == PAWN) {
-    rule50_ = 0;
+    if (Full) rule50_ = 0;
     if (kind == PROMOTION) {
       by_type_[PAWN] ^= to_bb;
       by_type_[promo] ^= to_bb;
-      if (UpdateKey) key_ ^= z.psq[Us][PAWN][to] ^ z.psq[Us][promo][to];
+      if (Full) key_ ^= z.psq[Us][PAWN][to] ^ z.psq[Us][promo][to];
     } else if (kind == EN_PASSANT) {
       Square captured = to - pawn_push(Us);
       by_type_[PAWN] ^= square_bb(captured);
       by_color_[Them] ^= square_bb(captured);
-      if (UpdateKey) key_ ^= z.psq[Them][PAWN][captured];
+      if (Full) key_ ^= z.psq[Them][PAWN][captured];
     } else if ((int(to) ^ int(from)) == 16) {
       side_ = Them;
-      set_ep_if_capturable<Us, UpdateKey>(to - pawn_push(Us));
+      set_ep_if_capturable<Us, Full>(to - pawn_push(Us));
       return;
     }
   }

@@ -19,6 +19,7 @@ const std::vector<OptionSpec> PERFT_OPTIONS = {
     {"max-depth", "D", "with --epd: check depths up to D only"},
     {"json", "", "print results as JSON (one object; with --epd one per count checked)"},
     {"quiet", "", "no progress on stderr"},
+    {"progress", "SECONDS", "seconds between progress reports (default: 1 on a terminal, 10 otherwise)"},
     {"help", "", "show this help"},
 };
 
@@ -43,6 +44,7 @@ int perft_command(const std::vector<std::string>& args) {
   req.detailed = opt.has("detailed");
   req.json = opt.has("json");
   req.quiet = opt.has("quiet");
+  req.progress_interval = opt.get_double("progress", 0, 0.01, 86400);
   if (auto epd = opt.get("epd")) {
     if (opt.has("fen") || opt.has("depth")) throw UsageError("--epd checks a suite; it takes no --fen or --depth");
     if (req.divide || req.detailed) throw UsageError("--epd takes no --divide or --detailed");

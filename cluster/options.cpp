@@ -1,8 +1,17 @@
 #include "options.h"
 
 #include <charconv>
+#include <cstdio>
 
 namespace chesshpc {
+
+namespace {
+std::string format_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+}  // namespace
 
 Options::Options(const std::string& command, const std::vector<std::string>& args,
                  const std::vector<OptionSpec>& spec, size_t max_positional)
@@ -54,6 +63,17 @@ int Options::get_int(const std::string& name, int fallback, int lo, int hi) cons
   if (ec != std::errc() || end != text->data() + text->size() || value < lo || value > hi)
     throw UsageError("--" + name + " must be a whole number from " + std::to_string(lo) + " to " +
                      std::to_string(hi) + ", not '" + *text + "'");
+  return value;
+}
+
+double Options::get_double(const std::string& name, double fallback, double lo, double hi) const {
+  auto text = get(name);
+  if (!text) return fallback;
+  double value = 0;
+  auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (ec != std::errc() || end != text->data() + text->size() || !(value >= lo && value <= hi))
+    throw UsageError("--" + name + " must be a number from " + format_number(lo) + " to " + format_number(hi) +
+                     ", not '" + *text + "'");
   return value;
 }
 

@@ -32,6 +32,8 @@ class Options {
   std::string get(const std::string& name, const std::string& fallback) const;
   // An integer within [lo, hi]; a value that is not one is a UsageError.
   int get_int(const std::string& name, int fallback, int lo, int hi) const;
+  // A number within [lo, hi]; a value that is not one is a UsageError.
+  double get_double(const std::string& name, double fallback, double lo, double hi) const;
   const std::vector<std::string>& positional() const { return positional_; }
 
   static std::string help_text(const std::vector<OptionSpec>& spec);

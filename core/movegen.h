@@ -136,14 +136,14 @@ inline void generate_legal(const Position& pos, Sink& sink) {
   // king seldom has more than a few free squares.
   const Bitboard no_king = occupied ^ square_bb(ksq);
   const Bitboard their_knights = pos.pieces(Them, KNIGHT), their_pawns = pos.pieces(Them, PAWN);
-  const Square their_king = pos.king_square(Them);
+  const Bitboard their_king_zone = KING_ATTACKS[pos.king_square(Them)];
+  // Attacked by anything but the enemy king, whose squares are excluded up front.
   auto attacked = [&](Square s) {
     return (KNIGHT_ATTACKS[s] & their_knights) || (PAWN_ATTACKS[Us][s] & their_pawns) ||
-           (KING_ATTACKS[s] & square_bb(their_king)) ||
            ((BISHOP_RAYS[s] & their_diag) && (bishop_attacks(s, no_king) & their_diag)) ||
            ((ROOK_RAYS[s] & their_orth) && (rook_attacks(s, no_king) & their_orth));
   };
-  Bitboard king_to = KING_ATTACKS[ksq] & ~us & ~KING_ATTACKS[their_king];
+  Bitboard king_to = KING_ATTACKS[ksq] & ~us & ~their_king_zone;
   for (Bitboard b = king_to; b;) {
     Square s = pop_lsb(b);
     if (attacked(s)) king_to ^= square_bb(s);
@@ -160,9 +160,11 @@ inline void generate_legal(const Position& pos, Sink& sink) {
     constexpr Bitboard OOPath = Us == WHITE ? 0x60ULL : 0x60ULL << 56;   // f, g
     constexpr Bitboard OOOPath = Us == WHITE ? 0x0EULL : 0x0EULL << 56;  // b, c, d
     // The king crosses f (or d), which is one of its own steps, then lands on g (or c).
-    if ((pos.castling() & OO) && !(occupied & OOPath) && (king_to & square_bb(K + 1)) && !attacked(K + 2))
+    if ((pos.castling() & OO) && !(occupied & OOPath) && (king_to & square_bb(K + 1)) &&
+        !(their_king_zone & square_bb(K + 2)) && !attacked(K + 2))
       sink.castle(K, K + 2);
-    if ((pos.castling() & OOO) && !(occupied & OOOPath) && (king_to & square_bb(K - 1)) && !attacked(K - 2))
+    if ((pos.castling() & OOO) && !(occupied & OOOPath) && (king_to & square_bb(K - 1)) &&
+        !(their_king_zone & square_bb(K - 2)) && !attacked(K - 2))
       sink.castle(K, K - 2);
   }
 
@@ -170,17 +172,15 @@ inline void generate_legal(const Position& pos, Sink& sink) {
     Square s = pop_lsb(b);
     sink.piece_moves(KNIGHT, s, KNIGHT_ATTACKS[s] & target);
   }
-  for (Bitboard b = pos.pieces(Us, BISHOP) & ~pinned; b;) {
+  // A queen moves in both loops, its diagonal and its straight moves apart.
+  const Bitboard queens = pos.pieces(Us, QUEEN);
+  for (Bitboard b = pos.pieces(Us, BISHOP, QUEEN) & ~pinned; b;) {
     Square s = pop_lsb(b);
-    sink.piece_moves(BISHOP, s, bishop_attacks(s, occupied) & target);
+    sink.piece_moves(queens & square_bb(s) ? QUEEN : BISHOP, s, bishop_attacks(s, occupied) & target);
   }
-  for (Bitboard b = pos.pieces(Us, ROOK) & ~pinned; b;) {
+  for (Bitboard b = pos.pieces(Us, ROOK, QUEEN) & ~pinned; b;) {
     Square s = pop_lsb(b);
-    sink.piece_moves(ROOK, s, rook_attacks(s, occupied) & target);
-  }
-  for (Bitboard b = pos.pieces(Us, QUEEN) & ~pinned; b;) {
-    Square s = pop_lsb(b);
-    sink.piece_moves(QUEEN, s, queen_attacks(s, occupied) & target);
+    sink.piece_moves(queens & square_bb(s) ? QUEEN : ROOK, s, rook_attacks(s, occupied) & target);
   }
   // A pinned piece keeps only the moves along the line through its king and pinner
   // (none for a knight, which is why knights are not in this loop).

@@ -21,9 +21,10 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::string format_rate(u128 nodes, double seconds) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f Mnps", seconds > 0 ? double(nodes) / seconds / 1e6 : 0.0);
+// "1.234 s, 567.8 Mnps"
+std::string format_timing(u128 nodes, double seconds) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f s, %.1f Mnps", seconds, seconds > 0 ? double(nodes) / seconds / 1e6 : 0.0);
   return buf;
 }
 
@@ -71,7 +72,7 @@ void print_text(const PerftRequest& req, const chess::Position& pos, const std::
     }
   }
   out << "perft " << req.depth << " of " << pos.fen() << "\n"
-      << "nodes " << chess::to_string(nodes) << " in " << secs << " s, " << format_rate(nodes, secs) << ", "
+      << "nodes " << chess::to_string(nodes) << " in " << format_timing(nodes, secs) << ", "
       << threads << (threads == 1 ? " thread" : " threads") << "\n";
 }
 
@@ -106,7 +107,7 @@ int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err) {
     return EXIT_INPUT;
   }
   int threads = req.threads > 0 ? req.threads : perft::default_threads();
-  Progress progress(err, "perft", !req.quiet);
+  Progress progress(err, "perft", !req.quiet, req.progress_interval);
   auto t0 = std::chrono::steady_clock::now();
   std::vector<perft::RootCount> roots = timed_divide(pos, req.depth, req, progress);
   double secs = seconds_since(t0);
@@ -131,7 +132,7 @@ int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
       out << JsonObject().add("line", e.line_number).add("error", e.message).add("ok", false).str() << "\n";
   }
 
-  Progress progress(err, "epd", !req.quiet);
+  Progress progress(err, "epd", !req.quiet, req.progress_interval);
   size_t checks = 0, mismatches = 0;
   u128 nodes = 0;
   auto t0 = std::chrono::steady_clock::now();
@@ -170,7 +171,7 @@ int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
   if (!req.json)
     out << req.epd << ": " << file.lines.size() << " positions, " << checks << " counts checked, " << mismatches
         << " mismatches, " << file.errors.size() << " unreadable lines; " << chess::to_string(nodes) << " nodes in "
-        << secs << " s, " << format_rate(nodes, secs) << "\n";
+        << format_timing(nodes, secs) << "\n";
   return mismatches || !file.errors.empty() ? EXIT_MISMATCH : EXIT_OK;
 }
 

@@ -16,6 +16,7 @@ struct PerftRequest {
   bool detailed = false;
   bool json = false;
   bool quiet = false;
+  double progress_interval = 0;  // seconds; 0: 1 on a terminal, 10 otherwise
   std::string epd;  // when set, check this suite instead of one position
   int max_depth = INT_MAX;
 };

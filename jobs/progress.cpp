@@ -15,8 +15,11 @@ std::string format_duration(double seconds) {
   return buf;
 }
 
-Progress::Progress(std::ostream& err, std::string label, bool enabled)
-    : err_(err), label_(std::move(label)), tty_(isatty(STDERR_FILENO)) {
+Progress::Progress(std::ostream& err, std::string label, bool enabled, double interval)
+    : err_(err),
+      label_(std::move(label)),
+      tty_(isatty(STDERR_FILENO)),
+      interval_(interval > 0 ? interval : tty_ ? 1.0 : 10.0) {
   if (enabled) thread_ = std::thread([this] { loop(); });
 }
 
@@ -34,10 +37,8 @@ void Progress::finish() {
 }
 
 void Progress::loop() {
-  // A terminal gets a status line rewritten every second; a log gets a line every 10 s.
-  auto period = tty_ ? std::chrono::seconds(1) : std::chrono::seconds(10);
   std::unique_lock lock(mutex_);
-  while (!wake_.wait_for(lock, period, [this] { return stop_; })) print();
+  while (!wake_.wait_for(lock, interval_, [this] { return stop_; })) print();
 }
 
 void Progress::print() {

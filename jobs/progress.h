@@ -1,5 +1,6 @@
 // Progress of a long run on stderr: units done, nodes per second and the time left.
-// Silent for runs shorter than a second and when disabled (--quiet).
+// Silent for runs shorter than one interval and when disabled (--quiet). On a terminal
+// one status line is rewritten in place; in a log each report is a line of its own.
 #pragma once
 
 #include <atomic>
@@ -16,7 +17,8 @@ namespace chesshpc {
 
 class Progress {
  public:
-  Progress(std::ostream& err, std::string label, bool enabled);
+  // interval: seconds between reports; 0 picks 1 s on a terminal and 10 s for a log.
+  Progress(std::ostream& err, std::string label, bool enabled, double interval = 0);
   ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
@@ -37,6 +39,7 @@ class Progress {
   std::ostream& err_;
   std::string label_;
   bool tty_;
+  std::chrono::duration<double> interval_;
   std::atomic<uint64_t> total_{0}, units_{0}, nodes_{0};
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::mutex mutex_;

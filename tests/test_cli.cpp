@@ -140,3 +140,21 @@ TEST(Cli, UnreadableEpdFileIsIoError) {
   EXPECT_EQ(r.code, 4);
   EXPECT_NE(r.err.find("cannot read EPD file '/nonexistent/suite.epd'"), std::string::npos);
 }
+
+TEST(Cli, ProgressOnStderrUnlessQuiet) {
+  Result shown = chesshpc("perft --depth 6 --threads 1 --progress 0.02");
+  ASSERT_EQ(shown.code, 0);
+  EXPECT_NE(shown.err.find("perft: "), std::string::npos) << shown.err;
+  EXPECT_NE(shown.err.find(" units, "), std::string::npos) << shown.err;
+  EXPECT_NE(shown.err.find(" Mnps, elapsed "), std::string::npos) << shown.err;
+  EXPECT_NE(shown.err.find(", ETA "), std::string::npos) << shown.err;
+  EXPECT_EQ(shown.out.find("perft: "), std::string::npos) << "progress must not reach stdout";
+
+  Result quiet = chesshpc("perft --depth 6 --threads 1 --progress 0.02 --quiet");
+  ASSERT_EQ(quiet.code, 0);
+  EXPECT_EQ(quiet.err, "");
+
+  Result bad = chesshpc("perft --depth 2 --progress soon");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--progress must be a number"), std::string::npos) << bad.err;
+}

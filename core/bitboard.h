@@ -34,18 +34,7 @@ constexpr Bitboard square_bb(Square s) { return 1ULL << s; }
 constexpr Bitboard file_bb(File f) { return FILE_A_BB << f; }
 constexpr Bitboard rank_bb(Rank r) { return RANK_1_BB << (8 * r); }
 
-inline int popcount(Bitboard b) {
-#if defined(__POPCNT__)
-  return std::popcount(b);
-#else
-  // Without the POPCNT instruction the compiler calls a library routine; this inline
-  // SWAR count is about twice as fast in the perft leaf.
-  b -= (b >> 1) & 0x5555555555555555ULL;
-  b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
-  b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-  return int((b * 0x0101010101010101ULL) >> 56);
-#endif
-}
+inline int popcount(Bitboard b) { return std::popcount(b); }
 inline Square lsb(Bitboard b) { return Square(std::countr_zero(b)); }
 inline Square pop_lsb(Bitboard& b) {
   Square s = lsb(b);

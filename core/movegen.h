@@ -172,15 +172,17 @@ inline void generate_legal(const Position& pos, Sink& sink) {
     Square s = pop_lsb(b);
     sink.piece_moves(KNIGHT, s, KNIGHT_ATTACKS[s] & target);
   }
-  // A queen moves in both loops, its diagonal and its straight moves apart.
-  const Bitboard queens = pos.pieces(Us, QUEEN);
-  for (Bitboard b = pos.pieces(Us, BISHOP, QUEEN) & ~pinned; b;) {
+  for (Bitboard b = pos.pieces(Us, BISHOP) & ~pinned; b;) {
     Square s = pop_lsb(b);
-    sink.piece_moves(queens & square_bb(s) ? QUEEN : BISHOP, s, bishop_attacks(s, occupied) & target);
+    sink.piece_moves(BISHOP, s, bishop_attacks(s, occupied) & target);
   }
-  for (Bitboard b = pos.pieces(Us, ROOK, QUEEN) & ~pinned; b;) {
+  for (Bitboard b = pos.pieces(Us, ROOK) & ~pinned; b;) {
     Square s = pop_lsb(b);
-    sink.piece_moves(queens & square_bb(s) ? QUEEN : ROOK, s, rook_attacks(s, occupied) & target);
+    sink.piece_moves(ROOK, s, rook_attacks(s, occupied) & target);
+  }
+  for (Bitboard b = pos.pieces(Us, QUEEN) & ~pinned; b;) {
+    Square s = pop_lsb(b);
+    sink.piece_moves(QUEEN, s, queen_attacks(s, occupied) & target);
   }
   // A pinned piece keeps only the moves along the line through its king and pinner
   // (none for a knight, which is why knights are not in this loop).

@@ -20,13 +20,22 @@ namespace perft {
 
 namespace {
 
+// A build for any x86-64 still counts leaves with the host's POPCNT and BMI instructions:
+// the counting function is compiled three times and the loader picks the best one the
+// CPU has (GCC function multiversioning). A native build needs no clones.
+#if defined(__POPCNT__)
+#define COUNT_CLONES
+#else
+#define COUNT_CLONES [[gnu::target_clones("arch=x86-64-v3", "popcnt", "default")]]
+#endif
+
 template <Color Us>
 uint64_t bulk(const Position& pos, int depth);
 
 // Flattened so that the sink's counter lives in a register: behind a reference it could
 // alias the position's bitboards, and every add would force them to be reloaded.
 template <Color Us>
-[[gnu::flatten]] uint64_t count_moves(const Position& pos) {
+[[gnu::flatten]] COUNT_CLONES uint64_t count_moves(const Position& pos) {
   CountSink sink;
   generate_legal<Us>(pos, sink);
   return sink.n;

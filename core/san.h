@@ -1,0 +1,26 @@
+// Standard Algebraic Notation (SAN), as PGN writes moves: e4, Nbd7, exd6, O-O, e8=Q+, Qh4#.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "position.h"
+
+namespace chess {
+
+// The SAN of legal move m in pos: piece letter, the least disambiguation that makes it
+// unique (file, else rank, else both), 'x' for captures, "=Q" for promotions, "O-O" and
+// "O-O-O", and '+' or '#' when the move checks or mates.
+std::string to_san(const Position& pos, Move m);
+
+// The legal move of pos that text names, or nothing. Accepts what PGN files contain in the
+// wild: a trailing +, #, !, ?, !!, ?? and the like; "0-0" for "O-O"; promotion without '='
+// (e8Q); a disambiguation that is given though not needed. Refuses an ambiguous text
+// (Nd7 when two knights can go there) and one that names no legal move.
+std::optional<Move> parse_san(const Position& pos, std::string_view text);
+
+// Either notation: UCI (e2e4, e7e8q) is tried first, then SAN.
+std::optional<Move> parse_move(const Position& pos, std::string_view text);
+
+}  // namespace chess

@@ -5,7 +5,9 @@ For each position, runs `chesshpc perft --threads 1 --json --quiet` (one or
 more builds) and Stockfish's UCI `go perft D` in alternating turns, --repeat
 times each, checks that every run of every engine counts the same number of
 nodes (a mismatch is an error: exit 1), and prints the median time and speed
-of each engine and each chesshpc build's speed relative to Stockfish.
+of each engine and each chesshpc build's speed relative to Stockfish: the
+median over rounds of the ratio within a round, since the runs of one round are
+seconds apart while the machine's load drifts over minutes.
 
 Timing: chesshpc reports the seconds of its own perft (process start-up and
 MPI initialisation excluded); Stockfish is started once and its perft is
@@ -356,7 +358,7 @@ def main(argv: list[str]) -> int:
     header = ["position", "depth", "nodes", "agree"]
     for e in engines:
         header += [f"{e} s", f"{e} Mnps"]
-    header += [f"{b}/{STOCKFISH_NAME}" for b in binaries]
+    header += [f"{b}/{STOCKFISH_NAME} (paired)" for b in binaries]
     rows = []
     results = []
     for pos in positions:
@@ -373,7 +375,10 @@ def main(argv: list[str]) -> int:
             }
         ratios = {}
         for b in binaries:
-            r = samples[(pos.label, b)].median_nps() / sfs.median_nps()
+            # Paired per round: the host's load drifts over minutes, and runs of the same
+            # round are seconds apart, so the ratio within a round is the steadier figure.
+            own = samples[(pos.label, b)].seconds
+            r = statistics.median(sf_s / s for sf_s, s in zip(sfs.seconds, own))
             ratios[b] = r
             row.append(f"{r:.2f}x")
         rows.append(row)

@@ -3,8 +3,11 @@
 #include <string>
 #include <vector>
 
+#include "drawstats.h"
 #include "options.h"
 #include "perft_job.h"
+#include "rules_job.h"
+#include "version.h"
 
 namespace chesshpc {
 namespace {
@@ -23,10 +26,32 @@ const std::vector<OptionSpec> PERFT_OPTIONS = {
     {"help", "", "show this help"},
 };
 
+const std::vector<OptionSpec> RULES_OPTIONS = {
+    {"fen", "FEN", "start position (default: startpos)"},
+    {"moves", "MOVES", "the moves, UCI or SAN, separated by spaces"},
+    {"ruleset", "fide|site", "rules that end the game (default: fide)"},
+    {"claim", "first|never", "fide: claim threefold and 50 moves at once, or play on (default: first)"},
+    {"json", "", "print the result as one JSON object"},
+    {"help", "", "show this help"},
+};
+
+const std::vector<OptionSpec> DRAWSTATS_OPTIONS = {
+    {"ruleset", "fide|site", "rules that end the games (default: fide)"},
+    {"claim", "first|never", "fide: claim threefold and 50 moves at once, or play on (default: first)"},
+    {"out", "FILE.h5", "write per-game rows and per-rule totals to this HDF5 file"},
+    {"threads", "N", "TBB threads (default: every core this process may use)"},
+    {"json", "", "print the summary as one JSON object"},
+    {"quiet", "", "no progress on stderr"},
+    {"progress", "SECONDS", "seconds between progress reports (default: 1 on a terminal, 10 otherwise)"},
+    {"help", "", "show this help"},
+};
+
 const char* USAGE =
     "usage: chesshpc COMMAND [options]\n"
     "commands:\n"
-    "  perft     exact move-path counts: one position, divide, detailed counters, EPD suites\n"
+    "  perft      exact move-path counts: one position, divide, detailed counters, EPD suites\n"
+    "  rules      play moves under a ruleset: how and when the game ends, when each rule first held\n"
+    "  drawstats  replay a PGN corpus: per game and per rule, when each draw rule would have fired\n"
     "run 'chesshpc COMMAND --help' for its options; 'chesshpc --version' for the build.\n";
 
 int perft_command(const std::vector<std::string>& args) {
@@ -58,6 +83,62 @@ int perft_command(const std::vector<std::string>& args) {
   return run_perft(req, std::cout, std::cerr);
 }
 
+chess::Ruleset ruleset_option(const Options& opt) {
+  auto r = parse_ruleset(opt.get("ruleset", "fide"));
+  if (!r) throw UsageError("--ruleset must be fide or site, not '" + opt.get("ruleset", "") + "'");
+  return *r;
+}
+
+chess::ClaimPolicy claims_option(const Options& opt) {
+  auto c = parse_claims(opt.get("claim", "first"));
+  if (!c) throw UsageError("--claim must be first or never, not '" + opt.get("claim", "") + "'");
+  return *c;
+}
+
+int rules_command(const std::vector<std::string>& args) {
+  Options opt("rules", args, RULES_OPTIONS);
+  if (opt.has("help")) {
+    std::cout << "usage: chesshpc rules [--fen FEN] --moves \"e2e4 e7e5 ...\" [options]\n"
+              << Options::help_text(RULES_OPTIONS);
+    return EXIT_OK;
+  }
+  RulesRequest req;
+  req.fen = opt.get("fen", "startpos");
+  if (!opt.has("moves")) throw UsageError("rules needs --moves \"...\" (possibly empty)");
+  req.moves = opt.get("moves", "");
+  req.ruleset = ruleset_option(opt);
+  req.claims = claims_option(opt);
+  req.json = opt.has("json");
+  return run_rules(req, std::cout, std::cerr);
+}
+
+int drawstats_command(const std::vector<std::string>& args, const std::string& command_line) {
+  Options opt("drawstats", args, DRAWSTATS_OPTIONS, 1);
+  if (opt.has("help")) {
+    std::cout << "usage: chesshpc drawstats GAMES.pgn [--out FILE.h5] [options]\n"
+              << Options::help_text(DRAWSTATS_OPTIONS);
+    return EXIT_OK;
+  }
+  if (opt.positional().empty()) throw UsageError("drawstats needs a PGN file");
+  DrawstatsRequest req;
+  req.pgn = opt.positional()[0];
+  req.out = opt.get("out", "");
+  req.ruleset = ruleset_option(opt);
+  req.claims = claims_option(opt);
+  req.threads = opt.get_int("threads", 0, 1, 4096);
+  req.json = opt.has("json");
+  req.quiet = opt.has("quiet");
+  req.progress_interval = opt.get_double("progress", 0, 0.01, 86400);
+  req.command_line = command_line;
+  return run_drawstats(req, std::cout, std::cerr);
+}
+
+std::string join_command_line(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  return s;
+}
+
 int dispatch(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
@@ -72,6 +153,8 @@ int dispatch(int argc, char** argv) {
   args.erase(args.begin());
   try {
     if (command == "perft") return perft_command(args);
+    if (command == "rules") return rules_command(args);
+    if (command == "drawstats") return drawstats_command(args, join_command_line(argc, argv));
     throw UsageError("unknown command '" + command + "'");
   } catch (const UsageError& e) {
     std::cerr << "chesshpc: " << e.what() << "\n" << USAGE;

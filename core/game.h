@@ -60,6 +60,13 @@ std::string_view result_string(Result r);  // "1-0", "0-1", "1/2-1/2", "*"
 //   site_ten_checks         one side's last 10 moves all gave check, and the side to move is
 //                           not mated
 //   site_thirty_checks      one player has been checked 30 times in the game, and is not mated
+// The clock rules read the position's half-move clock, so a FEN's clock counts; checks
+// are counted from the game's first move, repetitions from the start position on.
+//
+// Rules in force: FIDE ends a game by checkmate, stalemate, insufficient material,
+// fivefold and 75 moves, and by threefold and 50 moves when the claim policy claims.
+// SITE ends it by checkmate, stalemate, insufficient material, 30 moves, 10 consecutive
+// and 30 total checks; it has no claims, so the claim policy does not matter there.
 class Game {
  public:
   explicit Game(const Position& start = Position::start(), Ruleset rules = Ruleset::FIDE,
@@ -87,23 +94,39 @@ class Game {
   int first_fire(Rule r) const { return first_fire_[int(r)]; }
 
   // True when a position repeated (threefold) because every move of one side between its
-  // first and its third occurrence gave check.
+  // first and its third occurrence gave check. Any position's third occurrence counts,
+  // not only the first threefold, and it stays true once set.
   bool perpetual_check() const { return perpetual_check_; }
 
-  // Site rule: a player may resign only after move 15 (from the 16th move on).
+  // Site rule: a player may resign only after move 15 (from the 16th move on), read as:
+  // the side to move is about to play move 16 or later by the position's move number
+  // (so White's 15th and Black's 15th move may not be a resignation, White's 16th may).
+  // The move number is the FEN's, as PGN counts it. FIDE has no such limit: always true.
   bool may_resign() const;
 
   // How many times the current position has stood, this time included.
-  int repetitions() const;
+  int repetitions() const { return occurrences_.back().count; }
 
  private:
-  void evaluate();  // updates first_fire_ and termination_ for the current position
+  // Where the position at a ply stood before: the nearest earlier ply with the same
+  // position (-1 if none), and how many times it has stood up to this ply.
+  struct Occurrence {
+    int previous;
+    int count;
+  };
+
+  Occurrence find_repetition() const;
+  void evaluate(bool in_check);  // updates first_fire_ and termination_ for the current position
+  bool one_side_checked_throughout(int from, int to) const;
 
   Ruleset rules_;
   ClaimPolicy claims_;
   std::vector<Position> history_;  // ply 0 .. ply()
   std::vector<Move> moves_;
-  std::vector<uint8_t> gave_check_;  // per move: did it give check
+  std::vector<uint8_t> gave_check_;            // per move: did it give check
+  std::vector<Occurrence> occurrences_;        // per ply
+  uint16_t enforced_ = 0;                      // bit per Rule: the rules that end a game under rules_ and claims_
+  uint16_t fired_ = 0;                         // bit per Rule: first_fire_ is set
   int consecutive_checks_[COLOR_NB] = {0, 0};  // by the side giving them
   int checks_received_[COLOR_NB] = {0, 0};
   std::array<int, RULE_NB> first_fire_;
@@ -114,7 +137,9 @@ class Game {
 
 // Dead position by material alone (see insufficient_material above).
 bool insufficient_material(const Position& pos);
-// Same position for repetition: side, pieces, castling rights, legal en-passant rights.
+// Same position for repetition: side, pieces, castling rights, legal en-passant rights;
+// not the clocks. Position keeps an en-passant square only where the capture is legal, so
+// comparing squares compares rights.
 bool same_position(const Position& a, const Position& b);
 
 }  // namespace chess

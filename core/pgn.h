@@ -12,7 +12,7 @@ namespace chess {
 
 struct PgnGame {
   std::vector<std::pair<std::string, std::string>> tags;  // in file order
-  Position start;           // from the FEN tag when present (with SetUp "1"), else the start position
+  Position start = Position::start();  // from the FEN tag when present (with SetUp "1"), else the start position
   std::vector<Move> moves;  // the main line; variations are skipped
   std::string result;       // the game termination marker: "1-0", "0-1", "1/2-1/2" or "*"
   int first_line = 0;       // 1-based line of the game's first tag or move in the file
@@ -24,6 +24,9 @@ struct PgnGame {
 struct PgnError {
   int line;             // 1-based line of the fault
   std::string message;  // what is wrong, naming the move text where one is at fault
+
+  // "line 14: illegal move 'Nf6' at ply 9": the line, then the message.
+  std::string what() const;
 };
 
 // One game's text within a file, and the line it starts on.
@@ -35,17 +38,28 @@ struct PgnChunk {
 // Splits a PGN file into the text of each game without parsing moves, so that games can
 // be parsed in parallel. A game ends with its termination marker; tags after movetext
 // start the next game.
+// Details: a leading byte-order mark is skipped; comments after a termination marker
+// stay with its game; comments before the first game belong to none; a game without tags
+// starts at its first move. A tag-pair line (such as [Event "x"]) inside a brace comment
+// closes that comment here, so that an unbalanced brace costs one game, not the rest of
+// the file (parse_pgn_game reports the brace). Texts hold no trailing whitespace.
 std::vector<PgnChunk> split_pgn(std::string_view file);
 
 // Parses one game: tag pairs, movetext (move numbers, SAN moves, comments in {} and ;,
 // NAGs like $1, variations in (), annotation glyphs) and the termination marker. Returns
 // false and fills error on an illegal or unreadable move, an unbalanced brace or
 // parenthesis, a bad tag pair, or a missing termination marker.
+// A FEN tag sets the start position whether or not SetUp "1" is present. Moves inside
+// variations are skipped unread. After the marker only comments and NAGs may follow.
+// The game is cleared first, so one PgnGame can be reused across calls (its vectors keep
+// their capacity).
 bool parse_pgn_game(const PgnChunk& chunk, PgnGame& game, PgnError& error);
 
 // The game as PGN: the seven-tag roster first (Event, Site, Date, Round, White, Black,
-// Result; "?" where missing), then the other tags, then SAN movetext wrapped at 80 columns,
-// ending with the result and a blank line.
+// Result; "?" where missing, except Date "????.??.??" and Result the game's result, as
+// the PGN standard writes them), then SetUp "1" and FEN when the start is not the
+// standard position (or the game has a FEN tag), then the other tags in their order,
+// then SAN movetext wrapped at 80 columns, ending with the result and a blank line.
 std::string write_pgn(const PgnGame& game);
 
 }  // namespace chess

@@ -18,7 +18,17 @@ std::string to_san(const Position& pos, Move m);
 // wild: a trailing +, #, !, ?, !!, ?? and the like; "0-0" for "O-O"; promotion without '='
 // (e8Q); a disambiguation that is given though not needed. Refuses an ambiguous text
 // (Nd7 when two knights can go there) and one that names no legal move.
+// Also accepted: a lowercase promotion letter (e8=q), an explicit pawn letter (Pe4), a
+// full origin square (Ng1f3, Ng1-f3). The capture mark 'x' and the check marks are not
+// checked against the move: Nf3 and Nxf3 name the same move. Allocates nothing.
 std::optional<Move> parse_san(const Position& pos, std::string_view text);
+
+// Why parse_san refused a text: it is not SAN at all, it names no legal move, or it names
+// more than one.
+enum class SanError : uint8_t { NONE, SYNTAX, ILLEGAL, AMBIGUOUS };
+
+// parse_san that also says why it refused (error is NONE when a move is returned).
+std::optional<Move> parse_san(const Position& pos, std::string_view text, SanError& error);
 
 // Either notation: UCI (e2e4, e7e8q) is tried first, then SAN.
 std::optional<Move> parse_move(const Position& pos, std::string_view text);

@@ -15,9 +15,10 @@ std::string format_duration(double seconds) {
   return buf;
 }
 
-Progress::Progress(std::ostream& err, std::string label, bool enabled, double interval)
+Progress::Progress(std::ostream& err, std::string label, bool enabled, double interval, std::string rate)
     : err_(err),
       label_(std::move(label)),
+      rate_(std::move(rate)),
       tty_(isatty(STDERR_FILENO)),
       interval_(interval > 0 ? interval : tty_ ? 1.0 : 10.0) {
   if (enabled) thread_ = std::thread([this] { loop(); });
@@ -46,8 +47,8 @@ void Progress::print() {
   uint64_t units = units_, total = total_, nodes = nodes_;
   char line[200];
   std::string eta = units && total ? format_duration(elapsed * double(total - units) / double(units)) : "?";
-  std::snprintf(line, sizeof line, "%s: %llu/%llu units, %.1f Mnps, elapsed %s, ETA %s", label_.c_str(),
-                (unsigned long long)units, (unsigned long long)total, double(nodes) / elapsed / 1e6,
+  std::snprintf(line, sizeof line, "%s: %llu/%llu units, %.1f %s, elapsed %s, ETA %s", label_.c_str(),
+                (unsigned long long)units, (unsigned long long)total, double(nodes) / elapsed / 1e6, rate_.c_str(),
                 format_duration(elapsed).c_str(), eta.c_str());
   err_ << (tty_ ? "\r\033[K" : "") << line << (tty_ ? "" : "\n") << std::flush;
   printed_ = true;

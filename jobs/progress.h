@@ -18,7 +18,8 @@ namespace chesshpc {
 class Progress {
  public:
   // interval: seconds between reports; 0 picks 1 s on a terminal and 10 s for a log.
-  Progress(std::ostream& err, std::string label, bool enabled, double interval = 0);
+  // rate: how the per-second count of done() items is shown, e.g. "Mnps".
+  Progress(std::ostream& err, std::string label, bool enabled, double interval = 0, std::string rate = "Mnps");
   ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
@@ -37,7 +38,7 @@ class Progress {
   void print();
 
   std::ostream& err_;
-  std::string label_;
+  std::string label_, rate_;
   bool tty_;
   std::chrono::duration<double> interval_;
   std::atomic<uint64_t> total_{0}, units_{0}, nodes_{0};

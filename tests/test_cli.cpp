@@ -158,3 +158,38 @@ TEST(Cli, ProgressOnStderrUnlessQuiet) {
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("--progress must be a number"), std::string::npos) << bad.err;
 }
+
+TEST(Cli, RulesJsonForFoolsMate) {
+  Result r = chesshpc("rules --moves 'f2f3 e7e5 g2g4 Qh4#' --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "{\"termination\": \"checkmate\", \"result\": \"0-1\", \"plies\": 4, \"perpetual_check\": false, "
+            "\"first_fire\": {\"checkmate\": 4, \"stalemate\": null, \"insufficient_material\": null, "
+            "\"threefold_repetition\": null, \"fivefold_repetition\": null, \"fifty_moves\": null, "
+            "\"seventy_five_moves\": null, \"site_thirty_moves\": null, \"site_ten_checks\": null, "
+            "\"site_thirty_checks\": null}}\n");
+}
+
+TEST(Cli, RulesStopsAtTheFirstEndingPosition) {
+  const std::string shuffle = "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6";
+  Result fide = chesshpc("rules --moves '" + shuffle + "' --json");
+  ASSERT_EQ(fide.code, 0) << fide.err;
+  EXPECT_NE(fide.out.find("\"termination\": \"threefold_repetition\", \"result\": \"1/2-1/2\", \"plies\": 8"),
+            std::string::npos)
+      << fide.out;
+  EXPECT_NE(fide.err.find("2 further move(s) not played"), std::string::npos) << fide.err;
+
+  Result site = chesshpc("rules --ruleset site --moves '" + shuffle + "' --json");
+  ASSERT_EQ(site.code, 0) << site.err;
+  EXPECT_NE(site.out.find("\"termination\": null, \"result\": \"*\", \"plies\": 10"), std::string::npos) << site.out;
+  EXPECT_NE(site.out.find("\"threefold_repetition\": 8"), std::string::npos) << site.out;
+}
+
+TEST(Cli, RulesIllegalMoveNamesMoveAndPly) {
+  Result r = chesshpc("rules --moves 'e2e4 e7e5 e4e5'");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("illegal move 'e4e5' at ply 3"), std::string::npos) << r.err;
+  Result bad = chesshpc("rules --moves e2e4 --ruleset lichess");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--ruleset must be fide or site"), std::string::npos) << bad.err;
+}

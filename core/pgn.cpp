@@ -1,0 +1,418 @@
+#include "pgn.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "san.h"
+
+namespace chess {
+
+namespace {
+
+constexpr bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+constexpr bool is_blank(char c) { return c == ' ' || c == '\t'; }
+constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool is_name_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || is_digit(c) || c == '_';
+}
+
+// Characters that end a movetext token: whitespace and those with a meaning of their own.
+constexpr bool ends_token(char c) {
+  return is_space(c) || c == '{' || c == '}' || c == '(' || c == ')' || c == ';' || c == '[' || c == ']' ||
+         c == '$' || c == '"';
+}
+
+bool is_termination(std::string_view t) { return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*"; }
+
+// Annotation glyphs written apart from their move ("e4 !?", "+-"). Not "--", which some
+// programs write for a null move: that must fail as a move, not vanish.
+bool is_glyph(std::string_view t) {
+  return t != "--" && t.find_first_not_of(".!?=+-/") == std::string_view::npos;
+}
+
+// Built by appending: GCC 12 warns falsely (-Wrestrict) on "'" + std::string(x).
+std::string quoted(std::string_view s) {
+  std::string q = "'";
+  q += s;
+  q += '\'';
+  return q;
+}
+
+// Whether the line starting at i opens with a tag pair: '[', a name, then a quote.
+bool tag_line_at(std::string_view s, size_t i) {
+  while (i < s.size() && is_blank(s[i])) ++i;
+  if (i >= s.size() || s[i] != '[') return false;
+  for (++i; i < s.size() && is_blank(s[i]);) ++i;
+  size_t name = i;
+  while (i < s.size() && is_name_char(s[i])) ++i;
+  if (i == name) return false;
+  while (i < s.size() && is_blank(s[i])) ++i;
+  return i < s.size() && s[i] == '"';
+}
+
+// A position in a text that counts its lines.
+struct Scanner {
+  std::string_view s;
+  size_t i;
+  int line;
+
+  bool done() const { return i >= s.size(); }
+  char peek() const { return s[i]; }
+  bool at_line_start() const { return i == 0 || s[i - 1] == '\n'; }
+  void advance() { line += s[i++] == '\n'; }
+  // To the end of the line; the newline itself is left for the caller to count.
+  void skip_line() {
+    size_t nl = s.find('\n', i);
+    i = nl == std::string_view::npos ? s.size() : nl;
+  }
+  // The token at i, not consumed: one delimiter character, or a run of others.
+  std::string_view token() const {
+    size_t j = i + 1;
+    if (!ends_token(s[i]))
+      while (j < s.size() && !ends_token(s[j])) ++j;
+    return s.substr(i, j - i);
+  }
+};
+
+// Skips a brace comment from its '{'. False when it is not closed: the text ends, or a
+// tag-pair line starts inside it (the next game's tags after a missing '}'), where the
+// scanner is then left.
+bool skip_comment(Scanner& sc) {
+  for (++sc.i; !sc.done(); ++sc.i) {
+    if (sc.peek() == '}') {
+      ++sc.i;
+      return true;
+    }
+    if (sc.peek() == '\n') {
+      ++sc.line;
+      if (tag_line_at(sc.s, sc.i + 1)) {
+        ++sc.i;
+        return false;
+      }
+    }
+  }
+  return false;
+}
+
+// The name of the tag pair whose '[' is at i.
+std::string_view tag_name_at(std::string_view s, size_t i) {
+  for (++i; i < s.size() && is_blank(s[i]);) ++i;
+  size_t from = i;
+  while (i < s.size() && !is_space(s[i]) && s[i] != '"' && s[i] != ']') ++i;
+  return s.substr(from, i - from);
+}
+
+// Skips a tag pair from its '[' past its ']', or to the end of the line when it has none.
+void skip_tag(Scanner& sc) {
+  bool quoted = false;
+  for (++sc.i; !sc.done() && sc.peek() != '\n'; ++sc.i) {
+    char c = sc.peek();
+    if (quoted && c == '\\' && sc.i + 1 < sc.s.size() && sc.s[sc.i + 1] != '\n')
+      ++sc.i;
+    else if (c == '"')
+      quoted = !quoted;
+    else if (c == ']' && !quoted) {
+      ++sc.i;
+      return;
+    }
+  }
+}
+
+std::string_view trim_right(std::string_view s) {
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Parsed once: games are read by the million, and most start here.
+const Position& standard_start() {
+  static const Position start = Position::start();
+  return start;
+}
+
+// Reads one game's text into a PgnGame; the first fault ends the reading.
+class GameReader {
+ public:
+  GameReader(const PgnChunk& chunk, PgnGame& game, PgnError& error)
+      : sc_{chunk.text, 0, chunk.first_line}, game_(game), error_(error) {}
+
+  bool read();
+
+ private:
+  bool fail(int line, std::string message) {
+    error_.line = line;
+    error_.message = std::move(message);
+    return false;
+  }
+  bool unclosed_variation() {
+    return fail(variation_line_, "unbalanced parenthesis: the variation opened here is not closed");
+  }
+  bool read_tag();
+  bool read_token();
+  bool read_move(std::string_view text, int line);
+
+  Scanner sc_;
+  PgnGame& game_;
+  PgnError& error_;
+  Position pos_;
+  int depth_ = 0;           // variations open
+  int variation_line_ = 0;  // where the outermost open one started
+  bool movetext_ = false;   // past the tag section
+  bool ended_ = false;      // the termination marker was read
+};
+
+bool GameReader::read() {
+  game_.tags.clear();
+  game_.moves.clear();
+  game_.result.clear();
+  game_.start = standard_start();
+  game_.first_line = sc_.line;
+  pos_ = game_.start;
+
+  while (!sc_.done()) {
+    char c = sc_.peek();
+    int line = sc_.line;
+    if (is_space(c))
+      sc_.advance();
+    else if (c == '%' && sc_.at_line_start())
+      sc_.skip_line();
+    else if (c == ';')
+      sc_.skip_line();
+    else if (c == '{') {
+      if (!skip_comment(sc_)) return fail(line, "unbalanced brace: the comment opened here is not closed");
+    } else if (c == '$') {
+      size_t digits = ++sc_.i;
+      while (!sc_.done() && is_digit(sc_.peek())) ++sc_.i;
+      if (sc_.i == digits) return fail(line, "'$' without a NAG number");
+    } else if (ended_)
+      return fail(line, quoted(sc_.token()) + " after the termination marker");
+    else if (c == '[') {
+      if (movetext_) return fail(line, "tag pair after the movetext");
+      if (!read_tag()) return false;
+    } else if (c == '(') {
+      if (depth_++ == 0) variation_line_ = line;
+      movetext_ = true;
+      ++sc_.i;
+    } else if (c == ')') {
+      if (depth_ == 0) return fail(line, "unbalanced parenthesis: ')' closes no variation");
+      --depth_;
+      ++sc_.i;
+    } else if (c == '}')
+      return fail(line, "unbalanced brace: '}' closes no comment");
+    else if (c == ']' || c == '"')
+      return fail(line, "unexpected " + quoted(sc_.token()));
+    else if (!read_token())
+      return false;
+  }
+  if (depth_) return unclosed_variation();
+  if (!ended_) return fail(sc_.line, "missing termination marker (1-0, 0-1, 1/2-1/2 or *)");
+  return true;
+}
+
+bool GameReader::read_tag() {
+  const std::string_view s = sc_.s;
+  const int line = sc_.line;
+  std::string_view name = tag_name_at(s, sc_.i);
+  size_t i = name.data() - s.data() + name.size();
+  if (name.empty()) return fail(line, "bad tag pair: no tag name");
+  while (i < s.size() && is_blank(s[i])) ++i;
+  if (i >= s.size() || s[i] != '"') return fail(line, "bad tag pair " + quoted(name) + ": the value is not quoted");
+
+  std::string value;
+  for (++i; i >= s.size() || s[i] != '"'; ++i) {
+    if (i >= s.size() || s[i] == '\n' || s[i] == '\r')
+      return fail(line, "bad tag pair " + quoted(name) + ": the value has no closing quote");
+    // The standard's only escapes; any other backslash is kept as written.
+    if (s[i] == '\\' && i + 1 < s.size() && (s[i + 1] == '"' || s[i + 1] == '\\')) ++i;
+    value += s[i];
+  }
+  for (++i; i < s.size() && is_blank(s[i]);) ++i;
+  if (i >= s.size() || s[i] != ']') return fail(line, "bad tag pair " + quoted(name) + ": no closing ']'");
+  sc_.i = i + 1;
+
+  if (name == "FEN") {
+    try {
+      game_.start = Position::from_fen(value);
+    } catch (const FenError& e) {
+      return fail(line, std::string("bad FEN tag: ") + e.what());
+    }
+    pos_ = game_.start;
+  }
+  game_.tags.emplace_back(std::string(name), std::move(value));
+  return true;
+}
+
+// A run of movetext that is not a delimiter: the termination marker, a move number (which
+// may carry its move, as in "12.Nf3" or "12...Nf6"), an annotation glyph, or a move.
+bool GameReader::read_token() {
+  const int line = sc_.line;
+  std::string_view t = sc_.token();
+  sc_.i += t.size();
+  movetext_ = true;
+
+  if (is_termination(t)) {
+    if (depth_) return unclosed_variation();
+    game_.result.assign(t);
+    ended_ = true;
+    return true;
+  }
+  size_t digits = 0;
+  while (digits < t.size() && is_digit(t[digits])) ++digits;
+  if (digits == t.size()) return true;  // a move number without its period
+  if (digits && t[digits] == '.') {
+    size_t move = t.find_first_not_of('.', digits);
+    t = move == std::string_view::npos ? std::string_view() : t.substr(move);
+  }
+  if (t.empty() || is_glyph(t) || depth_) return true;
+  return read_move(t, line);
+}
+
+bool GameReader::read_move(std::string_view text, int line) {
+  SanError why = SanError::NONE;
+  std::optional<Move> m = parse_san(pos_, text, why);
+  if (!m) {
+    const char* what = why == SanError::AMBIGUOUS ? "ambiguous" : why == SanError::ILLEGAL ? "illegal" : "unreadable";
+    return fail(line, std::string(what) + " move " + quoted(text) + " at ply " + std::to_string(game_.moves.size() + 1));
+  }
+  game_.moves.push_back(*m);
+  pos_.do_move(*m);
+  return true;
+}
+
+const std::string* find_tag(const PgnGame& game, std::string_view name) {
+  for (const auto& [k, v] : game.tags)
+    if (k == name) return &v;
+  return nullptr;
+}
+
+void write_tag(std::string& out, std::string_view name, std::string_view value) {
+  out += '[';
+  out += name;
+  out += " \"";
+  for (char c : value) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  out += "\"]\n";
+}
+
+// Appends a unit of movetext ("12. Nf3", "Nf6", "1-0"), starting a new line when the
+// current one would pass 80 columns.
+void append_wrapped(std::string& out, std::string& line, std::string_view unit) {
+  constexpr size_t COLUMNS = 80;
+  if (!line.empty() && line.size() + 1 + unit.size() > COLUMNS) {
+    out += line;
+    out += '\n';
+    line.clear();
+  }
+  if (!line.empty()) line += ' ';
+  line += unit;
+}
+
+constexpr std::string_view ROSTER[] = {"Event", "Site", "Date", "Round", "White", "Black", "Result"};
+
+// What the PGN standard writes for an unknown roster tag.
+std::string_view roster_default(const PgnGame& game, std::string_view name) {
+  if (name == "Date") return "????.??.??";
+  if (name == "Result") return game.result.empty() ? std::string_view("*") : std::string_view(game.result);
+  return "?";
+}
+
+bool in_roster(std::string_view name) {
+  for (std::string_view r : ROSTER)
+    if (r == name) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string PgnError::what() const { return "line " + std::to_string(line) + ": " + message; }
+
+std::string PgnGame::tag(std::string_view name) const {
+  const std::string* v = find_tag(*this, name);
+  return v ? *v : std::string();
+}
+
+std::vector<PgnChunk> split_pgn(std::string_view file) {
+  if (file.starts_with("\xEF\xBB\xBF")) file.remove_prefix(3);
+  std::vector<PgnChunk> chunks;
+  Scanner sc{file, 0, 1};
+  // NONE: before the first game; TAGS: in a tag section; MOVES: in movetext; DONE: past
+  // a termination marker, where comments still belong to the game just ended.
+  enum { NONE, TAGS, MOVES, DONE } phase = NONE;
+  size_t start = 0;
+  int start_line = 0;
+  // The tag names of the current tag section: one seen twice means that a game without
+  // movetext or marker ran into the next one's tags.
+  std::vector<std::string_view> names;
+  auto open = [&](size_t at) {
+    if (phase != NONE) chunks.push_back({trim_right(file.substr(start, at - start)), start_line});
+    start = at;
+    start_line = sc.line;
+    names.clear();
+  };
+
+  while (!sc.done()) {
+    char c = sc.peek();
+    if (is_space(c))
+      sc.advance();
+    else if ((c == '%' && sc.at_line_start()) || c == ';')
+      sc.skip_line();
+    else if (c == '{')
+      skip_comment(sc);
+    else if (c == '[') {
+      std::string_view name = tag_name_at(file, sc.i);
+      if (phase != TAGS || std::find(names.begin(), names.end(), name) != names.end()) open(sc.i), phase = TAGS;
+      names.push_back(name);
+      skip_tag(sc);
+    } else if (c == '$') {
+      if (phase == NONE) open(sc.i);
+      if (phase != DONE) phase = MOVES;  // a NAG after the marker stays with its game
+      for (++sc.i; !sc.done() && is_digit(sc.peek());) ++sc.i;
+    } else {
+      std::string_view t = sc.token();
+      if (phase == NONE || phase == DONE) open(sc.i);
+      phase = is_termination(t) ? DONE : MOVES;
+      sc.i += t.size();
+    }
+  }
+  open(file.size());
+  return chunks;
+}
+
+bool parse_pgn_game(const PgnChunk& chunk, PgnGame& game, PgnError& error) {
+  return GameReader(chunk, game, error).read();
+}
+
+std::string write_pgn(const PgnGame& game) {
+  std::string out;
+  for (std::string_view name : ROSTER) {
+    const std::string* v = find_tag(game, name);
+    write_tag(out, name, v ? std::string_view(*v) : roster_default(game, name));
+  }
+  if (!(game.start == standard_start()) || find_tag(game, "FEN")) {
+    write_tag(out, "SetUp", "1");
+    write_tag(out, "FEN", game.start.fen());
+  }
+  for (const auto& [name, value] : game.tags)
+    if (!in_roster(name) && name != "SetUp" && name != "FEN") write_tag(out, name, value);
+  out += '\n';
+
+  std::string line, unit;
+  Position pos = game.start;
+  for (size_t i = 0; i < game.moves.size(); ++i) {
+    unit.clear();
+    if (pos.side_to_move() == WHITE || i == 0) {
+      unit += std::to_string(pos.fullmove());
+      unit += pos.side_to_move() == WHITE ? ". " : "... ";
+    }
+    unit += to_san(pos, game.moves[i]);
+    append_wrapped(out, line, unit);
+    pos.do_move(game.moves[i]);
+  }
+  append_wrapped(out, line, game.result.empty() ? std::string_view("*") : std::string_view(game.result));
+  out += line;
+  out += "\n\n";
+  return out;
+}
+
+}  // namespace chess

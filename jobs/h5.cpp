@@ -1,0 +1,182 @@
+#include "h5.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "version.h"
+
+namespace chesshpc::h5 {
+
+namespace {
+
+// HDF5 prints its own error stack to stderr by default; we report errors ourselves.
+struct Quiet {
+  Quiet() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+} quiet;
+
+hid_t check(hid_t id, const std::string& what) {
+  if (id < 0) throw Error("HDF5: cannot " + what);
+  return id;
+}
+
+void check(herr_t status, const std::string& what, int) {
+  if (status < 0) throw Error("HDF5: cannot " + what);
+}
+
+Handle string_type() {
+  Handle t(check(H5Tcopy(H5T_C_S1), "create a string type"), H5Tclose);
+  H5Tset_size(t.id(), H5T_VARIABLE);
+  H5Tset_cset(t.id(), H5T_CSET_UTF8);
+  return t;
+}
+
+Handle bool_type() {
+  Handle t(check(H5Tenum_create(H5T_NATIVE_INT8), "create a bool type"), H5Tclose);
+  int8_t no = 0, yes = 1;
+  H5Tenum_insert(t.id(), "FALSE", &no);
+  H5Tenum_insert(t.id(), "TRUE", &yes);
+  return t;
+}
+
+// A chunked, deflated, extendible 1-D dataset holding n elements of type.
+void write_1d(hid_t parent, const std::string& name, hid_t type, size_t n, const void* data, const std::string& doc) {
+  hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED}, chunk[1] = {n < 1 ? 1 : n > 65536 ? 65536 : n};
+  Handle space(check(H5Screate_simple(1, dims, maxdims), "create a dataspace for " + name), H5Sclose);
+  Handle plist(check(H5Pcreate(H5P_DATASET_CREATE), "create a property list"), H5Pclose);
+  H5Pset_chunk(plist.id(), 1, chunk);
+  H5Pset_shuffle(plist.id());
+  H5Pset_deflate(plist.id(), 4);
+  Handle ds(check(H5Dcreate2(parent, name.c_str(), type, space.id(), H5P_DEFAULT, plist.id(), H5P_DEFAULT),
+                  "create dataset " + name),
+            H5Dclose);
+  if (n) check(H5Dwrite(ds.id(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write dataset " + name, 0);
+  if (!doc.empty()) set_attr(ds.id(), "description", doc);
+}
+
+}  // namespace
+
+Handle& Handle::operator=(Handle&& o) noexcept {
+  if (this != &o) {
+    reset();
+    id_ = o.id_, close_ = o.close_;
+    o.id_ = -1;
+  }
+  return *this;
+}
+
+void Handle::reset() {
+  if (id_ >= 0 && close_) close_(id_);
+  id_ = -1;
+}
+
+File::File(const std::string& path) : path_(path), partial_(path + ".partial") {
+  hid_t id = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (id < 0) throw Error("cannot create '" + partial_ + "' (is the directory there and writable?)");
+  file_ = Handle(id, H5Fclose);
+}
+
+File::~File() {
+  if (committed_) return;
+  file_.reset();
+  std::remove(partial_.c_str());
+}
+
+void File::commit() {
+  check(H5Fflush(file_.id(), H5F_SCOPE_GLOBAL), "flush " + partial_, 0);
+  file_.reset();
+  int fd = open(partial_.c_str(), O_RDONLY);
+  if (fd < 0 || fsync(fd) != 0) {
+    if (fd >= 0) close(fd);
+    throw Error("cannot sync '" + partial_ + "': " + std::strerror(errno));
+  }
+  close(fd);
+  if (std::rename(partial_.c_str(), path_.c_str()) != 0)
+    throw Error("cannot rename '" + partial_ + "' to '" + path_ + "': " + std::strerror(errno));
+  committed_ = true;
+}
+
+Handle create_group(hid_t parent, const std::string& name) {
+  return Handle(check(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "create group " + name),
+                H5Gclose);
+}
+
+void write_column(hid_t parent, const std::string& name, const std::vector<int32_t>& v, const std::string& doc) {
+  write_1d(parent, name, H5T_NATIVE_INT32, v.size(), v.data(), doc);
+}
+void write_column(hid_t parent, const std::string& name, const std::vector<int64_t>& v, const std::string& doc) {
+  write_1d(parent, name, H5T_NATIVE_INT64, v.size(), v.data(), doc);
+}
+void write_column(hid_t parent, const std::string& name, const std::vector<double>& v, const std::string& doc) {
+  write_1d(parent, name, H5T_NATIVE_DOUBLE, v.size(), v.data(), doc);
+}
+void write_column(hid_t parent, const std::string& name, const std::vector<std::string>& v, const std::string& doc) {
+  std::vector<const char*> ptrs;
+  ptrs.reserve(v.size());
+  for (const auto& s : v) ptrs.push_back(s.c_str());
+  Handle t = string_type();
+  write_1d(parent, name, t.id(), v.size(), ptrs.data(), doc);
+}
+void write_bool_column(hid_t parent, const std::string& name, const std::vector<bool>& v, const std::string& doc) {
+  std::vector<int8_t> bytes(v.begin(), v.end());
+  Handle t = bool_type();
+  write_1d(parent, name, t.id(), bytes.size(), bytes.data(), doc);
+}
+
+void set_attr(hid_t obj, const std::string& name, const std::string& value) {
+  Handle t = string_type();
+  Handle space(check(H5Screate(H5S_SCALAR), "create a scalar dataspace"), H5Sclose);
+  Handle a(check(H5Acreate2(obj, name.c_str(), t.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT), "create attribute " + name),
+           H5Aclose);
+  const char* p = value.c_str();
+  check(H5Awrite(a.id(), t.id(), &p), "write attribute " + name, 0);
+}
+
+void set_attr(hid_t obj, const std::string& name, int64_t value) {
+  Handle space(check(H5Screate(H5S_SCALAR), "create a scalar dataspace"), H5Sclose);
+  Handle a(check(H5Acreate2(obj, name.c_str(), H5T_NATIVE_INT64, space.id(), H5P_DEFAULT, H5P_DEFAULT),
+                 "create attribute " + name),
+           H5Aclose);
+  check(H5Awrite(a.id(), H5T_NATIVE_INT64, &value), "write attribute " + name, 0);
+}
+
+void set_attr(hid_t obj, const std::string& name, double value) {
+  Handle space(check(H5Screate(H5S_SCALAR), "create a scalar dataspace"), H5Sclose);
+  Handle a(check(H5Acreate2(obj, name.c_str(), H5T_NATIVE_DOUBLE, space.id(), H5P_DEFAULT, H5P_DEFAULT),
+                 "create attribute " + name),
+           H5Aclose);
+  check(H5Awrite(a.id(), H5T_NATIVE_DOUBLE, &value), "write attribute " + name, 0);
+}
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  gethostname(buf, sizeof buf - 1);
+  return buf;
+}
+
+void write_provenance(hid_t file, const Provenance& p) {
+  set_attr(file, "program", std::string("chesshpc"));
+  set_attr(file, "version", std::string(CHESSHPC_VERSION));
+  set_attr(file, "git_commit", std::string(CHESSHPC_GIT_COMMIT));
+  set_attr(file, "command_line", p.command_line);
+  set_attr(file, "host", host_name());
+  set_attr(file, "started", p.started);
+  set_attr(file, "finished", p.finished);
+  set_attr(file, "threads", int64_t(p.threads));
+  set_attr(file, "ranks", int64_t(p.ranks));
+  set_attr(file, "README", p.readme);
+}
+
+}  // namespace chesshpc::h5

@@ -1,0 +1,179 @@
+// drawstats: rows and totals from a small corpus with known endings, the HDF5 file's
+// exact contents, and refusal of an unwritable output.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <hdf5.h>
+#include <sstream>
+#include <unistd.h>
+
+#include "drawstats.h"
+
+using namespace chesshpc;
+using chess::Rule;
+
+namespace {
+
+// Game 0: fool's mate. Game 1: knight shuffles to a fivefold repetition (threefold at
+// ply 8, fivefold at ply 16). Game 2: an illegal move on line 14 (skipped). Game 3: a
+// short draw agreed without any rule firing.
+const char* CORPUS =
+    "[Event \"a\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n"
+    "[Event \"b\"]\n[Result \"1/2-1/2\"]\n\n"
+    "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8 1/2-1/2\n\n"
+    "[Event \"c\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n\n"
+    "[Event \"d\"]\n[Result \"1/2-1/2\"]\n\n1. d4 d5 1/2-1/2\n";
+
+int fire(const GameRow& g, Rule r) { return g.first_fire[int(r)]; }
+
+std::string temp_path(const std::string& name) { return testing::TempDir() + name; }
+
+std::vector<std::string> read_strings(hid_t file, const char* path) {
+  hid_t ds = H5Dopen2(file, path, H5P_DEFAULT);
+  hid_t space = H5Dget_space(ds);
+  hssize_t n = H5Sget_simple_extent_npoints(space);
+  hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, H5T_VARIABLE);
+  H5Tset_cset(type, H5T_CSET_UTF8);
+  std::vector<char*> raw(static_cast<size_t>(n));
+  H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data());
+  std::vector<std::string> out;
+  for (const char* p : raw) out.push_back(p ? p : "");  // HDF5 may return "" as a null pointer
+  H5Dvlen_reclaim(type, space, H5P_DEFAULT, raw.data());
+  H5Tclose(type), H5Sclose(space), H5Dclose(ds);
+  return out;
+}
+
+std::vector<int32_t> read_ints(hid_t file, const char* path) {
+  hid_t ds = H5Dopen2(file, path, H5P_DEFAULT);
+  hid_t space = H5Dget_space(ds);
+  std::vector<int32_t> out(size_t(H5Sget_simple_extent_npoints(space)));
+  H5Dread(ds, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data());
+  H5Sclose(space), H5Dclose(ds);
+  return out;
+}
+
+std::string read_attr(hid_t obj, const char* name) {
+  hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+  hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, H5T_VARIABLE);
+  H5Tset_cset(type, H5T_CSET_UTF8);
+  char* value = nullptr;
+  H5Aread(a, type, &value);
+  std::string s = value ? value : "";
+  H5free_memory(value);
+  H5Tclose(type), H5Aclose(a);
+  return s;
+}
+
+}  // namespace
+
+TEST(Drawstats, RowsAndTotals) {
+  DrawstatsResult r = compute_drawstats(CORPUS, chess::Ruleset::FIDE, chess::ClaimPolicy::FIRST, 2, nullptr);
+  ASSERT_EQ(r.games.size(), 3u);
+  ASSERT_EQ(r.skipped.size(), 1u);
+  EXPECT_EQ(r.skipped[0].index, 2);
+  EXPECT_EQ(r.skipped[0].line, 14);  // the line of the illegal move
+  EXPECT_NE(r.skipped[0].message.find("Ke3"), std::string::npos) << r.skipped[0].message;
+
+  const GameRow& mate = r.games[0];
+  EXPECT_EQ(mate.index, 0);
+  EXPECT_EQ(mate.first_line, 1);
+  EXPECT_EQ(mate.result, "0-1");
+  EXPECT_EQ(mate.termination, int(Rule::CHECKMATE));
+  EXPECT_EQ(mate.termination_ply, 4);
+  EXPECT_EQ(mate.plies, 4);
+  EXPECT_EQ(fire(mate, Rule::CHECKMATE), 4);
+  EXPECT_EQ(fire(mate, Rule::THREEFOLD_REPETITION), -1);
+
+  const GameRow& shuffle = r.games[1];
+  EXPECT_EQ(shuffle.index, 1);
+  EXPECT_EQ(shuffle.termination, int(Rule::THREEFOLD_REPETITION));
+  EXPECT_EQ(shuffle.termination_ply, 8);
+  EXPECT_EQ(shuffle.plies, 16);
+  EXPECT_EQ(fire(shuffle, Rule::THREEFOLD_REPETITION), 8);
+  EXPECT_EQ(fire(shuffle, Rule::FIVEFOLD_REPETITION), 16);
+  EXPECT_FALSE(shuffle.perpetual_check);
+
+  const GameRow& quiet = r.games[2];
+  EXPECT_EQ(quiet.index, 3);
+  EXPECT_EQ(quiet.termination, -1);
+  EXPECT_EQ(quiet.termination_ply, -1);
+  for (int rule = 0; rule < chess::RULE_NB; ++rule) EXPECT_EQ(quiet.first_fire[rule], -1);
+
+  EXPECT_EQ(r.rules[int(Rule::CHECKMATE)].fired, 1);
+  EXPECT_EQ(r.rules[int(Rule::CHECKMATE)].ended, 1);
+  EXPECT_EQ(r.rules[int(Rule::CHECKMATE)].median, 4.0);
+  EXPECT_EQ(r.rules[int(Rule::FIVEFOLD_REPETITION)].fired, 1);
+  EXPECT_EQ(r.rules[int(Rule::FIVEFOLD_REPETITION)].ended, 0);
+  EXPECT_TRUE(std::isnan(r.rules[int(Rule::STALEMATE)].median));
+  EXPECT_EQ(r.plies, 4 + 16 + 2);
+}
+
+// Under the site ruleset repetition ends nothing; its first fire is still recorded.
+TEST(Drawstats, SiteRulesetIgnoresRepetitionButRecordsIt) {
+  DrawstatsResult r = compute_drawstats(CORPUS, chess::Ruleset::SITE, chess::ClaimPolicy::FIRST, 1, nullptr);
+  ASSERT_EQ(r.games.size(), 3u);
+  EXPECT_EQ(r.games[1].termination, -1);
+  EXPECT_EQ(fire(r.games[1], Rule::THREEFOLD_REPETITION), 8);
+  EXPECT_EQ(r.rules[int(Rule::THREEFOLD_REPETITION)].ended, 0);
+}
+
+TEST(Drawstats, SameRowsForAnyThreadCount) {
+  std::string big;
+  for (int i = 0; i < 50; ++i) big += CORPUS + std::string("\n");
+  DrawstatsResult one = compute_drawstats(big, chess::Ruleset::FIDE, chess::ClaimPolicy::FIRST, 1, nullptr);
+  DrawstatsResult two = compute_drawstats(big, chess::Ruleset::FIDE, chess::ClaimPolicy::FIRST, 2, nullptr);
+  ASSERT_EQ(one.games.size(), 150u);
+  ASSERT_EQ(one.games.size(), two.games.size());
+  for (size_t i = 0; i < one.games.size(); ++i) {
+    EXPECT_EQ(one.games[i].index, two.games[i].index);
+    EXPECT_EQ(one.games[i].first_fire, two.games[i].first_fire);
+  }
+  EXPECT_EQ(one.skipped.size(), 50u);
+}
+
+TEST(Drawstats, WritesTheHdf5File) {
+  std::string pgn = temp_path("corpus.pgn"), out = temp_path("stats.h5");
+  std::ofstream(pgn) << CORPUS;
+  DrawstatsRequest req;
+  req.pgn = pgn, req.out = out, req.quiet = true, req.threads = 2, req.command_line = "chesshpc drawstats test";
+  std::ostringstream o, e;
+  ASSERT_EQ(run_drawstats(req, o, e), 0) << e.str();
+  EXPECT_NE(e.str().find(":14: game 2 skipped"), std::string::npos) << e.str();
+  EXPECT_NE(o.str().find("3 games replayed, 1 skipped as malformed"), std::string::npos) << o.str();
+  EXPECT_NE(access((out + ".partial").c_str(), F_OK), 0) << "the partial file must be gone";
+
+  hid_t f = H5Fopen(out.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  EXPECT_EQ(read_ints(f, "/games/plies"), (std::vector<int32_t>{4, 16, 2}));
+  EXPECT_EQ(read_ints(f, "/games/first_fire_threefold_repetition"), (std::vector<int32_t>{-1, 8, -1}));
+  EXPECT_EQ(read_strings(f, "/games/termination"),
+            (std::vector<std::string>{"checkmate", "threefold_repetition", ""}));
+  EXPECT_EQ(read_strings(f, "/games/result"), (std::vector<std::string>{"0-1", "1/2-1/2", "1/2-1/2"}));
+  EXPECT_EQ(read_strings(f, "/rules/name")[9], "site_thirty_checks");
+  EXPECT_EQ(read_ints(f, "/skipped/line"), (std::vector<int32_t>{14}));
+  EXPECT_EQ(read_attr(f, "ruleset"), "fide");
+  EXPECT_EQ(read_attr(f, "command_line"), "chesshpc drawstats test");
+  EXPECT_NE(read_attr(f, "README").find("/games"), std::string::npos);
+  H5Fclose(f);
+}
+
+TEST(Drawstats, UnwritableOutputIsAnIoErrorAndLeavesNothing) {
+  std::string pgn = temp_path("corpus2.pgn");
+  std::ofstream(pgn) << CORPUS;
+  DrawstatsRequest req;
+  req.pgn = pgn, req.out = "/nonexistent-dir/stats.h5", req.quiet = true;
+  std::ostringstream o, e;
+  EXPECT_EQ(run_drawstats(req, o, e), 4);
+  EXPECT_NE(e.str().find("cannot create '/nonexistent-dir/stats.h5.partial'"), std::string::npos) << e.str();
+}
+
+TEST(Drawstats, MissingPgnIsAnIoError) {
+  DrawstatsRequest req;
+  req.pgn = "/nonexistent/games.pgn", req.quiet = true;
+  std::ostringstream o, e;
+  EXPECT_EQ(run_drawstats(req, o, e), 4);
+  EXPECT_NE(e.str().find("cannot read PGN file '/nonexistent/games.pgn'"), std::string::npos);
+}

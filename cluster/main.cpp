@@ -135,7 +135,10 @@ int drawstats_command(const std::vector<std::string>& args, const std::string& c
 
 std::string join_command_line(int argc, char** argv) {
   std::string s;
-  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  for (int i = 0; i < argc; ++i) {
+    if (i) s += ' ';
+    s += argv[i];
+  }
   return s;
 }
 

@@ -38,21 +38,25 @@ uint16_t enforced_rules(Ruleset rules, ClaimPolicy claims) {
 // Room for a long game without regrowing: most games end well before 256 plies.
 constexpr size_t RESERVED_PLIES = 256;
 
-// Whether the side to move has a legal move, answered from a knight or a pawn push where
-// one will do: out of check, a piece off every line through its king cannot be pinned, so
-// any move of its own kind is legal. The full generator answers the rest. Replaying a
-// game asks this at every ply, where it costs more than the rest of Game::play.
+// Whether the side to move has a legal move, answered from one free piece where one will
+// do: out of check, a piece off every line through its own king cannot be pinned, so any
+// move of its own kind is legal. The full generator answers the rest (checks, bare kings,
+// blocked or pinned pieces). Replaying a game asks this at every ply, and the generator
+// alone would cost more than the rest of Game::play.
 bool can_move(const Position& pos, bool in_check) {
-  if (!in_check) {
-    const Color us = pos.side_to_move();
-    const Square ksq = pos.king_square(us);
-    const Bitboard own = pos.pieces(us), unpinned = ~(ROOK_RAYS[ksq] | BISHOP_RAYS[ksq]);
-    for (Bitboard b = pos.pieces(us, KNIGHT) & unpinned; b;)
-      if (KNIGHT_ATTACKS[pop_lsb(b)] & ~own) return true;
-    Bitboard pawns = pos.pieces(us, PAWN) & unpinned;
-    Bitboard pushed = us == WHITE ? shift<NORTH>(pawns) : shift<SOUTH>(pawns);
-    if (pushed & ~pos.pieces()) return true;
-  }
+  if (in_check) return has_legal_move(pos);
+  const Color us = pos.side_to_move();
+  const Square ksq = pos.king_square(us);
+  const Bitboard own = pos.pieces(us), occupied = pos.pieces();
+  const Bitboard free = own & ~(ROOK_RAYS[ksq] | BISHOP_RAYS[ksq]);
+  const Bitboard pawns = pos.pieces(PAWN) & free;
+  if ((us == WHITE ? shift<NORTH>(pawns) : shift<SOUTH>(pawns)) & ~occupied) return true;
+  for (Bitboard b = pos.pieces(KNIGHT) & free; b;)
+    if (KNIGHT_ATTACKS[pop_lsb(b)] & ~own) return true;
+  for (Bitboard b = (pos.pieces(BISHOP) | pos.pieces(QUEEN)) & free; b;)
+    if (bishop_attacks(pop_lsb(b), occupied) & ~own) return true;
+  for (Bitboard b = (pos.pieces(ROOK) | pos.pieces(QUEEN)) & free; b;)
+    if (rook_attacks(pop_lsb(b), occupied) & ~own) return true;
   return has_legal_move(pos);
 }
 

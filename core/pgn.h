@@ -40,9 +40,11 @@ struct PgnChunk {
 // start the next game.
 // Details: a leading byte-order mark is skipped; comments after a termination marker
 // stay with its game; comments before the first game belong to none; a game without tags
-// starts at its first move. A tag-pair line (such as [Event "x"]) inside a brace comment
-// closes that comment here, so that an unbalanced brace costs one game, not the rest of
-// the file (parse_pgn_game reports the brace). Texts hold no trailing whitespace.
+// starts at its first move; a tag name repeated within one tag section starts a game (the
+// one before had neither movetext nor marker). A tag-pair line (such as [Event "x"])
+// inside a brace comment closes that comment here, so that an unbalanced brace costs one
+// game, not the rest of the file (parse_pgn_game reports the brace). Texts hold no
+// trailing whitespace.
 std::vector<PgnChunk> split_pgn(std::string_view file);
 
 // Parses one game: tag pairs, movetext (move numbers, SAN moves, comments in {} and ;,

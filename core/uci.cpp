@@ -18,8 +18,14 @@ std::string to_uci(Move m) {
 }
 
 std::optional<Move> parse_uci(const Position& pos, std::string_view text) {
-  for (Move m : legal_moves(pos))
-    if (to_uci(m) == text) return m;
+  if (text.size() != 4 && text.size() != 5) return std::nullopt;
+  auto from = parse_square(text.substr(0, 2)), to = parse_square(text.substr(2, 2));
+  if (!from || !to) return std::nullopt;
+  for (Move m : legal_moves(pos)) {
+    if (m.from() != *from || m.to() != *to) continue;
+    if (m.kind() != PROMOTION ? text.size() == 4 : text.size() == 5 && text[4] == "nbrq"[m.promotion() - KNIGHT])
+      return m;
+  }
   return std::nullopt;
 }
 

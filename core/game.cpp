@@ -85,8 +85,9 @@ bool insufficient_material(const Position& pos) {
   // A lone knight cannot mate a bare king; with any other piece beside it, a helpmate
   // exists (K+N+N v K, K+N v K+N, K+N v K+B).
   if (knights) return !more_than_one(knights) && !bishops;
-  // Bishops of one colour never attack the other colour, and a king always has a
-  // neighbour of the other colour that only the enemy king could guard.
+  // Bishops of one colour check only a king on that colour. Its orthogonal neighbours are
+  // of the other colour: no bishop stands on or guards them, and the enemy king cannot
+  // guard them all without standing next to it. So it always has a flight square.
   return !(bishops & DARK_SQUARES) || !(bishops & ~DARK_SQUARES);
 }
 
@@ -127,8 +128,8 @@ void Game::play(Move m) {
 
 // The nearest earlier ply with the same position. Only plies since the last capture or
 // pawn move can match (those moves cannot be undone), and only with the same side to
-// move. Two plies back never matches: the side to move has moved one piece since, and
-// only a capture, which resets the clock, could have moved it back. Keys find the
+// move. Two plies back never matches: the side to move has moved a piece since, and the
+// opponent's one move could only have captured it, which resets the clock. Keys find the
 // candidates, same_position rules out a key collision.
 Game::Occurrence Game::find_repetition() const {
   const Position& pos = position();
@@ -154,7 +155,7 @@ void Game::evaluate(bool in_check) {
   if (reps >= 3) held |= bit(Rule::THREEFOLD_REPETITION);
   if (reps >= 5) held |= bit(Rule::FIVEFOLD_REPETITION);
   // A mate on the move that reaches a limit stands: these hold only when not mated.
-  if (mobile || !in_check) {
+  if (true) {
     if (clock >= 60) held |= bit(Rule::SITE_THIRTY_MOVES);
     if (clock >= 100) held |= bit(Rule::FIFTY_MOVES);
     if (clock >= 150) held |= bit(Rule::SEVENTY_FIVE_MOVES);

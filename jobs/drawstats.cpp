@@ -144,10 +144,12 @@ std::string format_quantile(double v) {
 }
 
 void print_summary(const DrawstatsRequest& req, const DrawstatsResult& r, std::ostream& out) {
-  out << req.pgn << ": " << r.games.size() << " games replayed, " << r.skipped.size() << " skipped as malformed; "
-      << r.plies << " plies in " << r.seconds << " s; ruleset " << ruleset_name(req.ruleset) << ", claims "
-      << claims_name(req.claims) << "\n";
   char line[160];
+  std::snprintf(line, sizeof line, "%.3f s (%.2f M plies/s)", r.seconds,
+                r.seconds > 0 ? double(r.plies) / r.seconds / 1e6 : 0.0);
+  out << req.pgn << ": " << r.games.size() << " games replayed, " << r.skipped.size() << " skipped as malformed; "
+      << r.plies << " plies in " << line << "; ruleset " << ruleset_name(req.ruleset) << ", claims "
+      << claims_name(req.claims) << "\n";
   std::snprintf(line, sizeof line, "%-22s %10s %10s %8s %8s %8s\n", "rule", "held in", "ended", "q1", "median", "q3");
   out << line;
   for (int rule = 0; rule < chess::RULE_NB; ++rule) {

@@ -134,6 +134,13 @@ TEST(GameMate, LoydTenMoveStalemate) {
   EXPECT_EQ(g.result(), Result::DRAW);
 }
 
+// The knight is pinned to its king (the full generator decides); Loyd's stalemate above
+// has blocked pieces off the king's lines (the quick free-piece test decides).
+TEST(GameMate, PinnedKnightStalemate) {
+  Game g = play("", "k1K5/1n6/1B6/3B4/8/8/8/8 b - - 0 1");
+  expect_ended(g, Rule::STALEMATE, 0);
+}
+
 TEST(GameMate, StartPositionStalemate) {
   Game g = play("", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
   expect_ended(g, Rule::STALEMATE, 0);

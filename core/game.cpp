@@ -155,7 +155,7 @@ void Game::evaluate(bool in_check) {
   if (reps >= 3) held |= bit(Rule::THREEFOLD_REPETITION);
   if (reps >= 5) held |= bit(Rule::FIVEFOLD_REPETITION);
   // A mate on the move that reaches a limit stands: these hold only when not mated.
-  if (true) {
+  if (mobile || !in_check) {
     if (clock >= 60) held |= bit(Rule::SITE_THIRTY_MOVES);
     if (clock >= 100) held |= bit(Rule::FIFTY_MOVES);
     if (clock >= 150) held |= bit(Rule::SEVENTY_FIVE_MOVES);

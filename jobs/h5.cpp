@@ -126,30 +126,25 @@ void write_bool_column(hid_t parent, const std::string& name, const std::vector<
   write_1d(parent, name, t.id(), bytes.size(), bytes.data(), doc);
 }
 
+namespace {
+
+void scalar_attr(hid_t obj, const std::string& name, hid_t type, const void* value) {
+  Handle space(check(H5Screate(H5S_SCALAR), "create a scalar dataspace"), H5Sclose);
+  Handle a(check(H5Acreate2(obj, name.c_str(), type, space.id(), H5P_DEFAULT, H5P_DEFAULT), "create attribute " + name),
+           H5Aclose);
+  check(H5Awrite(a.id(), type, value), "write attribute " + name, 0);
+}
+
+}  // namespace
+
 void set_attr(hid_t obj, const std::string& name, const std::string& value) {
   Handle t = string_type();
-  Handle space(check(H5Screate(H5S_SCALAR), "create a scalar dataspace"), H5Sclose);
-  Handle a(check(H5Acreate2(obj, name.c_str(), t.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT), "create attribute " + name),
-           H5Aclose);
   const char* p = value.c_str();
-  check(H5Awrite(a.id(), t.id(), &p), "write attribute " + name, 0);
+  scalar_attr(obj, name, t.id(), &p);
 }
 
-void set_attr(hid_t obj, const std::string& name, int64_t value) {
-  Handle space(check(H5Screate(H5S_SCALAR), "create a scalar dataspace"), H5Sclose);
-  Handle a(check(H5Acreate2(obj, name.c_str(), H5T_NATIVE_INT64, space.id(), H5P_DEFAULT, H5P_DEFAULT),
-                 "create attribute " + name),
-           H5Aclose);
-  check(H5Awrite(a.id(), H5T_NATIVE_INT64, &value), "write attribute " + name, 0);
-}
-
-void set_attr(hid_t obj, const std::string& name, double value) {
-  Handle space(check(H5Screate(H5S_SCALAR), "create a scalar dataspace"), H5Sclose);
-  Handle a(check(H5Acreate2(obj, name.c_str(), H5T_NATIVE_DOUBLE, space.id(), H5P_DEFAULT, H5P_DEFAULT),
-                 "create attribute " + name),
-           H5Aclose);
-  check(H5Awrite(a.id(), H5T_NATIVE_DOUBLE, &value), "write attribute " + name, 0);
-}
+void set_attr(hid_t obj, const std::string& name, int64_t value) { scalar_attr(obj, name, H5T_NATIVE_INT64, &value); }
+void set_attr(hid_t obj, const std::string& name, double value) { scalar_attr(obj, name, H5T_NATIVE_DOUBLE, &value); }
 
 std::string utc_now() {
   std::time_t t = std::time(nullptr);

@@ -7,7 +7,9 @@
 #include "options.h"
 #include "perft_job.h"
 #include "rules_job.h"
+#include "perft_table.h"
 #include "version.h"
+#include "zobrist.h"
 
 namespace chesshpc {
 namespace {
@@ -18,6 +20,8 @@ const std::vector<OptionSpec> PERFT_OPTIONS = {
     {"threads", "N", "TBB threads (default: every core this process may use)"},
     {"divide", "", "print each root move with its count"},
     {"detailed", "", "count captures, en passant, castles, promotions, checks, discovered and double checks, mates"},
+    {"hash", "SIZE", "transposition table for subtree counts, e.g. 512M or 8G (default: none)"},
+    {"verify-keys", "", "use the second, independent Zobrist key set, to cross-check a hashed run"},
     {"epd", "FILE", "check every ';Dn count' of every line of an EPD suite"},
     {"max-depth", "D", "with --epd: check depths up to D only"},
     {"json", "", "print results as JSON (one object; with --epd one per count checked)"},
@@ -70,6 +74,13 @@ int perft_command(const std::vector<std::string>& args) {
   req.json = opt.has("json");
   req.quiet = opt.has("quiet");
   req.progress_interval = opt.get_double("progress", 0, 0.01, 86400);
+  if (auto hash = opt.get("hash")) {
+    req.hash_bytes = chess::parse_size(*hash);
+    if (!req.hash_bytes) throw UsageError("--hash takes a size like 512M or 8G, not '" + *hash + "'");
+  }
+  req.verify_keys = opt.has("verify-keys");
+  // Positions keep the keys they were made with: switch before any FEN is read.
+  if (req.verify_keys) chess::zobrist::init(chess::zobrist::VERIFY_SEED);
   if (auto epd = opt.get("epd")) {
     if (opt.has("fen") || opt.has("depth")) throw UsageError("--epd checks a suite; it takes no --fen or --depth");
     if (req.divide || req.detailed) throw UsageError("--epd takes no --divide or --detailed");

@@ -30,7 +30,7 @@ namespace {
 #endif
 
 template <Color Us>
-uint64_t bulk(const Position& pos, int depth);
+uint64_t bulk(const Position& pos, int depth, PerftTable* table);
 
 // Flattened so that the sink's counter lives in a register: behind a reference it could
 // alias the position's bitboards, and every add would force them to be reloaded.
@@ -45,7 +45,8 @@ template <Color Us>
 template <Color Us>
 struct TreeSink {
   const Position& pos;
-  int depth;  // of the subtrees below the moves
+  int depth;            // of the subtrees below the moves
+  PerftTable* table;    // null: no hashing
   uint64_t n = 0;
 
   void play(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo = KNIGHT) {
@@ -55,7 +56,7 @@ struct TreeSink {
       n += count_moves<~Us>(child);
     } else {
       child.apply<Us>(from, to, pt, kind, promo);
-      n += bulk<~Us>(child, depth);
+      n += bulk<~Us>(child, depth, table);
     }
   }
   void piece_moves(PieceType pt, Square from, Bitboard to) {
@@ -77,11 +78,16 @@ struct TreeSink {
   void castle(Square from, Square to) { play(from, to, KING, CASTLING); }
 };
 
+// Subtrees of depth 2 and more go through the table when there is one; a depth-1 count
+// is cheaper than a probe.
 template <Color Us>
-uint64_t bulk(const Position& pos, int depth) {
+uint64_t bulk(const Position& pos, int depth, PerftTable* table) {
   if (depth <= 1) return count_moves<Us>(pos);
-  TreeSink<Us> sink{pos, depth - 1};
+  uint64_t n;
+  if (table && table->probe(pos.key(), depth, n)) return n;
+  TreeSink<Us> sink{pos, depth - 1, table};
   generate_legal<Us>(pos, sink);
+  if (table) table->store(pos.key(), depth, sink.n);
   return sink.n;
 }
 
@@ -141,9 +147,9 @@ Counters& Counters::operator+=(const Counters& o) {
   return *this;
 }
 
-uint64_t count(const Position& pos, int depth) {
+uint64_t count(const Position& pos, int depth, PerftTable* table) {
   if (depth <= 0) return 1;
-  return pos.side_to_move() == WHITE ? bulk<WHITE>(pos, depth) : bulk<BLACK>(pos, depth);
+  return pos.side_to_move() == WHITE ? bulk<WHITE>(pos, depth, table) : bulk<BLACK>(pos, depth, table);
 }
 
 Counters detailed(const Position& pos, int depth) {
@@ -190,7 +196,7 @@ std::vector<RootCount> divide(const Position& pos, int depth, const Options& opt
     if (opt.detailed)
       results[i] = detailed(t.pos, t.depth);
     else
-      results[i].nodes = count(t.pos, t.depth);
+      results[i].nodes = count(t.pos, t.depth, opt.table);
     if (opt.on_task_done) opt.on_task_done(uint64_t(results[i].nodes));
   };
   int threads = opt.threads > 0 ? opt.threads : default_threads();

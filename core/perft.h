@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "perft_table.h"
 #include "position.h"
 
 namespace chess {
@@ -16,8 +17,9 @@ std::string to_string(u128 v);
 
 namespace perft {
 
-// Bulk-counting perft: at the last ply the legal moves are counted, not played.
-uint64_t count(const Position& pos, int depth);
+// Bulk-counting perft: at the last ply the legal moves are counted, not played. With a
+// table, subtrees of depth 2 and more are looked up and stored there.
+uint64_t count(const Position& pos, int depth, PerftTable* table = nullptr);
 
 // Counters over the moves of the last ply, as the chessprogramming wiki tabulates them.
 // A move is counted in each class it belongs to:
@@ -49,6 +51,7 @@ struct RootCount {
 struct Options {
   int threads = 0;  // 0: every core this process may use
   bool detailed = false;
+  PerftTable* table = nullptr;  // shared by all threads; ignored by detailed runs
   // Progress hooks: the number of tasks once planned, then each task's node count as it
   // finishes (called from worker threads, concurrently).
   std::function<void(size_t tasks)> on_plan;

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include <memory>
+
 #include "epd.h"
 #include "json.h"
 #include "movegen.h"
@@ -47,13 +49,19 @@ constexpr CounterField COUNTER_FIELDS[] = {
 
 // Runs a parallel perft with progress reporting on err.
 std::vector<perft::RootCount> timed_divide(const chess::Position& pos, int depth, const PerftRequest& req,
-                                           Progress& progress) {
+                                           Progress& progress, chess::PerftTable* table) {
   perft::Options opt;
+  opt.table = table;
   opt.threads = req.threads;
   opt.detailed = req.detailed;
   opt.on_plan = [&](size_t tasks) { progress.add_total(tasks); };
   opt.on_task_done = [&](uint64_t nodes) { progress.done(1, nodes); };
   return perft::divide(pos, depth, opt);
+}
+
+std::unique_ptr<chess::PerftTable> make_table(const PerftRequest& req) {
+  if (!req.hash_bytes || req.detailed) return nullptr;
+  return std::make_unique<chess::PerftTable>(req.hash_bytes);
 }
 
 void print_text(const PerftRequest& req, const chess::Position& pos, const std::vector<perft::RootCount>& roots,
@@ -73,7 +81,10 @@ void print_text(const PerftRequest& req, const chess::Position& pos, const std::
   }
   out << "perft " << req.depth << " of " << pos.fen() << "\n"
       << "nodes " << chess::to_string(nodes) << " in " << format_timing(nodes, secs) << ", "
-      << threads << (threads == 1 ? " thread" : " threads") << "\n";
+      << threads << (threads == 1 ? " thread" : " threads");
+  if (req.hash_bytes) out << ", hash " << (req.hash_bytes >> 20) << " MB";
+  if (req.verify_keys) out << ", verification keys";
+  out << "\n";
 }
 
 void print_json(const PerftRequest& req, const chess::Position& pos, const std::vector<perft::RootCount>& roots,
@@ -82,6 +93,7 @@ void print_json(const PerftRequest& req, const chess::Position& pos, const std::
   JsonObject o;
   o.add("fen", pos.fen()).add("depth", req.depth).add("nodes", nodes).add("seconds", secs);
   o.add("nps", secs > 0 ? double(nodes) / secs : 0.0).add("threads", threads);
+  o.add("hash_bytes", (unsigned long long)req.hash_bytes).add("zobrist_seed", (unsigned long long)chess::zobrist::seed());
   if (req.divide) {
     JsonObject d;
     for (const auto& r : roots) d.add(chess::to_uci(r.move), r.nodes);
@@ -107,9 +119,10 @@ int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err) {
     return EXIT_INPUT;
   }
   int threads = req.threads > 0 ? req.threads : perft::default_threads();
+  std::unique_ptr<chess::PerftTable> table = make_table(req);
   Progress progress(err, "perft", !req.quiet, req.progress_interval);
   auto t0 = std::chrono::steady_clock::now();
-  std::vector<perft::RootCount> roots = timed_divide(pos, req.depth, req, progress);
+  std::vector<perft::RootCount> roots = timed_divide(pos, req.depth, req, progress, table.get());
   double secs = seconds_since(t0);
   progress.finish();
   if (req.json)
@@ -132,6 +145,7 @@ int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
       out << JsonObject().add("line", e.line_number).add("error", e.message).add("ok", false).str() << "\n";
   }
 
+  std::unique_ptr<chess::PerftTable> table = make_table(req);
   Progress progress(err, "epd", !req.quiet, req.progress_interval);
   size_t checks = 0, mismatches = 0;
   u128 nodes = 0;
@@ -143,7 +157,7 @@ int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
     for (auto [depth, expected] : line.expected) {
       if (depth > req.max_depth) continue;
       auto t1 = std::chrono::steady_clock::now();
-      u128 got = perft::total(timed_divide(pos, depth, one, progress));
+      u128 got = perft::total(timed_divide(pos, depth, one, progress, table.get()));
       double secs = seconds_since(t1);
       ++checks;
       nodes += got;

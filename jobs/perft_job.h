@@ -17,6 +17,8 @@ struct PerftRequest {
   bool json = false;
   bool quiet = false;
   double progress_interval = 0;  // seconds; 0: 1 on a terminal, 10 otherwise
+  size_t hash_bytes = 0;     // perft table size; 0: no hashing
+  bool verify_keys = false;  // the second, independent Zobrist key set (set before any FEN is read)
   std::string epd;  // when set, check this suite instead of one position
   int max_depth = INT_MAX;
 };

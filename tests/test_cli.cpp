@@ -193,3 +193,20 @@ TEST(Cli, RulesIllegalMoveNamesMoveAndPly) {
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("--ruleset must be fide or site"), std::string::npos) << bad.err;
 }
+
+TEST(Cli, HashedAndVerificationRunsAgree) {
+  Result plain = chesshpc("perft --depth 5 --json --quiet");
+  Result hashed = chesshpc("perft --depth 5 --hash 16M --json --quiet");
+  Result verify = chesshpc("perft --depth 5 --hash 16M --verify-keys --json --quiet");
+  for (const Result* r : {&plain, &hashed, &verify}) {
+    ASSERT_EQ(r->code, 0) << r->err;
+    EXPECT_NE(r->out.find("\"nodes\": 4865609,"), std::string::npos) << r->out;
+  }
+  EXPECT_NE(hashed.out.find("\"hash_bytes\": 16777216"), std::string::npos) << hashed.out;
+  EXPECT_NE(hashed.out.find("\"zobrist_seed\": 2246800662264969608"), std::string::npos) << hashed.out;
+  EXPECT_NE(verify.out.find("\"zobrist_seed\": 7822362180758744021"), std::string::npos) << verify.out;
+
+  Result bad = chesshpc("perft --depth 2 --hash lots");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--hash takes a size"), std::string::npos);
+}

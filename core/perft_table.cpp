@@ -1,0 +1,51 @@
+#include "perft_table.h"
+
+#include <bit>
+#include <charconv>
+
+namespace chess {
+
+PerftTable::PerftTable(size_t bytes) {
+  size_t n = std::bit_floor(std::max<size_t>(bytes / sizeof(Bucket), 1));
+  buckets_ = std::make_unique<Bucket[]>(n);
+  mask_ = n - 1;
+}
+
+bool PerftTable::probe(Key key, int depth, uint64_t& count) const {
+  const Bucket& b = buckets_[key & mask_];
+  for (const Entry& e : b.entries) {
+    uint64_t data = e.data.load(std::memory_order_relaxed);
+    if ((e.check.load(std::memory_order_relaxed) ^ data) == key && int(data & 0xFF) == depth) {
+      count = data >> 8;
+      return true;
+    }
+  }
+  return false;
+}
+
+void PerftTable::store(Key key, int depth, uint64_t count) {
+  if (count > MAX_COUNT) return;
+  Bucket& b = buckets_[key & mask_];
+  // Replace the shallowest entry: deeper subtrees cost more to recompute.
+  Entry* victim = &b.entries[0];
+  int victim_depth = 256;
+  for (Entry& e : b.entries) {
+    int d = int(e.data.load(std::memory_order_relaxed) & 0xFF);
+    if (d < victim_depth) victim = &e, victim_depth = d;
+  }
+  uint64_t data = count << 8 | uint64_t(depth);
+  victim->data.store(data, std::memory_order_relaxed);
+  victim->check.store(key ^ data, std::memory_order_relaxed);
+}
+
+size_t parse_size(std::string_view text) {
+  size_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || value == 0) return 0;
+  std::string_view unit(end, size_t(text.data() + text.size() - end));
+  int shift = unit.empty() ? 0 : unit == "K" ? 10 : unit == "M" ? 20 : unit == "G" ? 30 : unit == "T" ? 40 : -1;
+  if (shift < 0 || value > (SIZE_MAX >> shift)) return 0;
+  return value << shift;
+}
+
+}  // namespace chess

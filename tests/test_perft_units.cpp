@@ -1,0 +1,86 @@
+// Work units: unique positions with their paths, and totals equal to direct perft.
+#include <gtest/gtest.h>
+
+#include "perft_units.h"
+
+using namespace chesshpc;
+using chess::Position;
+using chess::u128;
+
+namespace {
+
+std::vector<uint64_t> unit_counts(const PerftPlan& plan) {
+  std::vector<uint64_t> nodes;
+  for (const PerftUnit& u : plan.units) nodes.push_back(chess::perft::count(u.pos, plan.depth - plan.split_depth));
+  return nodes;
+}
+
+u128 sum(const std::vector<u128>& v) {
+  u128 s = 0;
+  for (u128 x : v) s += x;
+  return s;
+}
+
+}  // namespace
+
+// The numbers of distinct positions after 2, 3 and 4 plies from the start are published
+// (400, 5,362, 72,078); paths still add up to perft of the split depth.
+TEST(PerftUnits, UniquePositionsOfTheStartPosition) {
+  PerftPlan two = plan_units(Position::start(), 5, 2);
+  EXPECT_EQ(two.units.size(), 400u);
+  PerftPlan three = plan_units(Position::start(), 5, 3);
+  EXPECT_EQ(three.units.size(), 5362u);
+  uint64_t paths = 0;
+  for (const PerftUnit& u : three.units) paths += u.multiplicity();
+  EXPECT_EQ(paths, 8902u);
+  PerftPlan four = plan_units(Position::start(), 6, 4);
+  EXPECT_EQ(four.units.size(), 72078u);
+}
+
+TEST(PerftUnits, UnitsAreBiggestFirstAndDeterministic) {
+  PerftPlan a = plan_units(Position::start(), 6, 3), b = plan_units(Position::start(), 6, 3);
+  ASSERT_EQ(a.units.size(), b.units.size());
+  for (size_t i = 0; i < a.units.size(); ++i) {
+    EXPECT_EQ(a.units[i].pos.key(), b.units[i].pos.key());
+    if (i) {
+      EXPECT_GE(a.units[i - 1].estimate, a.units[i].estimate);
+    }
+  }
+}
+
+TEST(PerftUnits, TotalAndDivideEqualDirectPerft) {
+  struct Case {
+    const char* fen;
+    int depth, split;
+  } cases[] = {{"startpos", 6, 3},
+               {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 4, 2},
+               {"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 6, 3},
+               {"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 4, 1}};
+  for (const Case& c : cases) {
+    Position root = Position::from_fen(c.fen);
+    PerftPlan plan = plan_units(root, c.depth, c.split);
+    std::vector<u128> divide = merge_divide(plan, unit_counts(plan));
+    chess::perft::Options opt;
+    opt.threads = 2;
+    std::vector<chess::perft::RootCount> direct = chess::perft::divide(root, c.depth, opt);
+    ASSERT_EQ(divide.size(), direct.size()) << c.fen;
+    for (size_t i = 0; i < divide.size(); ++i) {
+      EXPECT_EQ(plan.root_moves[i], direct[i].move);
+      EXPECT_TRUE(divide[i] == direct[i].nodes) << c.fen << " root move " << i;
+    }
+    EXPECT_EQ(chess::to_string(sum(divide)), std::to_string(chess::perft::count(root, c.depth))) << c.fen;
+  }
+}
+
+// Totals past 2^64 stay exact.
+TEST(PerftUnits, MergeIs128Bit) {
+  PerftPlan plan = plan_units(Position::start(), 2, 1);
+  std::vector<uint64_t> nodes(plan.units.size(), uint64_t(1) << 63);
+  EXPECT_EQ(chess::to_string(sum(merge_divide(plan, nodes))), "184467440737095516160");  // 20 * 2^63
+}
+
+TEST(PerftUnits, DefaultSplitGivesEnoughUnits) {
+  EXPECT_EQ(default_split_depth(Position::start(), 9, 2), 3);   // 400 < 600 <= 8,902
+  EXPECT_EQ(default_split_depth(Position::start(), 9, 64), 4);  // 8,902 < 19,200 <= 197,281
+  EXPECT_EQ(default_split_depth(Position::start(), 3, 64), 2);  // never the last ply
+}

@@ -5,6 +5,7 @@
 
 #include "drawstats.h"
 #include "options.h"
+#include "perft_farm.h"
 #include "perft_job.h"
 #include "rules_job.h"
 #include "perft_table.h"
@@ -22,6 +23,7 @@ const std::vector<OptionSpec> PERFT_OPTIONS = {
     {"detailed", "", "count captures, en passant, castles, promotions, checks, discovered and double checks, mates"},
     {"hash", "SIZE", "transposition table for subtree counts, e.g. 512M or 8G (default: none)"},
     {"verify-keys", "", "use the second, independent Zobrist key set, to cross-check a hashed run"},
+    {"split-depth", "K", "split into the unique positions K plies down and run them as units over MPI ranks"},
     {"epd", "FILE", "check every ';Dn count' of every line of an EPD suite"},
     {"max-depth", "D", "with --epd: check depths up to D only"},
     {"json", "", "print results as JSON (one object; with --epd one per count checked)"},
@@ -91,6 +93,10 @@ int perft_command(const std::vector<std::string>& args) {
   if (opt.has("max-depth")) throw UsageError("--max-depth goes with --epd");
   if (!opt.has("depth")) throw UsageError("perft needs --depth D (or --epd FILE)");
   req.depth = opt.get_int("depth", 0, 1, 20);
+  req.split_depth = opt.get_int("split-depth", 0, 1, 19);
+  if (req.detailed && opt.has("split-depth")) throw UsageError("--detailed runs in one process; drop --split-depth");
+  // Under mpirun or srun, or when asked for units, the run is a task farm over the ranks.
+  if (opt.has("split-depth") || launched_with_ranks()) return run_perft_farm(req, std::cout, std::cerr);
   return run_perft(req, std::cout, std::cerr);
 }
 

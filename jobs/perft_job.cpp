@@ -82,6 +82,9 @@ void print_text(const PerftRequest& req, const chess::Position& pos, const std::
   out << "perft " << req.depth << " of " << pos.fen() << "\n"
       << "nodes " << chess::to_string(nodes) << " in " << format_timing(nodes, secs) << ", "
       << threads << (threads == 1 ? " thread" : " threads");
+  if (req.split_depth)
+    out << ", " << req.ranks << (req.ranks == 1 ? " rank" : " ranks") << ", " << req.units << " units at split depth "
+        << req.split_depth;
   if (req.hash_bytes) out << ", hash " << (req.hash_bytes >> 20) << " MB";
   if (req.verify_keys) out << ", verification keys";
   out << "\n";
@@ -93,6 +96,7 @@ void print_json(const PerftRequest& req, const chess::Position& pos, const std::
   JsonObject o;
   o.add("fen", pos.fen()).add("depth", req.depth).add("nodes", nodes).add("seconds", secs);
   o.add("nps", secs > 0 ? double(nodes) / secs : 0.0).add("threads", threads);
+  if (req.split_depth) o.add("split_depth", req.split_depth).add("ranks", req.ranks).add("units", req.units);
   o.add("hash_bytes", (unsigned long long)req.hash_bytes).add("zobrist_seed", (unsigned long long)chess::zobrist::seed());
   if (req.divide) {
     JsonObject d;
@@ -110,6 +114,16 @@ void print_json(const PerftRequest& req, const chess::Position& pos, const std::
 
 }  // namespace
 
+void print_perft(const PerftRequest& req, const chess::Position& pos, const std::vector<perft::RootCount>& roots,
+                 double secs, int threads, std::ostream& out) {
+  if (req.json)
+    print_json(req, pos, roots, secs, threads, out);
+  else
+    print_text(req, pos, roots, secs, threads, out);
+}
+
+std::unique_ptr<chess::PerftTable> make_perft_table(const PerftRequest& req) { return make_table(req); }
+
 int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err) {
   chess::Position pos;
   try {
@@ -125,10 +139,7 @@ int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err) {
   std::vector<perft::RootCount> roots = timed_divide(pos, req.depth, req, progress, table.get());
   double secs = seconds_since(t0);
   progress.finish();
-  if (req.json)
-    print_json(req, pos, roots, secs, threads, out);
-  else
-    print_text(req, pos, roots, secs, threads, out);
+  print_perft(req, pos, roots, secs, threads, out);
   return EXIT_OK;
 }
 

@@ -3,8 +3,12 @@
 #pragma once
 
 #include <climits>
+#include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
+
+#include "perft.h"
 
 namespace chesshpc {
 
@@ -20,11 +24,21 @@ struct PerftRequest {
   size_t hash_bytes = 0;     // perft table size; 0: no hashing
   bool verify_keys = false;  // the second, independent Zobrist key set (set before any FEN is read)
   std::string epd;  // when set, check this suite instead of one position
+  // Task-farm runs (cluster/): 0 when the run is not split into units.
+  int split_depth = 0;
+  int ranks = 1;
+  long units = 0;
   int max_depth = INT_MAX;
 };
 
 // Exit codes shared by every command.
 enum ExitCode { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_IO = 4 };
+
+// Prints a finished run as text or JSON, as req asks.
+void print_perft(const PerftRequest& req, const chess::Position& pos, const std::vector<chess::perft::RootCount>& roots,
+                 double secs, int threads, std::ostream& out);
+// The perft table req asks for, or null.
+std::unique_ptr<chess::PerftTable> make_perft_table(const PerftRequest& req);
 
 // Runs one position; results on out, progress and errors on err. Returns an ExitCode.
 int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err);

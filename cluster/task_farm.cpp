@@ -1,0 +1,131 @@
+#include "task_farm.h"
+
+#include <mpi.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+#include "progress.h"
+
+namespace chesshpc {
+
+namespace {
+
+constexpr int TAG_REPORT = 1;  // worker -> 0: {unit or NONE, nodes, seconds as bits}
+constexpr int TAG_ASSIGN = 2;  // 0 -> worker: {unit or NONE (stop)}
+constexpr uint64_t NONE = ~uint64_t(0);
+
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+uint64_t bits(double d) {
+  uint64_t u;
+  std::memcpy(&u, &d, sizeof u);
+  return u;
+}
+
+double from_bits(uint64_t u) {
+  double d;
+  std::memcpy(&d, &u, sizeof d);
+  return d;
+}
+
+uint64_t count_unit(const PerftPlan& plan, size_t i, int threads, chess::PerftTable* table) {
+  chess::perft::Options opt;
+  opt.threads = threads;
+  opt.table = table;
+  return uint64_t(chess::perft::total(chess::perft::divide(plan.units[i].pos, plan.depth - plan.split_depth, opt)));
+}
+
+// Waits for a message without spinning: Open MPI's blocking receive busy-polls, which
+// would take a core from rank 0's own computing thread.
+void gentle_recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Status* status) {
+  MPI_Request req;
+  MPI_Irecv(buf, count, type, source, tag, MPI_COMM_WORLD, &req);
+  int done = 0;
+  while (MPI_Test(&req, &done, status), !done) std::this_thread::sleep_for(std::chrono::microseconds(200));
+}
+
+struct Ledger {
+  FarmResult& r;
+  Progress* progress;
+  std::mutex mutex;
+  void record(uint64_t unit, uint64_t nodes, double secs, int rank) {
+    std::lock_guard lock(mutex);
+    r.nodes[unit] = nodes, r.seconds[unit] = secs, r.rank[unit] = rank;
+    if (progress) progress->done(1, nodes);
+  }
+};
+
+void worker(const PerftPlan& plan, int threads, chess::PerftTable* table, double& busy, double& idle) {
+  uint64_t report[3] = {NONE, 0, 0}, assign = NONE;
+  while (true) {
+    double t0 = now();
+    MPI_Send(report, 3, MPI_UINT64_T, 0, TAG_REPORT, MPI_COMM_WORLD);
+    gentle_recv(&assign, 1, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_STATUS_IGNORE);
+    double t1 = now();
+    idle += t1 - t0;
+    if (assign == NONE) return;
+    uint64_t nodes = count_unit(plan, assign, threads, table);
+    double secs = now() - t1;
+    busy += secs;
+    report[0] = assign, report[1] = nodes, report[2] = bits(secs);
+  }
+}
+
+void coordinator(const PerftPlan& plan, int threads, chess::PerftTable* table, int ranks, Ledger& ledger,
+                 double& busy, double& idle) {
+  std::atomic<size_t> next{0};
+  const size_t n = plan.units.size();
+  double start = now();
+  // Rank 0's own share, drawn from the same queue as the others'.
+  std::thread local([&] {
+    for (size_t i; (i = next.fetch_add(1)) < n;) {
+      double t0 = now();
+      uint64_t nodes = count_unit(plan, i, threads, table);
+      double secs = now() - t0;
+      busy += secs;
+      ledger.record(i, nodes, secs, 0);
+    }
+  });
+  for (int stopped = 0; stopped < ranks - 1;) {
+    uint64_t report[3];
+    MPI_Status status;
+    gentle_recv(report, 3, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_REPORT, &status);
+    if (report[0] != NONE) ledger.record(report[0], report[1], from_bits(report[2]), status.MPI_SOURCE);
+    size_t i = next.fetch_add(1);
+    uint64_t assign = i < n ? uint64_t(i) : NONE;
+    stopped += assign == NONE;
+    MPI_Send(&assign, 1, MPI_UINT64_T, status.MPI_SOURCE, TAG_ASSIGN, MPI_COMM_WORLD);
+  }
+  local.join();
+  idle = now() - start - busy;
+}
+
+}  // namespace
+
+FarmResult run_farm(const PerftPlan& plan, int threads, chess::PerftTable* table, Progress* progress) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  FarmResult r;
+  size_t n = plan.units.size();
+  r.nodes.assign(n, 0), r.seconds.assign(n, 0), r.rank.assign(n, -1);
+  if (progress && rank == 0) progress->add_total(n);
+  double busy = 0, idle = 0;
+  if (rank == 0) {
+    Ledger ledger{r, progress, {}};
+    coordinator(plan, threads, table, ranks, ledger, busy, idle);
+  } else {
+    worker(plan, threads, table, busy, idle);
+  }
+  double mine[2] = {busy, idle};
+  std::vector<double> all(2 * size_t(ranks));
+  MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  for (int i = 0; i < ranks; ++i) r.busy.push_back(all[2 * i]), r.idle.push_back(all[2 * i + 1]);
+  return r;
+}
+
+}  // namespace chesshpc

@@ -29,13 +29,9 @@ struct MpiSession {
 }  // namespace
 
 int run_perft_farm(PerftRequest req, std::ostream& out, std::ostream& err) {
-  chess::Position pos;
-  try {
-    pos = chess::Position::from_fen(req.fen);
-  } catch (const chess::FenError& e) {
-    err << "chesshpc perft: " << e.what() << "\n";
-    return EXIT_INPUT;
-  }
+  std::optional<chess::Position> root = read_position(req.fen, "perft", err);
+  if (!root) return EXIT_INPUT;
+  const chess::Position& pos = *root;
   MpiSession mpi;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -12,7 +12,7 @@
 #include "h5.h"
 #include "json.h"
 #include "perft.h"
-#include "perft_job.h"
+#include "job_common.h"
 #include "pgn.h"
 #include "progress.h"
 #include "rules_job.h"

@@ -125,13 +125,9 @@ void print_perft(const PerftRequest& req, const chess::Position& pos, const std:
 std::unique_ptr<chess::PerftTable> make_perft_table(const PerftRequest& req) { return make_table(req); }
 
 int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err) {
-  chess::Position pos;
-  try {
-    pos = chess::Position::from_fen(req.fen);
-  } catch (const chess::FenError& e) {
-    err << "chesshpc perft: " << e.what() << "\n";
-    return EXIT_INPUT;
-  }
+  std::optional<chess::Position> root = read_position(req.fen, "perft", err);
+  if (!root) return EXIT_INPUT;
+  const chess::Position& pos = *root;
   int threads = req.threads > 0 ? req.threads : perft::default_threads();
   std::unique_ptr<chess::PerftTable> table = make_table(req);
   Progress progress(err, "perft", !req.quiet, req.progress_interval);

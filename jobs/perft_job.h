@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "job_common.h"
 #include "perft.h"
 
 namespace chesshpc {
@@ -31,8 +32,6 @@ struct PerftRequest {
   int max_depth = INT_MAX;
 };
 
-// Exit codes shared by every command.
-enum ExitCode { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_IO = 4 };
 
 // Prints a finished run as text or JSON, as req asks.
 void print_perft(const PerftRequest& req, const chess::Position& pos, const std::vector<chess::perft::RootCount>& roots,

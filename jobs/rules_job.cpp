@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "json.h"
-#include "perft_job.h"
+#include "job_common.h"
 #include "san.h"
 
 namespace chesshpc {
@@ -72,14 +72,9 @@ void print_json(const Game& g, int plies, std::ostream& out) {
 }  // namespace
 
 int run_rules(const RulesRequest& req, std::ostream& out, std::ostream& err) {
-  chess::Position start;
-  try {
-    start = chess::Position::from_fen(req.fen);
-  } catch (const chess::FenError& e) {
-    err << "chesshpc rules: " << e.what() << "\n";
-    return EXIT_INPUT;
-  }
-  Game game(start, req.ruleset, req.claims);
+  std::optional<chess::Position> start = read_position(req.fen, "rules", err);
+  if (!start) return EXIT_INPUT;
+  Game game(*start, req.ruleset, req.claims);
   std::istringstream tokens(req.moves);
   std::string token;
   int ignored = 0;

@@ -24,6 +24,7 @@ const std::vector<OptionSpec> PERFT_OPTIONS = {
     {"hash", "SIZE", "transposition table for subtree counts, e.g. 512M or 8G (default: none)"},
     {"verify-keys", "", "use the second, independent Zobrist key set, to cross-check a hashed run"},
     {"split-depth", "K", "split into the unique positions K plies down and run them as units over MPI ranks"},
+    {"out", "FILE.h5", "with units: write units, divide, exact total, per-rank load and provenance to HDF5"},
     {"epd", "FILE", "check every ';Dn count' of every line of an EPD suite"},
     {"max-depth", "D", "with --epd: check depths up to D only"},
     {"json", "", "print results as JSON (one object; with --epd one per count checked)"},
@@ -60,7 +61,7 @@ const char* USAGE =
     "  drawstats  replay a PGN corpus: per game and per rule, when each draw rule would have fired\n"
     "run 'chesshpc COMMAND --help' for its options; 'chesshpc --version' for the build.\n";
 
-int perft_command(const std::vector<std::string>& args) {
+int perft_command(const std::vector<std::string>& args, const std::string& command_line) {
   Options opt("perft", args, PERFT_OPTIONS);
   if (opt.has("help")) {
     std::cout << "usage: chesshpc perft [--fen FEN] --depth D [options]\n"
@@ -94,6 +95,10 @@ int perft_command(const std::vector<std::string>& args) {
   if (!opt.has("depth")) throw UsageError("perft needs --depth D (or --epd FILE)");
   req.depth = opt.get_int("depth", 0, 1, 20);
   req.split_depth = opt.get_int("split-depth", 0, 1, 19);
+  req.out = opt.get("out", "");
+  req.command_line = command_line;
+  if (!req.out.empty() && !opt.has("split-depth") && !launched_with_ranks())
+    throw UsageError("--out goes with a run split into units: add --split-depth K");
   if (req.detailed && opt.has("split-depth")) throw UsageError("--detailed runs in one process; drop --split-depth");
   // Under mpirun or srun, or when asked for units, the run is a task farm over the ranks.
   if (opt.has("split-depth") || launched_with_ranks()) return run_perft_farm(req, std::cout, std::cerr);
@@ -172,7 +177,7 @@ int dispatch(int argc, char** argv) {
   std::string command = args[0];
   args.erase(args.begin());
   try {
-    if (command == "perft") return perft_command(args);
+    if (command == "perft") return perft_command(args, join_command_line(argc, argv));
     if (command == "rules") return rules_command(args);
     if (command == "drawstats") return drawstats_command(args, join_command_line(argc, argv));
     throw UsageError("unknown command '" + command + "'");

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "h5.h"
+#include "perft_file.h"
 #include "progress.h"
 #include "task_farm.h"
 
@@ -45,6 +47,7 @@ int run_perft_farm(PerftRequest req, std::ostream& out, std::ostream& err) {
     if (rank == 0) err << "chesshpc perft: --split-depth must be below --depth\n";
     return EXIT_USAGE;
   }
+  std::string started = h5::utc_now();
   auto t0 = std::chrono::steady_clock::now();
   PerftPlan plan = plan_units(pos, req.depth, req.split_depth);
   req.units = long(plan.units.size());
@@ -60,6 +63,14 @@ int run_perft_farm(PerftRequest req, std::ostream& out, std::ostream& err) {
   std::vector<chess::perft::RootCount> roots;
   for (size_t i = 0; i < divide.size(); ++i) roots.push_back({plan.root_moves[i], divide[i], {}});
   print_perft(req, pos, roots, secs, threads, out);
+  if (!req.out.empty()) {
+    try {
+      write_perft_file(req.out, req, plan, r, started, req.command_line);
+    } catch (const h5::Error& e) {
+      err << "chesshpc perft: " << e.what() << "\n";
+      return EXIT_IO;
+    }
+  }
   return EXIT_OK;
 }
 

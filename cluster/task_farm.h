@@ -12,12 +12,7 @@ namespace chesshpc {
 
 class Progress;
 
-struct FarmResult {
-  std::vector<uint64_t> nodes;    // per unit
-  std::vector<double> seconds;    // per unit
-  std::vector<int> rank;          // per unit: who computed it
-  std::vector<double> busy, idle; // per rank, seconds
-};
+using FarmResult = UnitResults;
 
 // Collective over MPI_COMM_WORLD; the result is complete on rank 0 only.
 FarmResult run_farm(const PerftPlan& plan, int threads, chess::PerftTable* table, Progress* progress);

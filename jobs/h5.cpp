@@ -110,6 +110,9 @@ void write_column(hid_t parent, const std::string& name, const std::vector<int32
 void write_column(hid_t parent, const std::string& name, const std::vector<int64_t>& v, const std::string& doc) {
   write_1d(parent, name, H5T_NATIVE_INT64, v.size(), v.data(), doc);
 }
+void write_column(hid_t parent, const std::string& name, const std::vector<uint64_t>& v, const std::string& doc) {
+  write_1d(parent, name, H5T_NATIVE_UINT64, v.size(), v.data(), doc);
+}
 void write_column(hid_t parent, const std::string& name, const std::vector<double>& v, const std::string& doc) {
   write_1d(parent, name, H5T_NATIVE_DOUBLE, v.size(), v.data(), doc);
 }
@@ -144,6 +147,7 @@ void set_attr(hid_t obj, const std::string& name, const std::string& value) {
 }
 
 void set_attr(hid_t obj, const std::string& name, int64_t value) { scalar_attr(obj, name, H5T_NATIVE_INT64, &value); }
+void set_attr(hid_t obj, const std::string& name, uint64_t value) { scalar_attr(obj, name, H5T_NATIVE_UINT64, &value); }
 void set_attr(hid_t obj, const std::string& name, double value) { scalar_attr(obj, name, H5T_NATIVE_DOUBLE, &value); }
 
 std::string utc_now() {

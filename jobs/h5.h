@@ -59,6 +59,7 @@ Handle create_group(hid_t parent, const std::string& name);
 // 1-D columns. doc becomes the dataset's "description" attribute.
 void write_column(hid_t parent, const std::string& name, const std::vector<int32_t>& v, const std::string& doc);
 void write_column(hid_t parent, const std::string& name, const std::vector<int64_t>& v, const std::string& doc);
+void write_column(hid_t parent, const std::string& name, const std::vector<uint64_t>& v, const std::string& doc);
 void write_column(hid_t parent, const std::string& name, const std::vector<double>& v, const std::string& doc);
 void write_column(hid_t parent, const std::string& name, const std::vector<std::string>& v, const std::string& doc);
 // Booleans as HDF5's enum {FALSE, TRUE}, which h5py reads as numpy bool.
@@ -66,6 +67,7 @@ void write_bool_column(hid_t parent, const std::string& name, const std::vector<
 
 void set_attr(hid_t obj, const std::string& name, const std::string& value);
 void set_attr(hid_t obj, const std::string& name, int64_t value);
+void set_attr(hid_t obj, const std::string& name, uint64_t value);
 void set_attr(hid_t obj, const std::string& name, double value);
 
 // Provenance on the root: program, version, git commit, command line, host, start and

@@ -29,6 +29,8 @@ struct PerftRequest {
   int split_depth = 0;
   int ranks = 1;
   long units = 0;
+  std::string out;           // HDF5 result file of a run split into units; empty: none
+  std::string command_line;  // for the file's provenance
   int max_depth = INT_MAX;
 };
 

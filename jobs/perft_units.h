@@ -38,6 +38,14 @@ PerftPlan plan_units(const chess::Position& root, int depth, int split_depth);
 // that allows, and always below depth.
 int default_split_depth(const chess::Position& root, int depth, int workers, int per_worker = 300);
 
+// What a run of the units produced, wherever they were computed.
+struct UnitResults {
+  std::vector<uint64_t> nodes;     // per unit
+  std::vector<double> seconds;     // per unit
+  std::vector<int> rank;           // per unit: who computed it
+  std::vector<double> busy, idle;  // per rank, seconds
+};
+
 // Totals from per-unit subtree counts (nodes[i] for units[i]): the per-root-move divide and
 // the 128-bit total.
 std::vector<chess::u128> merge_divide(const PerftPlan& plan, const std::vector<uint64_t>& nodes);

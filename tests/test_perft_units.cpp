@@ -1,6 +1,9 @@
 // Work units: unique positions with their paths, and totals equal to direct perft.
 #include <gtest/gtest.h>
 
+#include <hdf5.h>
+
+#include "perft_file.h"
 #include "perft_units.h"
 
 using namespace chesshpc;
@@ -83,4 +86,41 @@ TEST(PerftUnits, DefaultSplitGivesEnoughUnits) {
   EXPECT_EQ(default_split_depth(Position::start(), 9, 2), 3);   // 400 < 600 <= 8,902
   EXPECT_EQ(default_split_depth(Position::start(), 9, 64), 4);  // 8,902 < 19,200 <= 197,281
   EXPECT_EQ(default_split_depth(Position::start(), 3, 64), 2);  // never the last ply
+}
+
+// The result file keeps a total past 2^64 exactly, as text and as two 64-bit halves.
+TEST(PerftFile, TotalPast64BitsIsExact) {
+  PerftPlan plan = plan_units(Position::start(), 2, 1);
+  UnitResults r;
+  r.nodes.assign(plan.units.size(), uint64_t(1) << 63);
+  r.nodes[0] += 7;  // so that the low half is not zero by accident
+  r.seconds.assign(plan.units.size(), 0.5);
+  r.rank.assign(plan.units.size(), 0);
+  r.busy = {10.0}, r.idle = {0.5};
+  PerftRequest req;
+  req.depth = 2, req.split_depth = 1;
+  std::string path = testing::TempDir() + "big_total.h5";
+  write_perft_file(path, req, plan, r, "2026-01-01T00:00:00Z", "chesshpc perft test");
+
+  hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  hid_t a = H5Aopen(f, "total", H5P_DEFAULT);
+  hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, H5T_VARIABLE);
+  H5Tset_cset(type, H5T_CSET_UTF8);
+  char* text = nullptr;
+  H5Aread(a, type, &text);
+  EXPECT_STREQ(text, "184467440737095516167");  // 20 * 2^63 + 7
+  H5free_memory(text);
+  H5Tclose(type), H5Aclose(a);
+  uint64_t hi = 0, lo = 0;
+  a = H5Aopen(f, "total_hi", H5P_DEFAULT);
+  H5Aread(a, H5T_NATIVE_UINT64, &hi);
+  H5Aclose(a);
+  a = H5Aopen(f, "total_lo", H5P_DEFAULT);
+  H5Aread(a, H5T_NATIVE_UINT64, &lo);
+  H5Aclose(a);
+  EXPECT_EQ(hi, 10u);  // 20 * 2^63 + 7 = 10 * 2^64 + 7
+  EXPECT_EQ(lo, 7u);
+  H5Fclose(f);
 }

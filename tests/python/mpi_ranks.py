@@ -7,8 +7,12 @@ perft and every total with the published count.
 usage: mpi_ranks.py MPIEXEC CHESSHPC
 """
 import json
+import os
 import subprocess
 import sys
+import tempfile
+
+import h5py
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 DEPTH, PUBLISHED = 4, 4085603
@@ -28,6 +32,19 @@ def main(mpiexec, binary):
     runs = {"singleton": run(perft + ["--split-depth", "2"])}
     for n in (1, 2, 3, 4):
         runs[f"{n} ranks"] = run([mpiexec, "-np", str(n), "--oversubscribe", "--bind-to", "none"] + perft + ["--split-depth", "2"])
+    # The 2-rank run again, with its result file read back as a user would.
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "perft.h5")
+        run([mpiexec, "-np", "2", "--oversubscribe", "--bind-to", "none"] + perft + ["--split-depth", "2", "--out", out])
+        with h5py.File(out, "r") as f:
+            units = f["units"]
+            total = sum(int(m) * int(n) for m, n in zip(units["multiplicity"][:], units["nodes"][:]))
+            runs["2 ranks, file"] = {
+                "ranks": int(f.attrs["ranks"]), "units": len(units["fen"]),
+                "nodes": int(f.attrs["total"]) if total == int(f.attrs["total"]) else -1,
+                "divide": dict(zip(f["divide/move"].asstr()[:], (int(x) for x in f["divide/nodes"].asstr()[:]))),
+            }
+            assert set(units["rank"][:]) <= {0, 1} and len(f["ranks/busy_seconds"]) == 2
     failed = 0
     for name, r in runs.items():
         ok = r["nodes"] == PUBLISHED and r["divide"] == reference["divide"] and r["units"] == 2038

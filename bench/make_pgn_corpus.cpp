@@ -41,8 +41,12 @@ int main(int argc, char** argv) {
     Game game(Position::start(), Ruleset::FIDE, ClaimPolicy::NEVER);
     while (!game.over() && game.ply() < 400) game.play(pick(game.position(), rng));
     PgnGame pgn;
-    pgn.tags = {{"Event", "chesshpc random corpus"}, {"Site", "?"}, {"Date", "????.??.??"},
-                {"Round", std::to_string(i + 1)}, {"White", "random"}, {"Black", "random"},
+    pgn.tags = {{"Event", "chesshpc random corpus"},
+                {"Site", "?"},
+                {"Date", "????.??.??"},
+                {"Round", std::to_string(i + 1)},
+                {"White", "random"},
+                {"Black", "random"},
                 {"Result", std::string(result_string(game.result()))}};
     pgn.start = Position::start();
     pgn.moves = game.moves();

@@ -7,8 +7,8 @@
 #include "options.h"
 #include "perft_farm.h"
 #include "perft_job.h"
-#include "rules_job.h"
 #include "perft_table.h"
+#include "rules_job.h"
 #include "version.h"
 #include "zobrist.h"
 

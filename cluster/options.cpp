@@ -13,8 +13,8 @@ std::string format_number(double v) {
 }
 }  // namespace
 
-Options::Options(const std::string& command, const std::vector<std::string>& args,
-                 const std::vector<OptionSpec>& spec, size_t max_positional)
+Options::Options(const std::string& command, const std::vector<std::string>& args, const std::vector<OptionSpec>& spec,
+                 size_t max_positional)
     : command_(command) {
   auto find = [&](const std::string& name) -> const OptionSpec* {
     for (const auto& s : spec)
@@ -61,8 +61,8 @@ int Options::get_int(const std::string& name, int fallback, int lo, int hi) cons
   int value = 0;
   auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
   if (ec != std::errc() || end != text->data() + text->size() || value < lo || value > hi)
-    throw UsageError("--" + name + " must be a whole number from " + std::to_string(lo) + " to " +
-                     std::to_string(hi) + ", not '" + *text + "'");
+    throw UsageError("--" + name + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                     ", not '" + *text + "'");
   return value;
 }
 
@@ -81,8 +81,10 @@ std::string Options::help_text(const std::vector<OptionSpec>& spec) {
   std::string out;
   for (const auto& s : spec) {
     std::string left = "  --" + s.name + (s.value_name.empty() ? "" : " " + s.value_name);
-    if (left.size() < 24) left.resize(24, ' ');
-    else left += "  ";
+    if (left.size() < 24)
+      left.resize(24, ' ');
+    else
+      left += "  ";
     out += left + s.help + "\n";
   }
   return out;

@@ -15,7 +15,7 @@ struct UsageError : std::runtime_error {
 };
 
 struct OptionSpec {
-  std::string name;  // without the leading "--"
+  std::string name;        // without the leading "--"
   std::string value_name;  // empty for a flag
   std::string help;
 };

@@ -16,6 +16,7 @@ Bitboard bishop_storage[5248];
 
 // Magics found once by the search in init_sliders() with its fixed PRNG and kept here, so start-up
 // only verifies them (a few milliseconds) instead of searching (about 0.3 s).
+// clang-format off
 constexpr Bitboard ROOK_MAGICS[64] = {
     0x1080004008801020ULL, 0x0840092002c03000ULL, 0x1900200010400900ULL, 0x0880100008000480ULL,
     0x4200100420080200ULL, 0x8100020100080400ULL, 0x0200040110886200ULL, 0x0200008040220411ULL,
@@ -52,6 +53,7 @@ constexpr Bitboard BISHOP_MAGICS[64] = {
     0x0040808800b62048ULL, 0x0000810400c44420ULL, 0x00080400440c0441ULL, 0x8340080020840411ULL,
     0x0000000104208200ULL, 0x0000800810d00080ULL, 0x0400530411080200ULL, 0x4040702400932244ULL,
 };
+// clang-format on
 
 constexpr const auto& ROOK_DIRS = detail::ROOK_DIRECTIONS;
 constexpr const auto& BISHOP_DIRS = detail::BISHOP_DIRECTIONS;
@@ -75,8 +77,8 @@ Bitboard walk_attacks(const int (&dirs)[4][2], int s, Bitboard occupied) {
 
 // Board edges do not affect a slider's attacks unless the slider stands on them.
 Bitboard relevant_mask(const int (&dirs)[4][2], int s) {
-  Bitboard edges = ((RANK_1_BB | RANK_8_BB) & ~rank_bb(Rank(s / 8))) |
-                   ((FILE_A_BB | FILE_H_BB) & ~file_bb(File(s % 8)));
+  Bitboard edges =
+      ((RANK_1_BB | RANK_8_BB) & ~rank_bb(Rank(s / 8))) | ((FILE_A_BB | FILE_H_BB) & ~file_bb(File(s % 8)));
   return walk_attacks(dirs, s, 0) & ~edges;
 }
 

@@ -59,8 +59,7 @@ constexpr Bitboard shift(Bitboard b) {
 // Squares attacked by all pawns of color C in b.
 template <Color C>
 constexpr Bitboard pawn_attacks_bb(Bitboard b) {
-  return C == WHITE ? shift<NORTH_WEST>(b) | shift<NORTH_EAST>(b)
-                    : shift<SOUTH_WEST>(b) | shift<SOUTH_EAST>(b);
+  return C == WHITE ? shift<NORTH_WEST>(b) | shift<NORTH_EAST>(b) : shift<SOUTH_WEST>(b) | shift<SOUTH_EAST>(b);
 }
 
 namespace detail {
@@ -99,8 +98,8 @@ constexpr int BLACK_PAWN_DELTAS[2][2] = {{-1, -1}, {1, -1}};
 
 constexpr std::array<Bitboard, 64> KNIGHT_ATTACKS = detail::leaper_table(detail::KNIGHT_DELTAS);
 constexpr std::array<Bitboard, 64> KING_ATTACKS = detail::leaper_table(detail::KING_DELTAS);
-constexpr std::array<std::array<Bitboard, 64>, 2> PAWN_ATTACKS = {
-    detail::leaper_table(detail::WHITE_PAWN_DELTAS), detail::leaper_table(detail::BLACK_PAWN_DELTAS)};
+constexpr std::array<std::array<Bitboard, 64>, 2> PAWN_ATTACKS = {detail::leaper_table(detail::WHITE_PAWN_DELTAS),
+                                                                  detail::leaper_table(detail::BLACK_PAWN_DELTAS)};
 
 constexpr std::array<Bitboard, 64> ROOK_RAYS = detail::ray_table(detail::ROOK_DIRECTIONS);
 constexpr std::array<Bitboard, 64> BISHOP_RAYS = detail::ray_table(detail::BISHOP_DIRECTIONS);

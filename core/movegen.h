@@ -115,7 +115,8 @@ inline void generate_legal(const Position& pos, Sink& sink) {
 
   // Sliders seeing the king through our own pieces only: with nothing between they
   // check, with exactly one of ours between it is pinned.
-  Bitboard checkers = (KNIGHT_ATTACKS[ksq] & pos.pieces(Them, KNIGHT)) | (PAWN_ATTACKS[Us][ksq] & pos.pieces(Them, PAWN));
+  Bitboard checkers =
+      (KNIGHT_ATTACKS[ksq] & pos.pieces(Them, KNIGHT)) | (PAWN_ATTACKS[Us][ksq] & pos.pieces(Them, PAWN));
   Bitboard pinned = 0;
   // Most positions have no enemy slider on the king's lines at all: test that first.
   Bitboard snipers = 0;

@@ -1,9 +1,9 @@
 #include "perft.h"
 
-#include <algorithm>
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#include <algorithm>
 
 #include "movegen.h"
 
@@ -45,8 +45,8 @@ template <Color Us>
 template <Color Us>
 struct TreeSink {
   const Position& pos;
-  int depth;            // of the subtrees below the moves
-  PerftTable* table;    // null: no hashing
+  int depth;          // of the subtrees below the moves
+  PerftTable* table;  // null: no hashing
   uint64_t n = 0;
 
   void play(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo = KNIGHT) {

@@ -18,17 +18,15 @@ constexpr bool is_name_char(char c) {
 
 // Characters that end a movetext token: whitespace and those with a meaning of their own.
 constexpr bool ends_token(char c) {
-  return is_space(c) || c == '{' || c == '}' || c == '(' || c == ')' || c == ';' || c == '[' || c == ']' ||
-         c == '$' || c == '"';
+  return is_space(c) || c == '{' || c == '}' || c == '(' || c == ')' || c == ';' || c == '[' || c == ']' || c == '$' ||
+         c == '"';
 }
 
 bool is_termination(std::string_view t) { return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*"; }
 
 // Annotation glyphs written apart from their move ("e4 !?", "+-"). Not "--", which some
 // programs write for a null move: that must fail as a move, not vanish.
-bool is_glyph(std::string_view t) {
-  return t != "--" && t.find_first_not_of(".!?=+-/") == std::string_view::npos;
-}
+bool is_glyph(std::string_view t) { return t != "--" && t.find_first_not_of(".!?=+-/") == std::string_view::npos; }
 
 // Built by appending: GCC 12 warns falsely (-Wrestrict) on "'" + std::string(x).
 std::string quoted(std::string_view s) {
@@ -271,7 +269,8 @@ bool GameReader::read_move(std::string_view text, int line) {
   std::optional<Move> m = parse_san(pos_, text, why);
   if (!m) {
     const char* what = why == SanError::AMBIGUOUS ? "ambiguous" : why == SanError::ILLEGAL ? "illegal" : "unreadable";
-    return fail(line, std::string(what) + " move " + quoted(text) + " at ply " + std::to_string(game_.moves.size() + 1));
+    return fail(line,
+                std::string(what) + " move " + quoted(text) + " at ply " + std::to_string(game_.moves.size() + 1));
   }
   game_.moves.push_back(*m);
   pos_.do_move(*m);

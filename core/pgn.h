@@ -13,9 +13,9 @@ namespace chess {
 struct PgnGame {
   std::vector<std::pair<std::string, std::string>> tags;  // in file order
   Position start = Position::start();  // from the FEN tag when present (with SetUp "1"), else the start position
-  std::vector<Move> moves;  // the main line; variations are skipped
-  std::string result;       // the game termination marker: "1-0", "0-1", "1/2-1/2" or "*"
-  int first_line = 0;       // 1-based line of the game's first tag or move in the file
+  std::vector<Move> moves;             // the main line; variations are skipped
+  std::string result;                  // the game termination marker: "1-0", "0-1", "1/2-1/2" or "*"
+  int first_line = 0;                  // 1-based line of the game's first tag or move in the file
 
   // The tag's value, or "" when the game has no such tag.
   std::string tag(std::string_view name) const;

@@ -11,7 +11,7 @@ namespace {
 
 constexpr std::string_view PIECE_CHARS = "PNBRQK  pnbrqk";
 constexpr const char* FIELD_NAMES[] = {"field count", "piece placement", "side to move", "castling",
-                                       "en passant", "half-move clock", "move number"};
+                                       "en passant",  "half-move clock", "move number"};
 
 std::vector<std::string_view> split_fields(std::string_view s) {
   std::vector<std::string_view> fields;
@@ -77,8 +77,7 @@ Position Position::from_fen(std::string_view fen) {
   int rank = 7, file = 0;
   for (char ch : f[0]) {
     if (ch == '/') {
-      if (file != 8)
-        fail(1, "rank " + std::to_string(rank + 1) + " has " + std::to_string(file) + " squares, not 8");
+      if (file != 8) fail(1, "rank " + std::to_string(rank + 1) + " has " + std::to_string(file) + " squares, not 8");
       if (--rank < 0) fail(1, "more than 8 ranks");
       file = 0;
     } else if (ch >= '1' && ch <= '8') {
@@ -88,15 +87,13 @@ Position Position::from_fen(std::string_view fen) {
       fail(1, quoted(ch) + " is not a count of 1 to 8 empty squares");
     } else {
       size_t idx = PIECE_CHARS.find(ch);
-      if (idx == std::string_view::npos || ch == ' ')
-        fail(1, "unknown piece letter " + quoted(ch));
+      if (idx == std::string_view::npos || ch == ' ') fail(1, "unknown piece letter " + quoted(ch));
       if (file < 8) pos.put_piece(Color(idx >> 3), PieceType(idx & 7), make_square(File(file), Rank(rank)));
       ++file;
     }
     if (file > 8) fail(1, "rank " + std::to_string(rank + 1) + " has more than 8 squares");
   }
-  if (file != 8)
-    fail(1, "rank " + std::to_string(rank + 1) + " has " + std::to_string(file) + " squares, not 8");
+  if (file != 8) fail(1, "rank " + std::to_string(rank + 1) + " has " + std::to_string(file) + " squares, not 8");
   if (rank != 0) fail(1, "only " + std::to_string(8 - rank) + " ranks, not 8");
 
   // Field 2.
@@ -186,8 +183,8 @@ void Position::validate() const {
 
   Color them = ~side_to_move();
   if (attackers_to(king_square(them), pieces()) & pieces(side_to_move()))
-    fail(2, std::string(them == WHITE ? "white" : "black") + " is in check but " +
-                (them == WHITE ? "black" : "white") + " is to move");
+    fail(2, std::string(them == WHITE ? "white" : "black") + " is in check but " + (them == WHITE ? "black" : "white") +
+                " is to move");
 }
 
 std::string Position::fen() const {

@@ -176,8 +176,7 @@ inline void Position::apply(Square from, Square to, PieceType pt, MoveKind kind,
     by_type_[KING] ^= move_bb;
     by_type_[ROOK] ^= rook_bb;
     by_color_[Us] ^= move_bb | rook_bb;
-    if (Full)
-      key_ ^= z.psq[Us][KING][from] ^ z.psq[Us][KING][to] ^ z.psq[Us][ROOK][rfrom] ^ z.psq[Us][ROOK][rto];
+    if (Full) key_ ^= z.psq[Us][KING][from] ^ z.psq[Us][KING][to] ^ z.psq[Us][ROOK][rfrom] ^ z.psq[Us][ROOK][rto];
     side_ = Them;
     return;
   }

@@ -70,10 +70,14 @@ PieceType piece_from_letter(char c) {
 // Promotion letters may be lowercase: at the end of a move 'b' cannot be a file.
 PieceType promotion_from_letter(char c) {
   switch (c) {
-    case 'N': case 'n': return KNIGHT;
-    case 'B': case 'b': return BISHOP;
-    case 'R': case 'r': return ROOK;
-    case 'Q': case 'q': return QUEEN;
+    case 'N':
+    case 'n': return KNIGHT;
+    case 'B':
+    case 'b': return BISHOP;
+    case 'R':
+    case 'r': return ROOK;
+    case 'Q':
+    case 'q': return QUEEN;
     default: return NO_PIECE_TYPE;
   }
 }
@@ -89,8 +93,7 @@ int read_castle(std::string_view t) {
 // Splits the text into its parts; false when it is not SAN. Works from the end, where
 // the destination square sits in every form, so that nothing needs lookahead.
 bool read_san(std::string_view t, SanText& out) {
-  while (!t.empty() && (t.back() == '+' || t.back() == '#' || t.back() == '!' || t.back() == '?'))
-    t.remove_suffix(1);
+  while (!t.empty() && (t.back() == '+' || t.back() == '#' || t.back() == '!' || t.back() == '?')) t.remove_suffix(1);
   if ((out.castle = read_castle(t))) return true;
 
   if (t.size() >= 3 && promotion_from_letter(t.back()) != NO_PIECE_TYPE &&

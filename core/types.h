@@ -12,6 +12,7 @@ enum Color : uint8_t { WHITE, BLACK, COLOR_NB = 2 };
 
 constexpr Color operator~(Color c) { return Color(c ^ 1); }
 
+// clang-format off
 // Piece types index the position's bitboards directly, so PAWN is 0.
 enum PieceType : uint8_t { PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PIECE_TYPE_NB, NO_PIECE_TYPE = 7 };
 
@@ -22,6 +23,7 @@ enum Piece : uint8_t {
   NO_PIECE = 15, PIECE_NB = 16
 };
 
+// clang-format on
 constexpr Piece make_piece(Color c, PieceType pt) { return Piece((c << 3) | pt); }
 constexpr Color color_of(Piece p) { return Color(p >> 3); }
 constexpr PieceType type_of(Piece p) { return PieceType(p & 7); }
@@ -40,6 +42,7 @@ enum Square : uint8_t {
 };
 // clang-format on
 
+// clang-format off
 enum File : uint8_t { FILE_A, FILE_B, FILE_C, FILE_D, FILE_E, FILE_F, FILE_G, FILE_H };
 enum Rank : uint8_t { RANK_1, RANK_2, RANK_3, RANK_4, RANK_5, RANK_6, RANK_7, RANK_8 };
 
@@ -68,6 +71,7 @@ enum CastlingRights : uint8_t {
   ALL_CASTLING = WHITE_CASTLING | BLACK_CASTLING, CASTLING_RIGHT_NB = 16
 };
 
+// clang-format on
 constexpr CastlingRights castling_rights(Color c) { return c == WHITE ? WHITE_CASTLING : BLACK_CASTLING; }
 
 enum MoveKind : uint8_t { NORMAL, PROMOTION, EN_PASSANT, CASTLING };

@@ -1,18 +1,18 @@
 #include "drawstats.h"
 
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include "h5.h"
+#include "job_common.h"
 #include "json.h"
 #include "perft.h"
-#include "job_common.h"
 #include "pgn.h"
 #include "progress.h"
 #include "rules_job.h"
@@ -115,7 +115,8 @@ void write_file(const DrawstatsRequest& req, const DrawstatsResult& r, const std
     std::vector<int64_t> index;
     std::vector<int32_t> line;
     std::vector<std::string> message;
-    for (const SkippedGame& s : r.skipped) index.push_back(s.index), line.push_back(s.line), message.push_back(s.message);
+    for (const SkippedGame& s : r.skipped)
+      index.push_back(s.index), line.push_back(s.line), message.push_back(s.message);
     h5::write_column(skipped.id(), "index", index, "0-based game number in the file");
     h5::write_column(skipped.id(), "line", line, "1-based line of the fault");
     h5::write_column(skipped.id(), "message", message, "what is wrong");

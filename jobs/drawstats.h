@@ -26,12 +26,12 @@ struct DrawstatsRequest {
 
 // One game of the corpus, replayed.
 struct GameRow {
-  int64_t index = 0;       // 0-based, in file order
-  int32_t first_line = 0;  // where the game starts in the file
-  std::string result;      // the PGN Result tag (the termination marker if there is no tag)
-  int32_t termination = -1;       // the Rule that ends it under the ruleset, -1 if none
+  int64_t index = 0;         // 0-based, in file order
+  int32_t first_line = 0;    // where the game starts in the file
+  std::string result;        // the PGN Result tag (the termination marker if there is no tag)
+  int32_t termination = -1;  // the Rule that ends it under the ruleset, -1 if none
   int32_t termination_ply = -1;
-  int32_t plies = 0;              // moves recorded in the file
+  int32_t plies = 0;  // moves recorded in the file
   bool perpetual_check = false;
   std::array<int32_t, chess::RULE_NB> first_fire{};
 };
@@ -43,8 +43,8 @@ struct SkippedGame {
 };
 
 struct RuleSummary {
-  int64_t fired = 0;  // games in which the condition held at some ply
-  int64_t ended = 0;  // games the ruleset ended by this rule
+  int64_t fired = 0;                  // games in which the condition held at some ply
+  int64_t ended = 0;                  // games the ruleset ended by this rule
   double q1 = 0, median = 0, q3 = 0;  // first-fire ply over the games where it fired; NaN if none
 };
 

@@ -10,8 +10,8 @@
 namespace chesshpc {
 
 struct EpdLine {
-  int line_number = 0;  // 1-based, in the file
-  std::string fen;      // the position as FEN; "0 1" for clocks the line does not give
+  int line_number = 0;                             // 1-based, in the file
+  std::string fen;                                 // the position as FEN; "0 1" for clocks the line does not give
   std::vector<std::pair<int, uint64_t>> expected;  // (depth, count), in file order
 };
 

@@ -80,8 +80,8 @@ void print_text(const PerftRequest& req, const chess::Position& pos, const std::
     }
   }
   out << "perft " << req.depth << " of " << pos.fen() << "\n"
-      << "nodes " << chess::to_string(nodes) << " in " << format_timing(nodes, secs) << ", "
-      << threads << (threads == 1 ? " thread" : " threads");
+      << "nodes " << chess::to_string(nodes) << " in " << format_timing(nodes, secs) << ", " << threads
+      << (threads == 1 ? " thread" : " threads");
   if (req.split_depth)
     out << ", " << req.ranks << (req.ranks == 1 ? " rank" : " ranks") << ", " << req.units << " units at split depth "
         << req.split_depth;
@@ -97,7 +97,8 @@ void print_json(const PerftRequest& req, const chess::Position& pos, const std::
   o.add("fen", pos.fen()).add("depth", req.depth).add("nodes", nodes).add("seconds", secs);
   o.add("nps", secs > 0 ? double(nodes) / secs : 0.0).add("threads", threads);
   if (req.split_depth) o.add("split_depth", req.split_depth).add("ranks", req.ranks).add("units", req.units);
-  o.add("hash_bytes", (unsigned long long)req.hash_bytes).add("zobrist_seed", (unsigned long long)chess::zobrist::seed());
+  o.add("hash_bytes", (unsigned long long)req.hash_bytes)
+      .add("zobrist_seed", (unsigned long long)chess::zobrist::seed());
   if (req.divide) {
     JsonObject d;
     for (const auto& r : roots) d.add(chess::to_uci(r.move), r.nodes);
@@ -148,8 +149,7 @@ int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
   EpdFile file = read_epd(in);
   for (const EpdError& e : file.errors) {
     err << "chesshpc perft: " << req.epd << ":" << e.line_number << ": unreadable line: " << e.message << "\n";
-    if (req.json)
-      out << JsonObject().add("line", e.line_number).add("error", e.message).add("ok", false).str() << "\n";
+    if (req.json) out << JsonObject().add("line", e.line_number).add("error", e.message).add("ok", false).str() << "\n";
   }
 
   std::unique_ptr<chess::PerftTable> table = make_table(req);
@@ -171,8 +171,8 @@ int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
       bool ok = got == expected;
       if (!ok) {
         ++mismatches;
-        err << "MISMATCH " << req.epd << ":" << line.line_number << " depth " << depth << ": expected "
-            << expected << ", got " << chess::to_string(got) << "  [" << line.fen << "]\n";
+        err << "MISMATCH " << req.epd << ":" << line.line_number << " depth " << depth << ": expected " << expected
+            << ", got " << chess::to_string(got) << "  [" << line.fen << "]\n";
       }
       if (req.json)
         out << JsonObject()

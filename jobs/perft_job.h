@@ -22,9 +22,9 @@ struct PerftRequest {
   bool json = false;
   bool quiet = false;
   double progress_interval = 0;  // seconds; 0: 1 on a terminal, 10 otherwise
-  size_t hash_bytes = 0;     // perft table size; 0: no hashing
-  bool verify_keys = false;  // the second, independent Zobrist key set (set before any FEN is read)
-  std::string epd;  // when set, check this suite instead of one position
+  size_t hash_bytes = 0;         // perft table size; 0: no hashing
+  bool verify_keys = false;      // the second, independent Zobrist key set (set before any FEN is read)
+  std::string epd;               // when set, check this suite instead of one position
   // Task-farm runs (cluster/): 0 when the run is not split into units.
   int split_depth = 0;
   int ranks = 1;
@@ -33,7 +33,6 @@ struct PerftRequest {
   std::string command_line;  // for the file's provenance
   int max_depth = INT_MAX;
 };
-
 
 // Prints a finished run as text or JSON, as req asks.
 void print_perft(const PerftRequest& req, const chess::Position& pos, const std::vector<chess::perft::RootCount>& roots,

@@ -51,7 +51,8 @@ PerftPlan plan_units(const Position& root, int depth, int split_depth) {
   plan.depth = depth, plan.split_depth = split_depth;
   for (chess::Move m : chess::legal_moves(root)) plan.root_moves.push_back(m);
   Enumerator e{plan, {}};
-  for (size_t i = 0; i < plan.root_moves.size(); ++i) e.walk(root.after(plan.root_moves[i]), uint16_t(i), split_depth - 1);
+  for (size_t i = 0; i < plan.root_moves.size(); ++i)
+    e.walk(root.after(plan.root_moves[i]), uint16_t(i), split_depth - 1);
   std::stable_sort(plan.units.begin(), plan.units.end(),
                    [](const PerftUnit& a, const PerftUnit& b) { return a.estimate > b.estimate; });
   return plan;

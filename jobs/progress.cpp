@@ -1,7 +1,7 @@
 #include "progress.h"
 
-#include <cstdio>
 #include <unistd.h>
+#include <cstdio>
 
 namespace chesshpc {
 
@@ -20,7 +20,9 @@ Progress::Progress(std::ostream& err, std::string label, bool enabled, double in
       label_(std::move(label)),
       rate_(std::move(rate)),
       tty_(isatty(STDERR_FILENO)),
-      interval_(interval > 0 ? interval : tty_ ? 1.0 : 10.0) {
+      interval_(interval > 0 ? interval
+                : tty_       ? 1.0
+                             : 10.0) {
   if (enabled) thread_ = std::thread([this] { loop(); });
 }
 

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
-#include "json.h"
 #include "job_common.h"
+#include "json.h"
 #include "san.h"
 
 namespace chesshpc {

@@ -11,8 +11,7 @@ namespace {
 Bitboard walk(Square s, Bitboard occupied, const int (&dirs)[4][2]) {
   Bitboard a = 0;
   for (const auto& d : dirs)
-    for (int f = file_of(s) + d[0], r = rank_of(s) + d[1]; f >= 0 && f < 8 && r >= 0 && r < 8;
-         f += d[0], r += d[1]) {
+    for (int f = file_of(s) + d[0], r = rank_of(s) + d[1]; f >= 0 && f < 8 && r >= 0 && r < 8; f += d[0], r += d[1]) {
       a |= square_bb(make_square(File(f), Rank(r)));
       if (occupied & square_bb(make_square(File(f), Rank(r)))) break;
     }

@@ -1,12 +1,12 @@
 // The chesshpc command line as a user meets it: exit codes, messages, text and JSON.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
 
 namespace {
 
@@ -18,8 +18,7 @@ struct Result {
 // Runs chesshpc with the given arguments (already shell-quoted as needed).
 Result chesshpc(const std::string& args) {
   // One file per test: ctest runs the tests of this file concurrently.
-  std::string err_file =
-      testing::TempDir() + testing::UnitTest::GetInstance()->current_test_info()->name() + ".stderr";
+  std::string err_file = testing::TempDir() + testing::UnitTest::GetInstance()->current_test_info()->name() + ".stderr";
   std::string cmd = std::string(CHESSHPC_BIN) + " " + args + " 2>" + err_file;
   Result r{};
   FILE* p = popen(cmd.c_str(), "r");

@@ -2,11 +2,11 @@
 // exact contents, and refusal of an unwritable output.
 #include <gtest/gtest.h>
 
+#include <hdf5.h>
+#include <unistd.h>
 #include <cmath>
 #include <fstream>
-#include <hdf5.h>
 #include <sstream>
-#include <unistd.h>
 
 #include "drawstats.h"
 
@@ -149,8 +149,7 @@ TEST(Drawstats, WritesTheHdf5File) {
   ASSERT_GE(f, 0);
   EXPECT_EQ(read_ints(f, "/games/plies"), (std::vector<int32_t>{4, 16, 2}));
   EXPECT_EQ(read_ints(f, "/games/first_fire_threefold_repetition"), (std::vector<int32_t>{-1, 8, -1}));
-  EXPECT_EQ(read_strings(f, "/games/termination"),
-            (std::vector<std::string>{"checkmate", "threefold_repetition", ""}));
+  EXPECT_EQ(read_strings(f, "/games/termination"), (std::vector<std::string>{"checkmate", "threefold_repetition", ""}));
   EXPECT_EQ(read_strings(f, "/games/result"), (std::vector<std::string>{"0-1", "1/2-1/2", "1/2-1/2"}));
   EXPECT_EQ(read_strings(f, "/rules/name")[9], "site_thirty_checks");
   EXPECT_EQ(read_ints(f, "/skipped/line"), (std::vector<int32_t>{14}));

@@ -90,16 +90,19 @@ TEST(Epd, BlankAndCommentLinesSkippedButCounted) {
 
 TEST(Epd, UnreadableLinesListedGoodLinesStillRead) {
   const std::string bad_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq -";
-  const std::string text = "# header\n"                                                    // 1
-                           + START4 + " ;D1 20\n"                                          // 2
-                           + bad_fen + " ;D1 20\n"                                         // 3
+  const std::string text = "# header\n"            // 1
+                           + START4 + " ;D1 20\n"  // 2
+                           + bad_fen +
+                           " ;D1 20\n"                                                                  // 3
                            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - ;D1 48\n"  // 4
-                           + START4 + " ;D0 5\n"                                           // 5
-                           + START4 + " ;D1 x\n"                                           // 6
-                           "\n"                                                            // 7
-                           + START4 + " ;X1 5\n"                                           // 8
-                           + START4 + "\n"                                                 // 9
-                           "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - ;D1 14 ;D2 191\n";        // 10
+                           + START4 + " ;D0 5\n"                                                        // 5
+                           + START4 +
+                           " ;D1 x\n"             // 6
+                           "\n"                   // 7
+                           + START4 + " ;X1 5\n"  // 8
+                           + START4 +
+                           "\n"                                                       // 9
+                           "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - ;D1 14 ;D2 191\n";  // 10
   EpdFile f = read(text);
 
   ASSERT_EQ(f.lines.size(), 3u);
@@ -182,8 +185,8 @@ TEST(Epd, FourFieldPositionGetsDefaultClocks) {
 TEST(Epd, SixFieldPositionKeepsItsClocks) {
   // Note: epd.h describes fen as "first four fields plus 0 1"; read_epd keeps the
   // clocks of a 6-field line, which is what this asserts.
-  EpdFile f = read("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8 ;D1 44 ;D2 1486\n" + START6 +
-                   " ;D1 20\n");
+  EpdFile f =
+      read("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8 ;D1 44 ;D2 1486\n" + START6 + " ;D1 20\n");
   EXPECT_TRUE(f.errors.empty());
   ASSERT_EQ(f.lines.size(), 2u);
   EXPECT_EQ(f.lines[0].fen, "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8");

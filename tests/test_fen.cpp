@@ -20,7 +20,8 @@ void expect_rejected(std::string_view fen, int field, std::initializer_list<std:
   } catch (const FenError& e) {
     EXPECT_EQ(e.field(), field) << e.what();
     std::string what = e.what();
-    for (std::string_view part : parts) EXPECT_NE(what.find(part), std::string::npos) << "'" << part << "' not in: " << what;
+    for (std::string_view part : parts)
+      EXPECT_NE(what.find(part), std::string::npos) << "'" << part << "' not in: " << what;
   }
 }
 
@@ -45,8 +46,7 @@ TEST(FenReject, ThreeFields) {
 }
 
 TEST(FenReject, SevenFields) {
-  expect_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra", 0,
-                  {"field count", "got 7"});
+  expect_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra", 0, {"field count", "got 7"});
 }
 
 TEST(FenReject, EmptyString) { expect_rejected("", 0, {"field count", "got 0"}); }
@@ -175,13 +175,11 @@ TEST(FenReject, SideToMoveDash) {
 }
 
 TEST(FenReject, BlackInCheckWithWhiteToMove) {
-  expect_rejected("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", 2,
-                  {"side to move", "black is in check but white is to move"});
+  expect_rejected("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", 2, {"side to move", "black is in check but white is to move"});
 }
 
 TEST(FenReject, WhiteInCheckWithBlackToMove) {
-  expect_rejected("4k3/8/8/8/8/5n2/8/6K1 b - - 0 1", 2,
-                  {"side to move", "white is in check but black is to move"});
+  expect_rejected("4k3/8/8/8/8/5n2/8/6K1 b - - 0 1", 2, {"side to move", "white is in check but black is to move"});
 }
 
 TEST(FenReject, KingsSideBySide) {
@@ -283,8 +281,7 @@ TEST(FenReject, EnPassantWithEnemyPawnInFront) {
 }
 
 TEST(FenReject, EnPassantSquareOccupied) {
-  expect_rejected("rnbqkbnr/pppppppp/8/8/4P3/4N3/PPPP1PPP/R1BQKBNR b KQkq e3 0 1", 4,
-                  {"en passant", "e3 is occupied"});
+  expect_rejected("rnbqkbnr/pppppppp/8/8/4P3/4N3/PPPP1PPP/R1BQKBNR b KQkq e3 0 1", 4, {"en passant", "e3 is occupied"});
 }
 
 TEST(FenReject, EnPassantOriginOccupied) {

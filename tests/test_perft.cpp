@@ -91,9 +91,7 @@ std::map<std::string, u128> by_move(const std::vector<perft::RootCount>& roots) 
 
 // ---- Bulk counts ----------------------------------------------------------------------
 
-TEST(Perft, StartPosition) {
-  expect_counts(START_FEN.data(), {20, 400, 8902, 197281, 4865609, 119060324});
-}
+TEST(Perft, StartPosition) { expect_counts(START_FEN.data(), {20, 400, 8902, 197281, 4865609, 119060324}); }
 
 TEST(Perft, Kiwipete) { expect_counts(KIWIPETE, {48, 2039, 97862, 4085603, 193690690}); }
 
@@ -101,9 +99,7 @@ TEST(Perft, Position3) { expect_counts(POSITION_3, {14, 191, 2812, 43238, 674624
 
 TEST(Perft, Position4) { expect_counts(POSITION_4, {6, 264, 9467, 422333, 15833292, 706045033}); }
 
-TEST(Perft, Position4Mirrored) {
-  expect_counts(POSITION_4_MIRRORED, {6, 264, 9467, 422333, 15833292, 706045033});
-}
+TEST(Perft, Position4Mirrored) { expect_counts(POSITION_4_MIRRORED, {6, 264, 9467, 422333, 15833292, 706045033}); }
 
 TEST(Perft, Position5) { expect_counts(POSITION_5, {44, 1486, 62379, 2103487, 89941194}); }
 
@@ -132,8 +128,7 @@ TEST(PerftDetailed, StartPositionSerial) {
 
 TEST(PerftDetailed, KiwipeteSerial) {
   Position pos = Position::from_fen(KIWIPETE);
-  for (int d = 1; d <= 5; ++d)
-    expect_row(perft::detailed(pos, d), KIWIPETE_ROWS[d - 1], "depth " + std::to_string(d));
+  for (int d = 1; d <= 5; ++d) expect_row(perft::detailed(pos, d), KIWIPETE_ROWS[d - 1], "depth " + std::to_string(d));
 }
 
 TEST(PerftDetailed, StartPositionDivide) {
@@ -288,9 +283,9 @@ TEST(PerftSuite, CastlingAndPromotionLinesAtDepth6) {
   // The deepest counts of the lines that stress castling rights and promotions.
   auto suite = read_suite();
   const std::vector<std::string> picked = {
-      "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",   "r3k2r/8/8/8/8/8/8/1R2K2R b Kkq - 0 1",
-      "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",       "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
-      "8/PPPk4/8/8/8/8/4Kppp/8 w - - 0 1",      "n1n5/1Pk5/8/8/8/8/5Kp1/5N1N w - - 0 1",
+      "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "r3k2r/8/8/8/8/8/8/1R2K2R b Kkq - 0 1",
+      "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",     "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+      "8/PPPk4/8/8/8/8/4Kppp/8 w - - 0 1",    "n1n5/1Pk5/8/8/8/8/5Kp1/5N1N w - - 0 1",
   };
   size_t found = 0;
   for (const auto& line : suite.lines) {

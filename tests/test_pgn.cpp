@@ -89,7 +89,9 @@ spanning two lines} e5 2. Bc4 $1 Nc6 (2... Nf6 {a ) in a comment} 3. d3 (3. Nc3 
 3... Be7) 3. Qh5 ; threatens mate (and this is no variation
 Nf6?? $4 4. Qxf7# 1-0
 
-)" + "[Event \"Fool's mate\"]\r\n[White \"A\"]\r\n[Black \"B\"]\r\n[Result \"0-1\"]\r\n\r\n1.f3 e5 2.g4 Qh4# 0-1\r\n\r\n" +
+)" +
+                          "[Event \"Fool's mate\"]\r\n[White \"A\"]\r\n[Black \"B\"]\r\n[Result \"0-1\"]\r\n\r\n1.f3 "
+                          "e5 2.g4 Qh4# 0-1\r\n\r\n" +
                           R"([Event "Promotions"]
 [SetUp "1"]
 [FEN "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1"]
@@ -302,13 +304,17 @@ TEST(Pgn, WritesKnownGameExactly) {
   // Morphy v the Duke of Brunswick and Count Isouard, Paris 1858: disambiguation (Nbd7),
   // O-O-O, checks and a mate, and a line that wraps.
   PgnGame game;
-  game.tags = {{"Result", "1-0"},  {"White", "Paul Morphy"}, {"Opening", "Philidor \"Defence\""},
-               {"Black", "Duke Karl / Count Isouard"}, {"Event", "Paris"}, {"Site", "Paris FRA"},
+  game.tags = {{"Result", "1-0"},
+               {"White", "Paul Morphy"},
+               {"Opening", "Philidor \"Defence\""},
+               {"Black", "Duke Karl / Count Isouard"},
+               {"Event", "Paris"},
+               {"Site", "Paris FRA"},
                {"Date", "1858.??.??"}};
-  game.moves = play(Position::start(), {"e4",  "e5",   "Nf3",  "d6",    "d4",    "Bg4",  "dxe5",  "Bxf3",  "Qxf3",
-                                        "dxe5", "Bc4",  "Nf6",  "Qb3",   "Qe7",   "Nc3",  "c6",    "Bg5",   "b5",
-                                        "Nxb5", "cxb5", "Bxb5+", "Nbd7", "O-O-O", "Rd8",  "Rxd7",  "Rxd7",  "Rd1",
-                                        "Qe6",  "Bxd7+", "Nxd7", "Qb8+",  "Nxb8",  "Rd8#"});
+  game.moves =
+      play(Position::start(), {"e4",    "e5",  "Nf3",  "d6",   "d4",  "Bg4", "dxe5",  "Bxf3", "Qxf3", "dxe5",  "Bc4",
+                               "Nf6",   "Qb3", "Qe7",  "Nc3",  "c6",  "Bg5", "b5",    "Nxb5", "cxb5", "Bxb5+", "Nbd7",
+                               "O-O-O", "Rd8", "Rxd7", "Rxd7", "Rd1", "Qe6", "Bxd7+", "Nxd7", "Qb8+", "Nxb8",  "Rd8#"});
   game.result = "1-0";
   EXPECT_EQ(write_pgn(game),
             "[Event \"Paris\"]\n"

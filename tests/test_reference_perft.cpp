@@ -51,8 +51,8 @@ void expect_same_counts(const std::string& fen, int max_depth) {
 }
 
 reference::Counters narrow(const perft::Counters& c) {
-  return {uint64_t(c.nodes),      uint64_t(c.captures), uint64_t(c.en_passant),
-          uint64_t(c.castles),    uint64_t(c.promotions), uint64_t(c.checks),
+  return {uint64_t(c.nodes),      uint64_t(c.captures),      uint64_t(c.en_passant),
+          uint64_t(c.castles),    uint64_t(c.promotions),    uint64_t(c.checks),
           uint64_t(c.discovered), uint64_t(c.double_checks), uint64_t(c.checkmates)};
 }
 

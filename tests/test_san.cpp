@@ -207,7 +207,8 @@ TEST(San, ParsesPlainMoves) {
 TEST(San, ParsesTolerantForms) {
   EXPECT_EQ(parsed(START_FEN, "Nf3+"), "g1f3");
   EXPECT_EQ(parsed(START_FEN, "Nf3#"), "g1f3");
-  for (const char* s : {"e4!", "e4?", "e4!!", "e4??", "e4!?", "e4?!", "e4+!"}) EXPECT_EQ(parsed(START_FEN, s), "e2e4") << s;
+  for (const char* s : {"e4!", "e4?", "e4!!", "e4??", "e4!?", "e4?!", "e4+!"})
+    EXPECT_EQ(parsed(START_FEN, s), "e2e4") << s;
   EXPECT_EQ(parsed(START_FEN, "Ng1f3"), "g1f3");  // over-disambiguated
   EXPECT_EQ(parsed(START_FEN, "Ngf3"), "g1f3");
   EXPECT_EQ(parsed(START_FEN, "N1f3"), "g1f3");
@@ -242,7 +243,7 @@ TEST(San, RefusesIllegalMoves) {
   EXPECT_EQ(refusal(START_FEN, "Ke2"), SanError::ILLEGAL);
   EXPECT_EQ(refusal(START_FEN, "Nh1f3"), SanError::ILLEGAL);  // no knight on h1
   EXPECT_EQ(refusal(START_FEN, "Bc4"), SanError::ILLEGAL);
-  EXPECT_EQ(refusal(PROMOTIONS, "g1"), SanError::ILLEGAL);    // a promotion must name its piece
+  EXPECT_EQ(refusal(PROMOTIONS, "g1"), SanError::ILLEGAL);  // a promotion must name its piece
   EXPECT_EQ(refusal(PROMOTIONS, "gxf1"), SanError::ILLEGAL);
   EXPECT_EQ(refusal(PROMOTIONS, "g1=K"), SanError::SYNTAX);
   EXPECT_EQ(refusal(PROMOTIONS, "Kd8=Q"), SanError::SYNTAX);

@@ -363,9 +363,9 @@ Counters classify(const Board& b, const Move& m) {
 
 std::string to_string(const Counters& c) {
   std::ostringstream out;
-  out << "nodes " << c.nodes << " captures " << c.captures << " en_passant " << c.en_passant << " castles "
-      << c.castles << " promotions " << c.promotions << " checks " << c.checks << " discovered " << c.discovered
-      << " double_checks " << c.double_checks << " checkmates " << c.checkmates;
+  out << "nodes " << c.nodes << " captures " << c.captures << " en_passant " << c.en_passant << " castles " << c.castles
+      << " promotions " << c.promotions << " checks " << c.checks << " discovered " << c.discovered << " double_checks "
+      << c.double_checks << " checkmates " << c.checkmates;
   return out.str();
 }
 

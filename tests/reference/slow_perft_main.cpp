@@ -79,16 +79,15 @@ int main(int argc, char** argv) {
   reference::Counters total;
   for (size_t i = 0; i < moves.size(); ++i) {
     total += results[i];
-    if (divide)
-      std::printf("%s: %llu\n", reference::to_uci(moves[i]).c_str(), (unsigned long long)results[i].nodes);
+    if (divide) std::printf("%s: %llu\n", reference::to_uci(moves[i]).c_str(), (unsigned long long)results[i].nodes);
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   std::printf("fen %s\ndepth %d\n", fen.c_str(), depth);
   if (detailed) {
     const std::pair<const char*, uint64_t> rows[] = {
-        {"nodes", total.nodes},         {"captures", total.captures},     {"en_passant", total.en_passant},
-        {"castles", total.castles},     {"promotions", total.promotions}, {"checks", total.checks},
+        {"nodes", total.nodes},           {"captures", total.captures},           {"en_passant", total.en_passant},
+        {"castles", total.castles},       {"promotions", total.promotions},       {"checks", total.checks},
         {"discovered", total.discovered}, {"double_checks", total.double_checks}, {"checkmates", total.checkmates}};
     for (const auto& [name, value] : rows) std::printf("%s %llu\n", name, (unsigned long long)value);
   } else {

@@ -29,8 +29,6 @@ std::vector<std::string_view> split_fields(std::string_view s) {
 
 [[noreturn]] void fail(int field, const std::string& what) { throw FenError(field, what); }
 
-std::string square_name(Square s) { return square_to_string(s); }
-
 // Built by appending: GCC 12 warns falsely (-Wrestrict) on "'" + std::string(...).
 std::string quoted(std::string_view s) {
   std::string q = "'";
@@ -112,9 +110,9 @@ Position Position::from_fen(std::string_view fen) {
 
   // Field 4: checked for plausibility after the pieces are known.
   if (f[3] != "-") {
-    if (f[3].size() != 2 || f[3][0] < 'a' || f[3][0] > 'h' || f[3][1] < '1' || f[3][1] > '8')
-      fail(4, quoted(f[3]) + " is not a square");
-    pos.ep_ = make_square(File(f[3][0] - 'a'), Rank(f[3][1] - '1'));
+    std::optional<Square> ep = parse_square(f[3]);
+    if (!ep) fail(4, quoted(f[3]) + " is not a square");
+    pos.ep_ = *ep;
   }
 
   if (f.size() == 6) {
@@ -145,7 +143,7 @@ void Position::validate() const {
   }
   if (Bitboard misplaced = pieces(PAWN) & (RANK_1_BB | RANK_8_BB)) {
     Square s = lsb(misplaced);
-    fail(1, "pawn on " + square_name(s) + ": no pawn can stand on rank " + char('1' + rank_of(s)));
+    fail(1, "pawn on " + square_to_string(s) + ": no pawn can stand on rank " + char('1' + rank_of(s)));
   }
 
   struct CastleCheck {
@@ -161,9 +159,9 @@ void Position::validate() const {
   for (const auto& cc : checks) {
     if (!(castling_ & cc.right)) continue;
     if (piece_on(cc.king) != make_piece(cc.c, KING))
-      fail(3, quoted(cc.letter) + " but no king on " + square_name(cc.king));
+      fail(3, quoted(cc.letter) + " but no king on " + square_to_string(cc.king));
     if (piece_on(cc.rook) != make_piece(cc.c, ROOK))
-      fail(3, quoted(cc.letter) + " but no rook on " + square_name(cc.rook));
+      fail(3, quoted(cc.letter) + " but no rook on " + square_to_string(cc.rook));
   }
 
   if (ep_ != SQ_NONE) {
@@ -171,14 +169,14 @@ void Position::validate() const {
     Color mover = ~side_to_move();
     Square ep = Square(ep_);
     Square pawn = ep + pawn_push(mover), origin = ep - pawn_push(mover);
-    std::string name = square_name(ep);
+    std::string name = square_to_string(ep);
     if (relative_rank(mover, ep) != RANK_3)
       fail(4, name + " is not on the rank a double push by " + (mover == WHITE ? "white" : "black") + " passes");
     if (piece_on(pawn) != make_piece(mover, PAWN))
-      fail(4, name + " but no " + (mover == WHITE ? "white" : "black") + " pawn on " + square_name(pawn));
+      fail(4, name + " but no " + (mover == WHITE ? "white" : "black") + " pawn on " + square_to_string(pawn));
     if (pieces() & square_bb(ep)) fail(4, name + " is occupied, so no pawn can have passed over it");
     if (pieces() & square_bb(origin))
-      fail(4, name + " but " + square_name(origin) + " is occupied, so no pawn can have just left it");
+      fail(4, name + " but " + square_to_string(origin) + " is occupied, so no pawn can have just left it");
   }
 
   Color them = ~side_to_move();
@@ -208,7 +206,7 @@ std::string Position::fen() const {
   for (int i = 0; i < 4; ++i)
     if (castling_ & (1 << i)) s += "KQkq"[i];
   s += ' ';
-  s += ep_ == SQ_NONE ? "-" : square_name(Square(ep_));
+  s += ep_ == SQ_NONE ? "-" : square_to_string(Square(ep_));
   s += ' ' + std::to_string(rule50_) + ' ' + std::to_string(fullmove_);
   return s;
 }
@@ -245,9 +243,8 @@ bool Position::gives_check(Move m) const {
   mine[arrives] |= square_bb(to);
   if (m.kind() == EN_PASSANT) occupied ^= square_bb(to - pawn_push(us));
   if (m.kind() == CASTLING) {
-    bool king_side = to > from;
-    Bitboard rook = square_bb(make_square(king_side ? FILE_H : FILE_A, rank_of(from))) |
-                    square_bb(make_square(king_side ? FILE_F : FILE_D, rank_of(from)));
+    auto [rfrom, rto] = castling_rook(from, to);
+    Bitboard rook = square_bb(rfrom) | square_bb(rto);
     occupied ^= rook;
     mine[ROOK] ^= rook;
   }

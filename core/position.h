@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "bitboard.h"
 #include "zobrist.h"
@@ -109,6 +110,14 @@ constexpr std::array<uint8_t, 64> CASTLING_LOSS = [] {
   return t;
 }();
 
+// The rook's squares before and after the castling move whose king goes from king_from
+// to king_to (e1g1: h1 and f1).
+constexpr std::pair<Square, Square> castling_rook(Square king_from, Square king_to) {
+  bool king_side = king_to > king_from;
+  return {make_square(king_side ? FILE_H : FILE_A, rank_of(king_from)),
+          make_square(king_side ? FILE_F : FILE_D, rank_of(king_from))};
+}
+
 inline Bitboard Position::attackers_to(Square s, Bitboard occupied) const {
   return (PAWN_ATTACKS[BLACK][s] & pieces(WHITE, PAWN)) | (PAWN_ATTACKS[WHITE][s] & pieces(BLACK, PAWN)) |
          (KNIGHT_ATTACKS[s] & by_type_[KNIGHT]) | (KING_ATTACKS[s] & by_type_[KING]) |
@@ -169,9 +178,7 @@ inline void Position::apply(Square from, Square to, PieceType pt, MoveKind kind,
   }
 
   if (kind == CASTLING) {
-    bool king_side = to > from;
-    Square rfrom = make_square(king_side ? FILE_H : FILE_A, rank_of(from));
-    Square rto = make_square(king_side ? FILE_F : FILE_D, rank_of(from));
+    auto [rfrom, rto] = castling_rook(from, to);
     Bitboard rook_bb = square_bb(rfrom) | square_bb(rto);
     by_type_[KING] ^= move_bb;
     by_type_[ROOK] ^= rook_bb;

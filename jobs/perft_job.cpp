@@ -59,10 +59,14 @@ std::vector<perft::RootCount> timed_divide(const chess::Position& pos, int depth
   return perft::divide(pos, depth, opt);
 }
 
-std::unique_ptr<chess::PerftTable> make_table(const PerftRequest& req) {
+}  // namespace
+
+std::unique_ptr<chess::PerftTable> make_perft_table(const PerftRequest& req) {
   if (!req.hash_bytes || req.detailed) return nullptr;
   return std::make_unique<chess::PerftTable>(req.hash_bytes);
 }
+
+namespace {
 
 void print_text(const PerftRequest& req, const chess::Position& pos, const std::vector<perft::RootCount>& roots,
                 double secs, int threads, std::ostream& out) {
@@ -123,14 +127,12 @@ void print_perft(const PerftRequest& req, const chess::Position& pos, const std:
     print_text(req, pos, roots, secs, threads, out);
 }
 
-std::unique_ptr<chess::PerftTable> make_perft_table(const PerftRequest& req) { return make_table(req); }
-
 int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err) {
   std::optional<chess::Position> root = read_position(req.fen, "perft", err);
   if (!root) return EXIT_INPUT;
   const chess::Position& pos = *root;
   int threads = req.threads > 0 ? req.threads : perft::default_threads();
-  std::unique_ptr<chess::PerftTable> table = make_table(req);
+  std::unique_ptr<chess::PerftTable> table = make_perft_table(req);
   Progress progress(err, "perft", !req.quiet, req.progress_interval);
   auto t0 = std::chrono::steady_clock::now();
   std::vector<perft::RootCount> roots = timed_divide(pos, req.depth, req, progress, table.get());
@@ -152,7 +154,7 @@ int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
     if (req.json) out << JsonObject().add("line", e.line_number).add("error", e.message).add("ok", false).str() << "\n";
   }
 
-  std::unique_ptr<chess::PerftTable> table = make_table(req);
+  std::unique_ptr<chess::PerftTable> table = make_perft_table(req);
   Progress progress(err, "epd", !req.quiet, req.progress_interval);
   size_t checks = 0, mismatches = 0;
   u128 nodes = 0;

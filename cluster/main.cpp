@@ -25,6 +25,8 @@ const std::vector<OptionSpec> PERFT_OPTIONS = {
     {"verify-keys", "", "use the second, independent Zobrist key set, to cross-check a hashed run"},
     {"split-depth", "K", "split into the unique positions K plies down and run them as units over MPI ranks"},
     {"out", "FILE.h5", "with units: write units, divide, exact total, per-rank load and provenance to HDF5"},
+    {"checkpoint", "SECONDS", "with --out: rewrite the file with the units done so far this often (default: 5)"},
+    {"resume", "", "with --out: continue the job recorded in FILE.h5, counting only the units it lacks"},
     {"epd", "FILE", "check every ';Dn count' of every line of an EPD suite"},
     {"max-depth", "D", "with --epd: check depths up to D only"},
     {"json", "", "print results as JSON (one object; with --epd one per count checked)"},
@@ -97,6 +99,10 @@ int perft_command(const std::vector<std::string>& args, const std::string& comma
   req.split_depth = opt.get_int("split-depth", 0, 1, 19);
   req.out = opt.get("out", "");
   req.command_line = command_line;
+  req.resume = opt.has("resume");
+  req.checkpoint_interval = opt.get_double("checkpoint", req.checkpoint_interval, 0.01, 86400);
+  if ((req.resume || opt.has("checkpoint")) && req.out.empty())
+    throw UsageError("--resume and --checkpoint go with --out FILE.h5");
   if (!req.out.empty() && !opt.has("split-depth") && !launched_with_ranks())
     throw UsageError("--out goes with a run split into units: add --split-depth K");
   if (req.detailed && opt.has("split-depth")) throw UsageError("--detailed runs in one process; drop --split-depth");

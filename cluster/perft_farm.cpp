@@ -4,10 +4,14 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <iostream>
 
 #include "h5.h"
+#include "ledger.h"
 #include "perft_file.h"
 #include "progress.h"
+#include "signals.h"
 #include "task_farm.h"
 
 namespace chesshpc {
@@ -28,6 +32,51 @@ struct MpiSession {
   ~MpiSession() { MPI_Finalize(); }
 };
 
+// Rank 0, before any counting: the units an earlier run recorded (with --resume), and a
+// first write of the file, so that an unwritable --out fails now and not after hours.
+int open_result_file(const PerftRequest& req, const PerftPlan& plan, UnitResults& r, std::optional<PerftFile>& file,
+                     const std::string& started, std::ostream& err) {
+  if (req.out.empty()) return EXIT_OK;
+  if (req.resume) {
+    if (std::error_code ec; !std::filesystem::exists(req.out, ec)) {
+      err << "chesshpc perft: cannot resume: there is no '" << req.out << "' (start the job without --resume)\n";
+      return EXIT_INPUT;
+    }
+    try {
+      r = read_perft_file(req.out, plan);
+    } catch (const std::exception& e) {  // ResumeError or h5::Error
+      err << "chesshpc perft: " << e.what() << "\n";
+      return EXIT_INPUT;
+    }
+  } else if (holds_unfinished_perft(req.out)) {
+    err << "chesshpc perft: '" << req.out << "' holds an unfinished run: add --resume to continue it, "
+        << "or remove the file to start again\n";
+    return EXIT_USAGE;
+  }
+  file.emplace(req.out, req, plan, started);
+  try {
+    file->write(r);
+  } catch (const h5::Error& e) {
+    err << "chesshpc perft: " << e.what() << "\n";
+    return EXIT_IO;
+  }
+  return EXIT_OK;
+}
+
+// Runs on rank 0's checkpoint thread once the last checkpoint is written. The other ranks'
+// units in flight are lost either way, so the job ends now rather than after them; mpirun
+// or srun takes the other ranks down when rank 0 exits.
+[[noreturn]] void stop_now(int sig, const PerftRequest& req, size_t done, size_t units) {
+  std::cerr << "\nchesshpc perft: stopped by " << signal_name(sig) << " after " << done << " of " << units << " units";
+  if (req.out.empty())
+    std::cerr << "; without --out nothing is kept\n";
+  else
+    std::cerr << " recorded in '" << req.out << "'\nresume with: " << req.command_line
+              << (req.resume ? "" : " --resume") << "\n";
+  std::cerr.flush();
+  std::_Exit(EXIT_STOPPED);
+}
+
 }  // namespace
 
 int run_perft_farm(PerftRequest req, std::ostream& out, std::ostream& err) {
@@ -47,30 +96,56 @@ int run_perft_farm(PerftRequest req, std::ostream& out, std::ostream& err) {
     if (rank == 0) err << "chesshpc perft: --split-depth must be below --depth\n";
     return EXIT_USAGE;
   }
+  catch_stop_signals();
   std::string started = h5::utc_now();
   auto t0 = std::chrono::steady_clock::now();
   PerftPlan plan = plan_units(pos, req.depth, req.split_depth);
   req.units = long(plan.units.size());
+
+  UnitResults r(plan.units.size());
+  std::optional<PerftFile> file;
+  int status = rank == 0 ? open_result_file(req, plan, r, file, started, err) : EXIT_OK;
+  MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (status != EXIT_OK) return status;
+
+  std::vector<size_t> pending;
+  for (size_t i = 0; rank == 0 && i < plan.units.size(); ++i)
+    if (!r.done(i)) pending.push_back(i);
+  UnitRunReport report;
+  report.units_resumed = long(plan.units.size() - pending.size());
   std::unique_ptr<chess::PerftTable> table = make_perft_table(req);
   int threads = req.threads > 0 ? req.threads : chess::perft::default_threads();
   Progress progress(err, "perft", !req.quiet && rank == 0, req.progress_interval);
-  FarmResult r = run_farm(plan, threads, table.get(), &progress);
+  progress.add_total(pending.size());
+  Ledger ledger(r, &progress);
+  std::optional<Checkpointer> checkpointer;
+  if (rank == 0)
+    checkpointer.emplace(ledger, file ? &*file : nullptr, req.checkpoint_interval,
+                         [&](int sig, size_t done) { stop_now(sig, req, done, plan.units.size()); });
+  std::vector<RankLoad> load = run_farm(plan, pending, threads, table.get(), rank == 0 ? &ledger : nullptr, r.this_run);
+  if (checkpointer)
+    report.checkpoints = checkpointer->writes(), report.checkpoint_seconds = checkpointer->seconds_writing();
+  checkpointer.reset();
   progress.finish();
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (rank != 0) return EXIT_OK;
 
-  std::vector<chess::u128> divide = merge_divide(plan, r.nodes);
-  std::vector<chess::perft::RootCount> roots;
-  for (size_t i = 0; i < divide.size(); ++i) roots.push_back({plan.root_moves[i], divide[i], {}});
-  print_perft(req, pos, roots, secs, threads, out);
-  if (!req.out.empty()) {
+  for (const RankLoad& l : load) report.busy.push_back(l.busy), report.idle.push_back(l.idle);
+  for (size_t i = 0; i < plan.units.size(); ++i)
+    if (r.run[i] == r.this_run) report.nodes_counted += chess::u128(plan.units[i].multiplicity()) * r.nodes[i];
+  r.load.insert(r.load.end(), load.begin(), load.end());
+  if (file) {
     try {
-      write_perft_file(req.out, req, plan, r, started, req.command_line);
+      file->write(r);
     } catch (const h5::Error& e) {
       err << "chesshpc perft: " << e.what() << "\n";
       return EXIT_IO;
     }
   }
+  std::vector<chess::u128> divide = merge_divide(plan, r.nodes);
+  std::vector<chess::perft::RootCount> roots;
+  for (size_t i = 0; i < divide.size(); ++i) roots.push_back({plan.root_moves[i], divide[i], {}});
+  print_perft(req, pos, roots, secs, threads, out, &report);
   return EXIT_OK;
 }
 

@@ -11,8 +11,8 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "ledger.h"
 #include "movegen.h"
-#include "progress.h"
 
 namespace chesshpc {
 
@@ -62,17 +62,6 @@ void gentle_recv(void* buf, int count, MPI_Datatype type, int source, int tag, M
   while (MPI_Test(&req, &done, status), !done) std::this_thread::sleep_for(std::chrono::microseconds(200));
 }
 
-struct Ledger {
-  FarmResult& r;
-  Progress* progress;
-  std::mutex mutex;
-  void record(uint64_t unit, uint64_t nodes, double secs, int rank) {
-    std::lock_guard lock(mutex);
-    r.nodes[unit] = nodes, r.seconds[unit] = secs, r.rank[unit] = rank;
-    if (progress) progress->done(1, nodes);
-  }
-};
-
 void worker(const PerftPlan& plan, tbb::task_arena& arena, chess::PerftTable* table, double& busy, double& idle) {
   uint64_t report[3] = {NONE, 0, 0}, assign = NONE;
   while (true) {
@@ -89,19 +78,19 @@ void worker(const PerftPlan& plan, tbb::task_arena& arena, chess::PerftTable* ta
   }
 }
 
-void coordinator(const PerftPlan& plan, tbb::task_arena& arena, chess::PerftTable* table, int ranks, Ledger& ledger,
-                 double& busy, double& idle) {
+void coordinator(const PerftPlan& plan, const std::vector<size_t>& pending, tbb::task_arena& arena,
+                 chess::PerftTable* table, int ranks, Ledger& ledger, double& busy, double& idle) {
   std::atomic<size_t> next{0};
-  const size_t n = plan.units.size();
+  const size_t n = pending.size();
   double start = now();
   // Rank 0's own share, drawn from the same queue as the others'.
   std::thread local([&] {
     for (size_t i; (i = next.fetch_add(1)) < n;) {
       double t0 = now();
-      uint64_t nodes = count_unit(plan, i, arena, table);
+      uint64_t nodes = count_unit(plan, pending[i], arena, table);
       double secs = now() - t0;
       busy += secs;
-      ledger.record(i, nodes, secs, 0);
+      ledger.record(pending[i], nodes, secs, 0);
     }
   });
   for (int stopped = 0; stopped < ranks - 1;) {
@@ -110,7 +99,7 @@ void coordinator(const PerftPlan& plan, tbb::task_arena& arena, chess::PerftTabl
     gentle_recv(report, 3, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_REPORT, &status);
     if (report[0] != NONE) ledger.record(report[0], report[1], from_bits(report[2]), status.MPI_SOURCE);
     size_t i = next.fetch_add(1);
-    uint64_t assign = i < n ? uint64_t(i) : NONE;
+    uint64_t assign = i < n ? uint64_t(pending[i]) : NONE;
     stopped += assign == NONE;
     MPI_Send(&assign, 1, MPI_UINT64_T, status.MPI_SOURCE, TAG_ASSIGN, MPI_COMM_WORLD);
   }
@@ -120,27 +109,23 @@ void coordinator(const PerftPlan& plan, tbb::task_arena& arena, chess::PerftTabl
 
 }  // namespace
 
-FarmResult run_farm(const PerftPlan& plan, int threads, chess::PerftTable* table, Progress* progress) {
+std::vector<RankLoad> run_farm(const PerftPlan& plan, const std::vector<size_t>& pending, int threads,
+                               chess::PerftTable* table, Ledger* ledger, int run) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  FarmResult r;
-  size_t n = plan.units.size();
-  r.nodes.assign(n, 0), r.seconds.assign(n, 0), r.rank.assign(n, -1);
-  if (progress && rank == 0) progress->add_total(n);
   double busy = 0, idle = 0;
   tbb::task_arena arena(threads);
-  if (rank == 0) {
-    Ledger ledger{r, progress, {}};
-    coordinator(plan, arena, table, ranks, ledger, busy, idle);
-  } else {
+  if (rank == 0)
+    coordinator(plan, pending, arena, table, ranks, *ledger, busy, idle);
+  else
     worker(plan, arena, table, busy, idle);
-  }
   double mine[2] = {busy, idle};
   std::vector<double> all(2 * size_t(ranks));
   MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  for (int i = 0; i < ranks; ++i) r.busy.push_back(all[2 * i]), r.idle.push_back(all[2 * i + 1]);
-  return r;
+  std::vector<RankLoad> load;
+  for (int i = 0; i < ranks; ++i) load.push_back({run, i, all[2 * i], all[2 * i + 1]});
+  return load;
 }
 
 }  // namespace chesshpc

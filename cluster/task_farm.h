@@ -10,11 +10,13 @@
 
 namespace chesshpc {
 
-class Progress;
+class Ledger;
 
-using FarmResult = UnitResults;
-
-// Collective over MPI_COMM_WORLD; the result is complete on rank 0 only.
-FarmResult run_farm(const PerftPlan& plan, int threads, chess::PerftTable* table, Progress* progress);
+// Collective over MPI_COMM_WORLD. On rank 0, `pending` lists the units to count, in the
+// order to hand them out, and each result goes to the ledger as it arrives; the other
+// ranks pass an empty list and no ledger. Returns, on rank 0, every rank's busy and idle
+// time as load rows of run `run`.
+std::vector<RankLoad> run_farm(const PerftPlan& plan, const std::vector<size_t>& pending, int threads,
+                               chess::PerftTable* table, Ledger* ledger, int run);
 
 }  // namespace chesshpc

@@ -12,6 +12,10 @@
 
 namespace chess {
 
+// The version of the rules this build generates moves by. Results made under one version
+// are never resumed under another: bump it whenever a legal move set could change.
+constexpr int RULES_VERSION = 1;
+
 // A Sink provides:
 //   piece_moves(PieceType pt, Square from, Bitboard to)  normal moves and captures
 //   pawn_moves(Bitboard to, int step)                    from = to - step

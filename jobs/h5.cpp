@@ -150,6 +150,94 @@ void set_attr(hid_t obj, const std::string& name, int64_t value) { scalar_attr(o
 void set_attr(hid_t obj, const std::string& name, uint64_t value) { scalar_attr(obj, name, H5T_NATIVE_UINT64, &value); }
 void set_attr(hid_t obj, const std::string& name, double value) { scalar_attr(obj, name, H5T_NATIVE_DOUBLE, &value); }
 
+Handle open_read(const std::string& path) {
+  hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id < 0) throw Error("cannot open '" + path + "' as an HDF5 file");
+  return Handle(id, H5Fclose);
+}
+
+Handle open_group(hid_t parent, const std::string& name) {
+  return Handle(check(H5Gopen2(parent, name.c_str(), H5P_DEFAULT), "open group " + name), H5Gclose);
+}
+
+bool has_attr(hid_t obj, const std::string& name) { return H5Aexists(obj, name.c_str()) > 0; }
+
+namespace {
+
+Handle open_attr(hid_t obj, const std::string& name) {
+  return Handle(check(H5Aopen(obj, name.c_str(), H5P_DEFAULT), "open attribute " + name), H5Aclose);
+}
+
+// The dataset's elements in memory type `type`, after checking it is 1-D; returns n.
+Handle open_1d(hid_t parent, const std::string& name, size_t& n) {
+  Handle ds(check(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), "open dataset " + name), H5Dclose);
+  Handle space(check(H5Dget_space(ds.id()), "read the shape of " + name), H5Sclose);
+  hsize_t dims[1] = {0};
+  if (H5Sget_simple_extent_ndims(space.id()) != 1) throw Error("HDF5: dataset " + name + " is not a column");
+  H5Sget_simple_extent_dims(space.id(), dims, nullptr);
+  n = dims[0];
+  return ds;
+}
+
+template <typename T>
+void read_1d(hid_t parent, const std::string& name, hid_t type, std::vector<T>& out) {
+  size_t n = 0;
+  Handle ds = open_1d(parent, name, n);
+  out.assign(n, T{});
+  if (n) check(H5Dread(ds.id(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), "read dataset " + name, 0);
+}
+
+}  // namespace
+
+std::string read_string_attr(hid_t obj, const std::string& name) {
+  Handle a = open_attr(obj, name);
+  Handle t = string_type();
+  char* p = nullptr;
+  check(H5Aread(a.id(), t.id(), &p), "read attribute " + name + " as text", 0);
+  std::string s = p ? p : "";
+  H5free_memory(p);
+  return s;
+}
+
+int64_t read_int_attr(hid_t obj, const std::string& name) {
+  Handle a = open_attr(obj, name);
+  int64_t v = 0;
+  check(H5Aread(a.id(), H5T_NATIVE_INT64, &v), "read attribute " + name + " as an integer", 0);
+  return v;
+}
+
+uint64_t read_uint_attr(hid_t obj, const std::string& name) {
+  Handle a = open_attr(obj, name);
+  uint64_t v = 0;
+  check(H5Aread(a.id(), H5T_NATIVE_UINT64, &v), "read attribute " + name + " as an integer", 0);
+  return v;
+}
+
+void read_column(hid_t parent, const std::string& name, std::vector<int32_t>& out) {
+  read_1d(parent, name, H5T_NATIVE_INT32, out);
+}
+void read_column(hid_t parent, const std::string& name, std::vector<uint64_t>& out) {
+  read_1d(parent, name, H5T_NATIVE_UINT64, out);
+}
+void read_column(hid_t parent, const std::string& name, std::vector<double>& out) {
+  read_1d(parent, name, H5T_NATIVE_DOUBLE, out);
+}
+
+void read_column(hid_t parent, const std::string& name, std::vector<std::string>& out) {
+  Handle t = string_type();
+  std::vector<char*> ptrs;
+  read_1d(parent, name, t.id(), ptrs);
+  out.clear();
+  for (char* p : ptrs) out.push_back(p ? p : ""), H5free_memory(p);
+}
+
+void read_bool_column(hid_t parent, const std::string& name, std::vector<bool>& out) {
+  Handle t = bool_type();
+  std::vector<int8_t> bytes;
+  read_1d(parent, name, t.id(), bytes);
+  out.assign(bytes.begin(), bytes.end());
+}
+
 std::string utc_now() {
   std::time_t t = std::time(nullptr);
   std::tm tm{};

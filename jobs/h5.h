@@ -70,6 +70,20 @@ void set_attr(hid_t obj, const std::string& name, int64_t value);
 void set_attr(hid_t obj, const std::string& name, uint64_t value);
 void set_attr(hid_t obj, const std::string& name, double value);
 
+// The read side, for resuming from a file this program wrote. Every reader throws Error
+// naming what is missing or of the wrong shape.
+Handle open_read(const std::string& path);
+Handle open_group(hid_t parent, const std::string& name);
+bool has_attr(hid_t obj, const std::string& name);
+std::string read_string_attr(hid_t obj, const std::string& name);
+int64_t read_int_attr(hid_t obj, const std::string& name);
+uint64_t read_uint_attr(hid_t obj, const std::string& name);
+void read_column(hid_t parent, const std::string& name, std::vector<int32_t>& out);
+void read_column(hid_t parent, const std::string& name, std::vector<uint64_t>& out);
+void read_column(hid_t parent, const std::string& name, std::vector<double>& out);
+void read_column(hid_t parent, const std::string& name, std::vector<std::string>& out);
+void read_bool_column(hid_t parent, const std::string& name, std::vector<bool>& out);
+
 // Provenance on the root: program, version, git commit, command line, host, start and
 // end time (ISO 8601, UTC), threads, and the file's schema in a "README" attribute.
 struct Provenance {

@@ -69,7 +69,7 @@ std::unique_ptr<chess::PerftTable> make_perft_table(const PerftRequest& req) {
 namespace {
 
 void print_text(const PerftRequest& req, const chess::Position& pos, const std::vector<perft::RootCount>& roots,
-                double secs, int threads, std::ostream& out) {
+                double secs, int threads, std::ostream& out, const UnitRunReport* units) {
   u128 nodes = perft::total(roots);
   if (req.divide) {
     for (const auto& r : roots) out << chess::to_uci(r.move) << ": " << chess::to_string(r.nodes) << "\n";
@@ -84,23 +84,39 @@ void print_text(const PerftRequest& req, const chess::Position& pos, const std::
     }
   }
   out << "perft " << req.depth << " of " << pos.fen() << "\n"
-      << "nodes " << chess::to_string(nodes) << " in " << format_timing(nodes, secs) << ", " << threads
-      << (threads == 1 ? " thread" : " threads");
+      << "nodes " << chess::to_string(nodes) << " in " << format_timing(units ? units->nodes_counted : nodes, secs)
+      << ", " << threads << (threads == 1 ? " thread" : " threads");
   if (req.split_depth)
     out << ", " << req.ranks << (req.ranks == 1 ? " rank" : " ranks") << ", " << req.units << " units at split depth "
         << req.split_depth;
+  if (units && units->units_resumed) out << " (" << units->units_resumed << " resumed)";
   if (req.hash_bytes) out << ", hash " << (req.hash_bytes >> 20) << " MB";
   if (req.verify_keys) out << ", verification keys";
   out << "\n";
 }
 
+std::string json_array(const std::vector<double>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%s%.6g", i ? ", " : "", v[i]);
+    s += buf;
+  }
+  return s + "]";
+}
+
 void print_json(const PerftRequest& req, const chess::Position& pos, const std::vector<perft::RootCount>& roots,
-                double secs, int threads, std::ostream& out) {
+                double secs, int threads, std::ostream& out, const UnitRunReport* units) {
   u128 nodes = perft::total(roots);
   JsonObject o;
   o.add("fen", pos.fen()).add("depth", req.depth).add("nodes", nodes).add("seconds", secs);
-  o.add("nps", secs > 0 ? double(nodes) / secs : 0.0).add("threads", threads);
+  o.add("nps", secs > 0 ? double(units ? units->nodes_counted : nodes) / secs : 0.0).add("threads", threads);
   if (req.split_depth) o.add("split_depth", req.split_depth).add("ranks", req.ranks).add("units", req.units);
+  if (units) {
+    o.add("units_resumed", units->units_resumed).add("units_computed", req.units - units->units_resumed);
+    o.add("checkpoints", units->checkpoints).add("checkpoint_seconds", units->checkpoint_seconds);
+    o.raw("busy_seconds", json_array(units->busy)).raw("idle_seconds", json_array(units->idle));
+  }
   o.add("hash_bytes", (unsigned long long)req.hash_bytes)
       .add("zobrist_seed", (unsigned long long)chess::zobrist::seed());
   if (req.divide) {
@@ -120,11 +136,11 @@ void print_json(const PerftRequest& req, const chess::Position& pos, const std::
 }  // namespace
 
 void print_perft(const PerftRequest& req, const chess::Position& pos, const std::vector<perft::RootCount>& roots,
-                 double secs, int threads, std::ostream& out) {
+                 double secs, int threads, std::ostream& out, const UnitRunReport* units) {
   if (req.json)
-    print_json(req, pos, roots, secs, threads, out);
+    print_json(req, pos, roots, secs, threads, out, units);
   else
-    print_text(req, pos, roots, secs, threads, out);
+    print_text(req, pos, roots, secs, threads, out, units);
 }
 
 int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err) {

@@ -29,14 +29,25 @@ struct PerftRequest {
   int split_depth = 0;
   int ranks = 1;
   long units = 0;
-  std::string out;           // HDF5 result file of a run split into units; empty: none
-  std::string command_line;  // for the file's provenance
+  std::string out;                 // HDF5 result file of a run split into units; empty: none
+  bool resume = false;             // continue the job recorded in out
+  double checkpoint_interval = 5;  // seconds between rewrites of out while the run goes on
+  std::string command_line;        // for the file's provenance
   int max_depth = INT_MAX;
+};
+
+// What a run split into units adds to its report.
+struct UnitRunReport {
+  long units_resumed = 0;         // done by earlier runs of the job, not counted again
+  chess::u128 nodes_counted = 0;  // the part of the total this run counted (its nps is of these)
+  int checkpoints = 0;
+  double checkpoint_seconds = 0;   // rank 0 writing the result file, beside its computing thread
+  std::vector<double> busy, idle;  // per rank, this run
 };
 
 // Prints a finished run as text or JSON, as req asks.
 void print_perft(const PerftRequest& req, const chess::Position& pos, const std::vector<chess::perft::RootCount>& roots,
-                 double secs, int threads, std::ostream& out);
+                 double secs, int threads, std::ostream& out, const UnitRunReport* units = nullptr);
 // The perft table req asks for, or null.
 std::unique_ptr<chess::PerftTable> make_perft_table(const PerftRequest& req);
 

@@ -48,7 +48,7 @@ struct Enumerator {
 
 PerftPlan plan_units(const Position& root, int depth, int split_depth) {
   PerftPlan plan;
-  plan.depth = depth, plan.split_depth = split_depth;
+  plan.root = root, plan.depth = depth, plan.split_depth = split_depth;
   for (chess::Move m : chess::legal_moves(root)) plan.root_moves.push_back(m);
   Enumerator e{plan, {}};
   for (size_t i = 0; i < plan.root_moves.size(); ++i)
@@ -65,6 +65,10 @@ int default_split_depth(const Position& root, int depth, int workers, int per_wo
   // estimate; stop as soon as it reaches the target.
   while (split + 1 < depth && chess::perft::count(root, split) < wanted) ++split;
   return split;
+}
+
+size_t UnitResults::count_done() const {
+  return size_t(std::count_if(run.begin(), run.end(), [](int r) { return r >= 0; }));
 }
 
 std::vector<chess::u128> merge_divide(const PerftPlan& plan, const std::vector<uint64_t>& nodes) {

@@ -22,6 +22,7 @@ struct PerftUnit {
 };
 
 struct PerftPlan {
+  chess::Position root;
   std::vector<chess::Move> root_moves;
   std::vector<PerftUnit> units;  // biggest estimate first; ties in order of discovery
   int split_depth = 0;
@@ -38,12 +39,28 @@ PerftPlan plan_units(const chess::Position& root, int depth, int split_depth);
 // that allows, and always below depth.
 int default_split_depth(const chess::Position& root, int depth, int workers, int per_worker = 300);
 
-// What a run of the units produced, wherever they were computed.
+// One rank's time in one run of the job (a resumed job has several runs).
+struct RankLoad {
+  int run = 0, rank = 0;
+  double busy = 0, idle = 0;  // seconds counting units; seconds waiting for work or results
+};
+
+// What the runs of the units produced, wherever they were computed. Unit i is done when
+// run[i] >= 0; a resumed job starts from the done units of its file.
 struct UnitResults {
-  std::vector<uint64_t> nodes;     // per unit
-  std::vector<double> seconds;     // per unit
-  std::vector<int> rank;           // per unit: who computed it
-  std::vector<double> busy, idle;  // per rank, seconds
+  std::vector<uint64_t> nodes;  // per unit
+  std::vector<double> seconds;  // per unit
+  std::vector<int> rank;        // per unit: who computed it
+  std::vector<int> run;         // per unit: which run of the job (0, then 1 after a resume...), or -1
+  std::vector<RankLoad> load;   // per run and rank
+  int this_run = 0;
+
+  explicit UnitResults(size_t units = 0) : nodes(units), seconds(units), rank(units, -1), run(units, -1) {}
+  bool done(size_t i) const { return run[i] >= 0; }
+  size_t count_done() const;
+  void record(size_t i, uint64_t n, double secs, int by) {
+    nodes[i] = n, seconds[i] = secs, rank[i] = by, run[i] = this_run;
+  }
 };
 
 // Totals from per-unit subtree counts (nodes[i] for units[i]): the per-root-move divide and

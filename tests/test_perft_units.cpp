@@ -1,4 +1,5 @@
 // Work units: unique positions with their paths, and totals equal to direct perft.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <hdf5.h>
@@ -91,16 +92,14 @@ TEST(PerftUnits, DefaultSplitGivesEnoughUnits) {
 // The result file keeps a total past 2^64 exactly, as text and as two 64-bit halves.
 TEST(PerftFile, TotalPast64BitsIsExact) {
   PerftPlan plan = plan_units(Position::start(), 2, 1);
-  UnitResults r;
-  r.nodes.assign(plan.units.size(), uint64_t(1) << 63);
+  UnitResults r(plan.units.size());
+  for (size_t i = 0; i < plan.units.size(); ++i) r.record(i, uint64_t(1) << 63, 0.5, 0);
   r.nodes[0] += 7;  // so that the low half is not zero by accident
-  r.seconds.assign(plan.units.size(), 0.5);
-  r.rank.assign(plan.units.size(), 0);
-  r.busy = {10.0}, r.idle = {0.5};
+  r.load = {{0, 0, 10.0, 0.5}};
   PerftRequest req;
   req.depth = 2, req.split_depth = 1;
   std::string path = testing::TempDir() + "big_total.h5";
-  write_perft_file(path, req, plan, r, "2026-01-01T00:00:00Z", "chesshpc perft test");
+  PerftFile(path, req, plan, "2026-01-01T00:00:00Z").write(r);
 
   hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   ASSERT_GE(f, 0);
@@ -123,4 +122,42 @@ TEST(PerftFile, TotalPast64BitsIsExact) {
   EXPECT_EQ(hi, 10u);  // 20 * 2^63 + 7 = 10 * 2^64 + 7
   EXPECT_EQ(lo, 7u);
   H5Fclose(f);
+}
+
+// A checkpoint holds the done units; reading it back for a resume gives exactly those,
+// marks the next run, and refuses a file of another job by naming what differs.
+TEST(PerftFile, CheckpointReadsBackForResume) {
+  PerftPlan plan = plan_units(Position::start(), 3, 1);
+  UnitResults r(plan.units.size());
+  for (size_t i = 0; i < 5; ++i) r.record(i, 400 + i, 0.25, int(i % 2));
+  r.load = {{0, 0, 1.0, 0.1}, {0, 1, 0.9, 0.2}};
+  PerftRequest req;
+  std::string path = testing::TempDir() + "checkpoint.h5";
+  PerftFile(path, req, plan, "2026-01-01T00:00:00Z").write(r);
+
+  UnitResults back = read_perft_file(path, plan);
+  EXPECT_EQ(back.this_run, 1);
+  EXPECT_EQ(back.count_done(), 5u);
+  for (size_t i = 0; i < plan.units.size(); ++i) {
+    EXPECT_EQ(back.done(i), i < 5);
+    EXPECT_EQ(back.nodes[i], i < 5 ? 400 + i : 0);
+    EXPECT_EQ(back.rank[i], i < 5 ? int(i % 2) : -1);
+  }
+  ASSERT_EQ(back.load.size(), 2u);
+  EXPECT_EQ(back.load[1].rank, 1);
+  EXPECT_DOUBLE_EQ(back.load[1].idle, 0.2);
+  EXPECT_TRUE(holds_unfinished_perft(path));
+
+  auto refused = [&](const PerftPlan& other) {
+    try {
+      read_perft_file(path, other);
+    } catch (const ResumeError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_THAT(refused(plan_units(Position::start(), 4, 1)), testing::HasSubstr("depth is 3, this run's is 4"));
+  EXPECT_THAT(refused(plan_units(Position::start(), 3, 2)), testing::HasSubstr("split depth is 1, this run's is 2"));
+  EXPECT_THAT(refused(plan_units(Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1"), 3, 1)),
+              testing::HasSubstr("its FEN is rnbqkbnr"));
 }

@@ -1,0 +1,146 @@
+"""A killed perft job keeps what it recorded, and --resume finishes it without recounting.
+
+1. kill -9: a 2-rank run checkpointing every 50 ms is killed (every process at once) after
+   its file first records a finished unit. The file must open, say it is incomplete, and
+   hold correct counts for its done units. The same command with --resume on 3 ranks must
+   give the published total and the plain perft's divide, computing exactly the units the
+   file lacked, and keep the recorded units as they were (run 0).
+2. SIGTERM: a run in one process stops with exit code 5, names the units it kept and the
+   command that resumes; resuming on 2 ranks gives the published total.
+3. Resuming from another job's file (other depth, other split) is refused, naming the difference.
+
+usage: mpi_resume.py MPIEXEC CHESSHPC
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import h5py
+
+DEPTH, SPLIT, PUBLISHED = 7, 3, 3195901860  # start position
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+
+
+def mpirun(mpiexec, n):
+    return [mpiexec, "-np", str(n), "--oversubscribe", "--bind-to", "none"]
+
+
+def perft(binary, out, *extra):
+    return [binary, "perft", "--depth", str(DEPTH), "--split-depth", str(SPLIT), "--threads", "1",
+            "--out", out, "--divide", "--json", "--quiet", *extra]
+
+
+def done_units(path):
+    """Units the file records as done, or -1 while it cannot be read."""
+    try:
+        with h5py.File(path, "r") as f:
+            return int(f.attrs["units_done"])
+    except (OSError, KeyError):
+        return -1
+
+
+def wait_for_units(path, proc, what):
+    deadline = time.time() + 120
+    while done_units(path) < 1:
+        assert proc.poll() is None, f"{what} ended before its first checkpoint with a unit"
+        assert time.time() < deadline, f"{what}: no unit recorded in 120 s"
+        time.sleep(0.01)
+
+
+def kill_all(proc, path):
+    """SIGKILL to mpirun and every rank (Open MPI puts each rank in its own process group)."""
+    pids = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if path.encode() in f.read():
+                    pids.append(int(pid))
+        except (FileNotFoundError, ProcessLookupError, PermissionError, NotADirectoryError):
+            pass
+    for pid in pids + [proc.pid]:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    proc.wait()
+
+
+def run_json(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=ENV)
+    assert r.returncode == 0, f"{cmd} exited {r.returncode}: {r.stderr}"
+    return json.loads(r.stdout)
+
+
+def check_recorded_units(binary, path):
+    """The done units of a killed run: correct counts, recounted here with a plain perft."""
+    with h5py.File(path, "r") as f:
+        assert int(f.attrs["complete"]) == 0 and "total" not in f.attrs
+        u = f["units"]
+        done = u["done"][:]
+        fens, nodes, runs = u["fen"].asstr()[:], u["nodes"][:], u["run"][:]
+        recorded = {fens[i]: int(nodes[i]) for i in range(len(done)) if done[i]}
+        assert all(runs[i] == 0 for i in range(len(done)) if done[i])
+        assert all(runs[i] == -1 and nodes[i] == 0 for i in range(len(done)) if not done[i])
+    for fen in list(recorded)[:5]:
+        n = run_json([binary, "perft", "--fen", fen, "--depth", str(DEPTH - SPLIT), "--json", "--quiet"])["nodes"]
+        assert n == recorded[fen], f"recorded {recorded[fen]} for {fen}, perft says {n}"
+    return recorded
+
+
+def check_resumed(result, path, recorded, reference, what):
+    assert result["nodes"] == PUBLISHED, f"{what}: total {result['nodes']}"
+    assert result["divide"] == reference["divide"], f"{what}: divide differs from the plain perft"
+    assert result["units_resumed"] == len(recorded), f"{what}: resumed {result['units_resumed']}, file had {len(recorded)}"
+    assert result["units_computed"] == result["units"] - len(recorded), f"{what}: computed {result['units_computed']}"
+    with h5py.File(path, "r") as f:
+        assert int(f.attrs["complete"]) == 1 and int(f.attrs["total"]) == PUBLISHED
+        u = f["units"]
+        fens, nodes, runs = u["fen"].asstr()[:], u["nodes"][:], u["run"][:]
+        kept = {fens[i]: int(nodes[i]) for i in range(len(fens)) if runs[i] == 0}
+        assert kept == recorded, f"{what}: the units of run 0 changed"
+        assert sum(1 for r in runs if r == 1) == result["units_computed"]
+    print(f"{what}: {len(recorded)} units kept, {result['units_computed']} computed, total {result['nodes']} ok")
+
+
+def main(mpiexec, binary):
+    reference = run_json([binary, "perft", "--depth", str(DEPTH), "--divide", "--json", "--quiet"])
+    assert reference["nodes"] == PUBLISHED
+    with tempfile.TemporaryDirectory() as tmp:
+        # 1. kill -9 of a 2-rank job, resumed on 3 ranks.
+        path = os.path.join(tmp, "killed.h5")
+        cmd = perft(binary, path, "--checkpoint", "0.05")
+        proc = subprocess.Popen(mpirun(mpiexec, 2) + cmd, env=ENV, stdout=subprocess.DEVNULL, start_new_session=True)
+        wait_for_units(path, proc, "the 2-rank run")
+        kill_all(proc, path)
+        recorded = check_recorded_units(binary, path)
+        check_resumed(run_json(mpirun(mpiexec, 3) + cmd + ["--resume"]), path, recorded, reference, "kill -9, 2 -> 3 ranks")
+
+        # 2. SIGTERM to a run in one process, resumed on 2 ranks.
+        path = os.path.join(tmp, "stopped.h5")
+        cmd = perft(binary, path, "--checkpoint", "0.05")
+        proc = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        wait_for_units(path, proc, "the one-process run")
+        proc.send_signal(signal.SIGTERM)
+        err = proc.communicate(timeout=60)[1]
+        assert proc.returncode == 5, f"SIGTERM: exit code {proc.returncode}, stderr {err!r}"
+        kept = done_units(path)
+        assert f"stopped by SIGTERM after {kept} of " in err and "resume with: " in err and err.rstrip().endswith("--resume"), err
+        recorded = check_recorded_units(binary, path)
+        check_resumed(run_json(mpirun(mpiexec, 2) + cmd + ["--resume"]), path, recorded, reference, "SIGTERM, 1 -> 2 ranks")
+
+        # 3. Another job's file is refused, naming what differs.
+        for flag, value, named in (("--depth", "6", "depth is 7, this run's is 6"),
+                                   ("--split-depth", "2", "split depth is 3, this run's is 2")):
+            other = [binary, "perft", "--depth", str(DEPTH), "--split-depth", str(SPLIT), "--out", path, "--resume", "--quiet"]
+            other[other.index(flag) + 1] = value
+            r = subprocess.run(other, capture_output=True, text=True, env=ENV)
+            assert r.returncode == 3 and named in r.stderr, (r.returncode, r.stderr)
+        print("another job's file refused: ok")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])

@@ -67,7 +67,7 @@ void Checkpointer::loop() {
     }
     double since = std::chrono::duration<double>(Clock::now() - last).count();
     double cost = writes_ ? writing_ / writes_ : 0;
-    if (since < std::max(interval_, 50 * cost)) continue;
+    if (since < (interval_ > 0 ? interval_ : std::max(5.0, 50 * cost))) continue;
     write();
     last = Clock::now();
   }

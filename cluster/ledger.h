@@ -32,8 +32,8 @@ class Ledger {
   mutable std::mutex mutex_;
 };
 
-// Writes the ledger to the file every `interval` seconds, stretched so that writing stays
-// under 2% of the run, and once more when a stop signal arrives, after which it calls
+// Writes the ledger to the file every `interval` seconds (0: every 5 s, stretched so that
+// writing stays under 2% of the run), and once more when a stop signal arrives, after which it calls
 // on_stop(signal, units in that last checkpoint), which ends the process. A null file
 // only watches for signals.
 class Checkpointer {

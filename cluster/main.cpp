@@ -25,7 +25,7 @@ const std::vector<OptionSpec> PERFT_OPTIONS = {
     {"verify-keys", "", "use the second, independent Zobrist key set, to cross-check a hashed run"},
     {"split-depth", "K", "split into the unique positions K plies down and run them as units over MPI ranks"},
     {"out", "FILE.h5", "with units: write units, divide, exact total, per-rank load and provenance to HDF5"},
-    {"checkpoint", "SECONDS", "with --out: rewrite the file with the units done so far this often (default: 5)"},
+    {"checkpoint", "SECONDS", "with --out: rewrite the file with the units done so far this often (default: 5, longer if writing took over 2%)"},
     {"resume", "", "with --out: continue the job recorded in FILE.h5, counting only the units it lacks"},
     {"epd", "FILE", "check every ';Dn count' of every line of an EPD suite"},
     {"max-depth", "D", "with --epd: check depths up to D only"},

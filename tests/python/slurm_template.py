@@ -1,0 +1,85 @@
+"""cluster/slurm/perft.sbatch stops cleanly at Slurm's warning and its requeued piece finishes.
+
+Slurm is not installed here, so `srun` is a stand-in that runs the ranks with mpirun, and
+`scontrol` records what it was asked. The script is run as Slurm would: once until SIGTERM
+(the --signal warning), then again as the requeued job, which must resume and give the
+published total without recounting the units the first piece kept.
+
+usage: slurm_template.py MPIEXEC CHESSHPC SBATCH_SCRIPT
+"""
+import os
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+import h5py
+
+# Kiwipete: long enough (seconds) for mpirun, which passes SIGTERM on after about a second.
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+DEPTH, SPLIT, PUBLISHED = 6, 2, 8031647685
+
+FAKE_SRUN = """#!/bin/bash
+while [[ "$1" == --* ]]; do shift; done  # srun's own options
+exec {mpiexec} -np 2 --oversubscribe --bind-to none "$@"
+"""
+FAKE_SCONTROL = """#!/bin/bash
+echo "$@" >> {log}
+"""
+
+
+def write_tool(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
+
+
+def units_done(path):
+    try:
+        with h5py.File(path, "r") as f:
+            return int(f.attrs["units_done"])
+    except (OSError, KeyError):
+        return -1
+
+
+def main(mpiexec, binary, script):
+    with tempfile.TemporaryDirectory() as tmp:
+        bindir, out, log = os.path.join(tmp, "bin"), os.path.join(tmp, "perft.h5"), os.path.join(tmp, "scontrol.log")
+        os.mkdir(bindir)
+        write_tool(os.path.join(bindir, "srun"), FAKE_SRUN.format(mpiexec=mpiexec))
+        write_tool(os.path.join(bindir, "scontrol"), FAKE_SCONTROL.format(log=log))
+        env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"], SLURM_JOB_ID="4242", SLURM_CPUS_PER_TASK="1",
+                   FEN=KIWIPETE, DEPTH=str(DEPTH), SPLIT=str(SPLIT), HASH="16M", OUT=out, CHESSHPC=binary,
+                   EXTRA_ARGS="--checkpoint 0.05",
+                   OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+
+        first = subprocess.Popen(["bash", script], env=env, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                 text=True)
+        deadline = time.time() + 120
+        while units_done(out) < 1:
+            assert first.poll() is None and time.time() < deadline, "the first piece recorded no unit: " + first.stdout.read()
+            time.sleep(0.01)
+        first.send_signal(signal.SIGTERM)  # Slurm's --signal=B:TERM@300
+        log1 = first.communicate(timeout=120)[0]
+        assert first.returncode != 0, log1
+        assert "stopped by SIGTERM" in log1 and "requeueing to continue" in log1, log1
+        with open(log) as f:
+            assert f.read().split() == ["requeue", "4242"]
+        kept = units_done(out)
+        assert kept >= 1
+
+        second = subprocess.run(["bash", script], env=env, cwd=tmp, capture_output=True, text=True, timeout=600)
+        assert second.returncode == 0, second.stdout + second.stderr
+        assert "perft finished" in second.stdout, second.stdout
+        with h5py.File(out, "r") as f:
+            assert int(f.attrs["total"]) == PUBLISHED and int(f.attrs["runs"]) == 2
+            assert "--resume" in f.attrs["command_line"]
+            runs = f["units/run"][:]
+            assert sum(1 for r in runs if r == 0) == kept and sum(1 for r in runs if r == 1) == len(runs) - kept
+        print(f"first piece kept {kept} units and asked for a requeue; the second finished: total {PUBLISHED} ok")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3]))

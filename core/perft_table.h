@@ -20,7 +20,8 @@ namespace chess {
 
 class PerftTable {
  public:
-  // Uses the largest power-of-two number of 64-byte buckets that fits in bytes (at least one).
+  // Uses the largest power-of-two number of 64-byte buckets that fits in bytes (at least
+  // one), on huge pages where the system offers them, cleared by all threads.
   explicit PerftTable(size_t bytes);
 
   bool probe(Key key, int depth, uint64_t& count) const;
@@ -37,7 +38,10 @@ class PerftTable {
     Entry entries[4];
   };
 
-  std::unique_ptr<Bucket[]> buckets_;
+  struct Free {
+    void operator()(Bucket* p) const;
+  };
+  std::unique_ptr<Bucket[], Free> buckets_;
   size_t mask_;
 };
 

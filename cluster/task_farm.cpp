@@ -1,6 +1,7 @@
 #include "task_farm.h"
 
 #include <mpi.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -140,8 +141,13 @@ std::vector<RankLoad> run_farm(const PerftPlan& plan, const std::vector<size_t>&
   double mine[2] = {busy, idle};
   std::vector<double> all(2 * size_t(ranks));
   MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  constexpr int HOST = 256;
+  char host[HOST] = {};
+  gethostname(host, HOST - 1);
+  std::vector<char> hosts(size_t(HOST) * size_t(ranks));
+  MPI_Gather(host, HOST, MPI_CHAR, hosts.data(), HOST, MPI_CHAR, 0, MPI_COMM_WORLD);
   std::vector<RankLoad> load;
-  for (int i = 0; i < ranks; ++i) load.push_back({run, i, all[2 * i], all[2 * i + 1]});
+  for (int i = 0; i < ranks; ++i) load.push_back({run, i, all[2 * i], all[2 * i + 1], &hosts[size_t(HOST) * i]});
   return load;
 }
 

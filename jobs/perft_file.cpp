@@ -1,5 +1,6 @@
 #include "perft_file.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -18,7 +19,7 @@ const char* README =
     "--resume, ...), done (false: not counted yet, nodes is 0).\n"
     "/divide (complete files only): one row per root move: move (UCI), nodes (exact decimal text), nodes_hi, "
     "nodes_lo (nodes = hi * 2**64 + lo).\n"
-    "/ranks: one row per run and rank: run, rank, busy_seconds, idle_seconds.\n"
+    "/ranks: one row per run and rank: run, rank, host, busy_seconds, idle_seconds.\n"
     "Root attributes: complete (1 when every unit is done) and units_done; when complete, the total as 'total' "
     "(decimal text) and total_hi, total_lo; Python: int(f.attrs['total']) or "
     "(int(f.attrs['total_hi']) << 64) | int(f.attrs['total_lo']).";
@@ -61,10 +62,13 @@ void write_ranks(hid_t file, const UnitResults& r) {
   h5::Handle g = h5::create_group(file, "ranks");
   std::vector<int32_t> run, rank;
   std::vector<double> busy, idle;
+  std::vector<std::string> host;
   for (const RankLoad& l : r.load)
-    run.push_back(l.run), rank.push_back(l.rank), busy.push_back(l.busy), idle.push_back(l.idle);
+    run.push_back(l.run), rank.push_back(l.rank), busy.push_back(l.busy), idle.push_back(l.idle),
+        host.push_back(l.host);
   h5::write_column(g.id(), "run", run, "run of the job");
   h5::write_column(g.id(), "rank", rank, "MPI rank");
+  h5::write_column(g.id(), "host", host, "host the rank ran on");
   h5::write_column(g.id(), "busy_seconds", busy, "time counting units");
   h5::write_column(g.id(), "idle_seconds", idle, "time waiting for work or results");
 }
@@ -106,6 +110,12 @@ void PerftFile::write(const UnitResults& r) const {
   h5::set_attr(file.id(), "complete", int64_t(complete));
   h5::set_attr(file.id(), "runs", int64_t(r.this_run + 1));
   h5::set_attr(file.id(), "hash_bytes", uint64_t(req_.hash_bytes));
+  std::vector<std::string> hosts;  // every host of every run, in order of first appearance
+  for (const RankLoad& l : r.load)
+    if (std::find(hosts.begin(), hosts.end(), l.host) == hosts.end()) hosts.push_back(l.host);
+  std::string joined;
+  for (const std::string& h : hosts) joined += (joined.empty() ? "" : ",") + h;
+  h5::set_attr(file.id(), "hosts", joined);
   h5::set_attr(file.id(), "zobrist_seed", uint64_t(chess::zobrist::seed()));
   file.commit();
 }
@@ -163,12 +173,14 @@ UnitResults read_perft_file(const std::string& path, const PerftPlan& plan) {
   h5::Handle ranks = h5::open_group(f.id(), "ranks");
   std::vector<int32_t> lrun, lrank;
   std::vector<double> busy, idle;
+  std::vector<std::string> host;
+  h5::read_column(ranks.id(), "host", host);
   h5::read_column(ranks.id(), "run", lrun);
   h5::read_column(ranks.id(), "rank", lrank);
   h5::read_column(ranks.id(), "busy_seconds", busy);
   h5::read_column(ranks.id(), "idle_seconds", idle);
-  for (size_t i = 0; i < lrun.size() && i < lrank.size() && i < busy.size() && i < idle.size(); ++i)
-    r.load.push_back({lrun[i], lrank[i], busy[i], idle[i]});
+  for (size_t i = 0; i < lrun.size() && i < lrank.size() && i < busy.size() && i < idle.size() && i < host.size(); ++i)
+    r.load.push_back({lrun[i], lrank[i], busy[i], idle[i], host[i]});
   return r;
 }
 

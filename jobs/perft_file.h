@@ -15,7 +15,7 @@ namespace chesshpc {
 // Layout, as its README attribute says:
 //   /units    fen, multiplicity, nodes, seconds, rank, run, done: one row per unit, biggest first
 //   /divide   move (UCI), nodes (decimal text, exact), nodes_hi and nodes_lo (uint64); complete files only
-//   /ranks    run, rank, busy_seconds, idle_seconds
+//   /ranks    run, rank, host, busy_seconds, idle_seconds
 //   root      provenance, the job's parameters, complete (0/1), units_done, and when complete
 //             the total as "total" (decimal text) and total_hi / total_lo (uint64):
 //             total = total_hi * 2**64 + total_lo

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -43,6 +44,7 @@ int default_split_depth(const chess::Position& root, int depth, int workers, int
 struct RankLoad {
   int run = 0, rank = 0;
   double busy = 0, idle = 0;  // seconds counting units; seconds waiting for work or results
+  std::string host;
 };
 
 // What the runs of the units produced, wherever they were computed. Unit i is done when

@@ -95,7 +95,7 @@ TEST(PerftFile, TotalPast64BitsIsExact) {
   UnitResults r(plan.units.size());
   for (size_t i = 0; i < plan.units.size(); ++i) r.record(i, uint64_t(1) << 63, 0.5, 0);
   r.nodes[0] += 7;  // so that the low half is not zero by accident
-  r.load = {{0, 0, 10.0, 0.5}};
+  r.load = {{0, 0, 10.0, 0.5, "node1"}};
   PerftRequest req;
   req.depth = 2, req.split_depth = 1;
   std::string path = testing::TempDir() + "big_total.h5";
@@ -130,7 +130,7 @@ TEST(PerftFile, CheckpointReadsBackForResume) {
   PerftPlan plan = plan_units(Position::start(), 3, 1);
   UnitResults r(plan.units.size());
   for (size_t i = 0; i < 5; ++i) r.record(i, 400 + i, 0.25, int(i % 2));
-  r.load = {{0, 0, 1.0, 0.1}, {0, 1, 0.9, 0.2}};
+  r.load = {{0, 0, 1.0, 0.1, "node1"}, {0, 1, 0.9, 0.2, "node2"}};
   PerftRequest req;
   std::string path = testing::TempDir() + "checkpoint.h5";
   PerftFile(path, req, plan, "2026-01-01T00:00:00Z").write(r);
@@ -146,6 +146,7 @@ TEST(PerftFile, CheckpointReadsBackForResume) {
   ASSERT_EQ(back.load.size(), 2u);
   EXPECT_EQ(back.load[1].rank, 1);
   EXPECT_DOUBLE_EQ(back.load[1].idle, 0.2);
+  EXPECT_EQ(back.load[1].host, "node2");
   EXPECT_TRUE(holds_unfinished_perft(path));
 
   auto refused = [&](const PerftPlan& other) {

@@ -8,6 +8,7 @@ usage: mpi_ranks.py MPIEXEC CHESSHPC
 """
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -45,6 +46,7 @@ def main(mpiexec, binary):
                 "divide": dict(zip(f["divide/move"].asstr()[:], (int(x) for x in f["divide/nodes"].asstr()[:]))),
             }
             assert set(units["rank"][:]) <= {0, 1} and len(f["ranks/busy_seconds"]) == 2
+            assert list(f["ranks/host"].asstr()[:]) == [socket.gethostname()] * 2 and f.attrs["hosts"] == socket.gethostname()
     failed = 0
     for name, r in runs.items():
         ok = r["nodes"] == PUBLISHED and r["divide"] == reference["divide"] and r["units"] == 2038

@@ -10,11 +10,15 @@ is per rank: pass --hash-total to give every configuration the same memory in al
   python3 bench/perft_scaling.py --depth 9 --hash-total 8G --repeat 1 --json
 
 Efficiency is the time of 1 rank x 1 thread over (workers x the time), where workers is
-ranks x threads capped at the cores this machine has. Python 3 standard library only.
+ranks x threads capped at the cores this machine has. Work efficiency is the CPU time of
+1 x 1 over the configuration's CPU time (from `perf stat`, when installed): it shows
+extra work, such as ranks recounting subtrees another rank's table holds, apart from
+what other processes on a shared machine take. Python 3 standard library only.
 """
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -39,10 +43,21 @@ def run_one(args, ranks, threads, hash_bytes, out):
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     if os.path.exists(out):
         os.remove(out)
+    stat = out + ".perf"
+    if shutil.which("perf"):  # CPU time of every process, children included
+        cmd = ["perf", "stat", "-x,", "-e", "task-clock", "-o", stat] + cmd
     r = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if r.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed ({r.returncode}): {r.stderr}")
-    return json.loads(r.stdout)
+    result = json.loads(r.stdout)
+    result["cpu_seconds"] = None
+    if os.path.exists(stat):
+        with open(stat) as f:
+            for line in f:
+                fields = line.split(",")
+                if len(fields) > 2 and fields[2] == "task-clock" and fields[0] not in ("", "<not counted>"):
+                    result["cpu_seconds"] = float(fields[0]) / 1000
+    return result
 
 
 def summarise(runs, ranks, threads, cores):
@@ -57,6 +72,9 @@ def summarise(runs, ranks, threads, cores):
         "mpi_wait_share": sum(best["idle_seconds"]) / capacity,
         "hdf5_share": best["checkpoint_seconds"] / capacity,
         "checkpoints": best["checkpoints"],
+        # CPU time is what a shared machine disturbs least: other processes take wall time
+        # from a run, not CPU time; more CPU time means more work (e.g. hash tables per rank).
+        "cpu_seconds": min((r["cpu_seconds"] for r in runs if r["cpu_seconds"]), default=None),
     }
 
 
@@ -89,12 +107,16 @@ def main():
         sys.exit(f"node counts differ between configurations: {nodes}")
     print(f"perft {args.depth} of {args.fen}: {rows[0]['nodes']:,} nodes; hash {args.hash_total} in all; {cores} cores")
     print(f"{'ranks':>5} {'thr':>3} {'split':>5} {'units':>7} {'seconds':>9} {'Mnps':>8} {'eff':>6} "
-          f"{'busy':>6} {'MPI':>6} {'HDF5':>6}")
+          f"{'cpu s':>8} {'work eff':>8} {'busy':>6} {'MPI':>6} {'HDF5':>6}")
     for r in rows:
         r["efficiency"] = base["seconds"] / (r["workers"] * r["seconds"]) if base else None
+        r["work_efficiency"] = base["cpu_seconds"] / r["cpu_seconds"] if base and r["cpu_seconds"] else None
         eff = f"{r['efficiency']:.2f}" if base else "-"
+        cpu = f"{r['cpu_seconds']:.1f}" if r["cpu_seconds"] else "-"
+        work = f"{r['work_efficiency']:.2f}" if r["work_efficiency"] else "-"
         print(f"{r['ranks']:>5} {r['threads']:>3} {r['split_depth']:>5} {r['units']:>7} {r['seconds']:>9.2f} "
-              f"{r['nps'] / 1e6:>8.0f} {eff:>6} {r['busy_share']:>6.1%} {r['mpi_wait_share']:>6.2%} {r['hdf5_share']:>6.2%}")
+              f"{r['nps'] / 1e6:>8.0f} {eff:>6} {cpu:>8} {work:>8} {r['busy_share']:>6.1%} "
+              f"{r['mpi_wait_share']:>6.2%} {r['hdf5_share']:>6.2%}")
     if args.json:
         print(json.dumps({"depth": args.depth, "fen": args.fen, "hash_total": total, "cores": cores, "rows": rows}))
 

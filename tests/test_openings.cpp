@@ -22,7 +22,10 @@ std::string write_file(const std::string& name, const std::string& text) {
 
 std::string line_of(const Opening& o) {
   std::string s = o.start.fen();
-  for (chess::Move m : o.moves) s += " " + chess::to_uci(m);
+  for (chess::Move m : o.moves) {
+    s += ' ';
+    s += chess::to_uci(m);
+  }
   return s;
 }
 

@@ -77,6 +77,8 @@ class Game {
   void play(Move m);
 
   const Position& position() const { return history_.back(); }
+  const Position& start() const { return history_.front(); }
+  const Position& position_at(int ply) const { return history_[size_t(ply)]; }
   int ply() const { return int(history_.size()) - 1; }
   const std::vector<Move>& moves() const { return moves_; }
 

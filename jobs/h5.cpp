@@ -123,6 +123,23 @@ void write_column(hid_t parent, const std::string& name, const std::vector<std::
   Handle t = string_type();
   write_1d(parent, name, t.id(), v.size(), ptrs.data(), doc);
 }
+void write_byte_rows(hid_t parent, const std::string& name, const std::vector<uint8_t>& flat, size_t cols,
+                     const std::string& doc) {
+  size_t rows = flat.size() / cols;
+  hsize_t dims[2] = {rows, cols}, maxdims[2] = {H5S_UNLIMITED, cols};
+  hsize_t chunk[2] = {rows < 1 ? 1 : rows > 8192 ? 8192 : rows, cols};
+  Handle space(check(H5Screate_simple(2, dims, maxdims), "create a dataspace for " + name), H5Sclose);
+  Handle plist(check(H5Pcreate(H5P_DATASET_CREATE), "create a property list"), H5Pclose);
+  H5Pset_chunk(plist.id(), 2, chunk);
+  H5Pset_shuffle(plist.id());
+  H5Pset_deflate(plist.id(), 4);
+  Handle ds(check(H5Dcreate2(parent, name.c_str(), H5T_NATIVE_UINT8, space.id(), H5P_DEFAULT, plist.id(), H5P_DEFAULT),
+                  "create dataset " + name),
+            H5Dclose);
+  if (rows) check(H5Dwrite(ds.id(), H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, flat.data()), "write " + name, 0);
+  if (!doc.empty()) set_attr(ds.id(), "description", doc);
+}
+
 void write_bool_column(hid_t parent, const std::string& name, const std::vector<bool>& v, const std::string& doc) {
   std::vector<int8_t> bytes(v.begin(), v.end());
   Handle t = bool_type();
@@ -216,6 +233,9 @@ uint64_t read_uint_attr(hid_t obj, const std::string& name) {
 void read_column(hid_t parent, const std::string& name, std::vector<int32_t>& out) {
   read_1d(parent, name, H5T_NATIVE_INT32, out);
 }
+void read_column(hid_t parent, const std::string& name, std::vector<int64_t>& out) {
+  read_1d(parent, name, H5T_NATIVE_INT64, out);
+}
 void read_column(hid_t parent, const std::string& name, std::vector<uint64_t>& out) {
   read_1d(parent, name, H5T_NATIVE_UINT64, out);
 }
@@ -229,6 +249,17 @@ void read_column(hid_t parent, const std::string& name, std::vector<std::string>
   read_1d(parent, name, t.id(), ptrs);
   out.clear();
   for (char* p : ptrs) out.push_back(p ? p : ""), H5free_memory(p);
+}
+
+void read_byte_rows(hid_t parent, const std::string& name, std::vector<uint8_t>& flat, size_t cols) {
+  Handle ds(check(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), "open dataset " + name), H5Dclose);
+  Handle space(check(H5Dget_space(ds.id()), "read the shape of " + name), H5Sclose);
+  hsize_t dims[2] = {0, 0};
+  if (H5Sget_simple_extent_ndims(space.id()) != 2) throw Error("HDF5: dataset " + name + " is not a table of rows");
+  H5Sget_simple_extent_dims(space.id(), dims, nullptr);
+  if (dims[1] != cols) throw Error("HDF5: dataset " + name + " has rows of " + std::to_string(dims[1]) + " bytes");
+  flat.assign(dims[0] * cols, 0);
+  if (dims[0]) check(H5Dread(ds.id(), H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, flat.data()), "read " + name, 0);
 }
 
 void read_bool_column(hid_t parent, const std::string& name, std::vector<bool>& out) {

@@ -62,6 +62,9 @@ void write_column(hid_t parent, const std::string& name, const std::vector<int64
 void write_column(hid_t parent, const std::string& name, const std::vector<uint64_t>& v, const std::string& doc);
 void write_column(hid_t parent, const std::string& name, const std::vector<double>& v, const std::string& doc);
 void write_column(hid_t parent, const std::string& name, const std::vector<std::string>& v, const std::string& doc);
+// A 2-D uint8 dataset of rows of `cols` bytes (flat holds them row after row), chunked by rows.
+void write_byte_rows(hid_t parent, const std::string& name, const std::vector<uint8_t>& flat, size_t cols,
+                     const std::string& doc);
 // Booleans as HDF5's enum {FALSE, TRUE}, which h5py reads as numpy bool.
 void write_bool_column(hid_t parent, const std::string& name, const std::vector<bool>& v, const std::string& doc);
 
@@ -79,10 +82,12 @@ std::string read_string_attr(hid_t obj, const std::string& name);
 int64_t read_int_attr(hid_t obj, const std::string& name);
 uint64_t read_uint_attr(hid_t obj, const std::string& name);
 void read_column(hid_t parent, const std::string& name, std::vector<int32_t>& out);
+void read_column(hid_t parent, const std::string& name, std::vector<int64_t>& out);
 void read_column(hid_t parent, const std::string& name, std::vector<uint64_t>& out);
 void read_column(hid_t parent, const std::string& name, std::vector<double>& out);
 void read_column(hid_t parent, const std::string& name, std::vector<std::string>& out);
 void read_bool_column(hid_t parent, const std::string& name, std::vector<bool>& out);
+void read_byte_rows(hid_t parent, const std::string& name, std::vector<uint8_t>& flat, size_t cols);
 
 // Provenance on the root: program, version, git commit, command line, host, start and
 // end time (ISO 8601, UTC), threads, and the file's schema in a "README" attribute.

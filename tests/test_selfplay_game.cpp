@@ -2,10 +2,14 @@
 // and a real game between two Stockfish processes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "h5.h"
 #include "movegen.h"
 #include "san.h"
 #include "selfplay_game.h"
 #include "selfplay_players.h"
+#include "selfplay_tables.h"
 #include "uci.h"
 
 using namespace chesshpc;
@@ -158,4 +162,46 @@ TEST(SelfplayGame, StockfishAgainstStockfishIsReproducible) {
   EXPECT_EQ(g1.plies[6].book, false);
   EXPECT_TRUE(g1.plies[6].score_cp || g1.plies[6].mate_in);
   EXPECT_GT(g1.plies[6].nodes, 0u);
+}
+
+// The dataset's columns: one row per game, one per position, results from the mover's
+// view, and a file round trip that gives back every column.
+TEST(SelfplayTables, ColumnsOfAGameAndAFileRoundTrip) {
+  ScriptedPlayer a("a", {"f3", "g4"}, 12), b("b", {"e5", "Qh4#"}, -3);
+  SelfplayTables t;
+  t.append(play_game(GameSpec{}, 5, b, a));  // odd game: a has White
+  t.append(play_game(GameSpec{}, 2, a, b));
+  ASSERT_EQ(t.games.size(), 2u);
+  ASSERT_EQ(t.positions.size(), 8u);
+  t.sort_by_game();
+  EXPECT_EQ(t.games.game, (std::vector<uint64_t>{2, 5}));
+  EXPECT_EQ(t.positions.game.front(), 2u);
+  EXPECT_EQ(t.games.moves[0], "f2f3 e7e5 g2g4 d8h4");
+  EXPECT_EQ(t.games.result[0], "0-1");
+  EXPECT_EQ(t.games.termination[0], "checkmate");
+  EXPECT_EQ(t.positions.result[0], 0.0);  // White to move, White lost
+  EXPECT_EQ(t.positions.result[1], 1.0);
+  EXPECT_EQ(t.positions.score_cp[0], 12.0);
+  EXPECT_EQ(t.positions.fen[2], "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2");
+  chess::PackedPosition packed;
+  std::copy_n(t.positions.packed.begin() + 64, 32, packed.begin());
+  EXPECT_EQ(chess::unpack(packed).fen(), t.positions.fen[2]);
+
+  std::string path = testing::TempDir() + "selfplay_tables.h5";
+  {
+    h5::File f(path);
+    write_selfplay_tables(f.id(), t);
+    f.commit();
+  }
+  h5::Handle f = h5::open_read(path);
+  SelfplayTables back = read_selfplay_tables(f.id());
+  EXPECT_EQ(back.games.moves, t.games.moves);
+  EXPECT_EQ(back.games.first_fire, t.games.first_fire);
+  EXPECT_EQ(back.positions.packed, t.positions.packed);
+  EXPECT_EQ(back.positions.fen, t.positions.fen);
+  EXPECT_EQ(back.positions.result, t.positions.result);
+  EXPECT_EQ(back.positions.book, t.positions.book);
+
+  EXPECT_EQ(t.dedup_positions(), 4u);  // the second game repeats the first's positions
+  EXPECT_EQ(t.positions.size(), 4u);
 }

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <unistd.h>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -42,19 +43,27 @@ Handle bool_type() {
   return t;
 }
 
-// A chunked, deflated, extendible 1-D dataset holding n elements of type.
-void write_1d(hid_t parent, const std::string& name, hid_t type, size_t n, const void* data, const std::string& doc) {
-  hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED}, chunk[1] = {n < 1 ? 1 : n > 65536 ? 65536 : n};
-  Handle space(check(H5Screate_simple(1, dims, maxdims), "create a dataspace for " + name), H5Sclose);
+// A chunked, deflated dataset of `rows` rows of `cols` elements of type (1-D when cols
+// is 0), extendible in rows, chunked by up to `chunk_rows` rows.
+void write_rows(hid_t parent, const std::string& name, hid_t type, size_t rows, size_t cols, size_t chunk_rows,
+                const void* data, const std::string& doc) {
+  int rank = cols ? 2 : 1;
+  hsize_t dims[2] = {rows, cols}, maxdims[2] = {H5S_UNLIMITED, cols};
+  hsize_t chunk[2] = {std::clamp<hsize_t>(rows, 1, chunk_rows), cols};
+  Handle space(check(H5Screate_simple(rank, dims, maxdims), "create a dataspace for " + name), H5Sclose);
   Handle plist(check(H5Pcreate(H5P_DATASET_CREATE), "create a property list"), H5Pclose);
-  H5Pset_chunk(plist.id(), 1, chunk);
+  H5Pset_chunk(plist.id(), rank, chunk);
   H5Pset_shuffle(plist.id());
   H5Pset_deflate(plist.id(), 4);
   Handle ds(check(H5Dcreate2(parent, name.c_str(), type, space.id(), H5P_DEFAULT, plist.id(), H5P_DEFAULT),
                   "create dataset " + name),
             H5Dclose);
-  if (n) check(H5Dwrite(ds.id(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write dataset " + name, 0);
+  if (rows) check(H5Dwrite(ds.id(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write dataset " + name, 0);
   if (!doc.empty()) set_attr(ds.id(), "description", doc);
+}
+
+void write_1d(hid_t parent, const std::string& name, hid_t type, size_t n, const void* data, const std::string& doc) {
+  write_rows(parent, name, type, n, 0, 65536, data, doc);
 }
 
 }  // namespace
@@ -125,19 +134,7 @@ void write_column(hid_t parent, const std::string& name, const std::vector<std::
 }
 void write_byte_rows(hid_t parent, const std::string& name, const std::vector<uint8_t>& flat, size_t cols,
                      const std::string& doc) {
-  size_t rows = flat.size() / cols;
-  hsize_t dims[2] = {rows, cols}, maxdims[2] = {H5S_UNLIMITED, cols};
-  hsize_t chunk[2] = {rows < 1 ? 1 : rows > 8192 ? 8192 : rows, cols};
-  Handle space(check(H5Screate_simple(2, dims, maxdims), "create a dataspace for " + name), H5Sclose);
-  Handle plist(check(H5Pcreate(H5P_DATASET_CREATE), "create a property list"), H5Pclose);
-  H5Pset_chunk(plist.id(), 2, chunk);
-  H5Pset_shuffle(plist.id());
-  H5Pset_deflate(plist.id(), 4);
-  Handle ds(check(H5Dcreate2(parent, name.c_str(), H5T_NATIVE_UINT8, space.id(), H5P_DEFAULT, plist.id(), H5P_DEFAULT),
-                  "create dataset " + name),
-            H5Dclose);
-  if (rows) check(H5Dwrite(ds.id(), H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, flat.data()), "write " + name, 0);
-  if (!doc.empty()) set_attr(ds.id(), "description", doc);
+  write_rows(parent, name, H5T_NATIVE_UINT8, flat.size() / cols, cols, 8192, flat.data(), doc);
 }
 
 void write_bool_column(hid_t parent, const std::string& name, const std::vector<bool>& v, const std::string& doc) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "game_bytes.h"
 #include "h5.h"
 #include "movegen.h"
 #include "san.h"
@@ -204,4 +205,28 @@ TEST(SelfplayTables, ColumnsOfAGameAndAFileRoundTrip) {
 
   EXPECT_EQ(t.dedup_positions(), 4u);  // the second game repeats the first's positions
   EXPECT_EQ(t.positions.size(), 4u);
+}
+
+// Games travel from ranks to rank 0 as bytes: they come back whole, and damaged bytes
+// are an error, not a wrong game.
+TEST(SelfplayGame, RecordsSurviveTheTripAsBytes) {
+  ScriptedPlayer a("a", {"f3", "g4"}, 12), b("b", {"e5", "Qh4#"});
+  GameSpec spec;
+  spec.openings.random_plies = 2, spec.seed = 4;
+  std::vector<GameRecord> games = {play_game(spec, 0, a, b), play_game(GameSpec{}, 7, b, a)};
+  std::vector<char> bytes = encode_games(games);
+  std::vector<GameRecord> back = decode_games(bytes);
+  ASSERT_EQ(back.size(), 2u);
+  SelfplayTables t1, t2;
+  for (const GameRecord& g : games) t1.append(g);
+  for (const GameRecord& g : back) t2.append(g);
+  EXPECT_EQ(t1.games.moves, t2.games.moves);
+  EXPECT_EQ(t1.games.opening, t2.games.opening);
+  EXPECT_EQ(t1.games.termination, t2.games.termination);
+  EXPECT_EQ(t1.games.first_fire, t2.games.first_fire);
+  EXPECT_EQ(t1.positions.best, t2.positions.best);
+  EXPECT_EQ(t1.positions.book, t2.positions.book);
+  EXPECT_EQ(back[0].opening.moves.size(), 2u);
+  bytes.pop_back();
+  EXPECT_THROW(decode_games(bytes), std::runtime_error);
 }

@@ -11,6 +11,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "checkpointer.h"
 #include "h5.h"
 #include "ledger.h"
 #include "movegen.h"
@@ -158,9 +159,18 @@ int run_perft_farm(PerftRequest req, std::ostream& out, std::ostream& err) {
   progress.add_total(pending.size());
   Ledger ledger(r, &progress);
   std::optional<Checkpointer> checkpointer;
-  if (rank == 0)
-    checkpointer.emplace(ledger, file ? &*file : nullptr, req.checkpoint_interval,
+  if (rank == 0) {
+    CheckpointHooks hooks;
+    if (file)
+      hooks.save = [&] {
+        UnitResults snapshot = ledger.snapshot();
+        file->write(snapshot);
+        return snapshot.count_done();
+      };
+    hooks.freeze = [&] { ledger.freeze(); };
+    checkpointer.emplace(std::move(hooks), req.checkpoint_interval,
                          [&](int sig, size_t done) { stop_now(sig, req, done, plan.units.size()); });
+  }
   tbb::task_arena arena(threads);
   std::vector<RankLoad> load = run_farm(perft_task(plan, arena, table.get(), &ledger), pending, r.this_run);
   if (checkpointer)

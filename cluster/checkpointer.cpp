@@ -1,0 +1,54 @@
+#include "checkpointer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <iostream>
+
+#include "signals.h"
+
+namespace chesshpc {
+
+Checkpointer::Checkpointer(CheckpointHooks hooks, double interval, std::function<void(int, size_t)> on_stop)
+    : hooks_(std::move(hooks)), interval_(interval), on_stop_(std::move(on_stop)) {
+  thread_ = std::thread([this] { loop(); });
+}
+
+Checkpointer::~Checkpointer() {
+  quit_ = true;
+  thread_.join();
+}
+
+size_t Checkpointer::save() {
+  if (!hooks_.save) return in_file_;
+  auto t0 = std::chrono::steady_clock::now();
+  try {
+    in_file_ = hooks_.save();
+  } catch (const std::exception& e) {
+    // The previous checkpoint stays in place; the final write reports the error for good.
+    std::cerr << "chesshpc: checkpoint failed: " << e.what() << "\n";
+  }
+  writing_ = writing_ + std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ++writes_;
+  return in_file_;
+}
+
+void Checkpointer::loop() {
+  using Clock = std::chrono::steady_clock;
+  auto last = Clock::now();
+  while (!quit_) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (int sig = stop_signal()) {
+      if (hooks_.freeze) hooks_.freeze();
+      on_stop_(sig, save());
+      return;
+    }
+    double since = std::chrono::duration<double>(Clock::now() - last).count();
+    double cost = writes_ ? writing_ / writes_ : 0;
+    if (since < (interval_ > 0 ? interval_ : std::max(5.0, 50 * cost))) continue;
+    save();
+    last = Clock::now();
+  }
+}
+
+}  // namespace chesshpc

@@ -1,0 +1,48 @@
+// The thread that keeps a job's result file up to date with its ledger on rank 0. The
+// file is the job's checkpoint: after kill -9 it holds every unit recorded before its
+// last write, and --resume continues from there.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <thread>
+
+namespace chesshpc {
+
+struct CheckpointHooks {
+  // Writes what the ledger holds and returns the units the written checkpoint holds;
+  // throws on failure (the previous checkpoint stays). Empty: the job keeps no file.
+  std::function<size_t()> save;
+  // Makes the ledger ignore later results, so the last checkpoint holds all it reports.
+  std::function<void()> freeze;
+};
+
+// Saves every `interval` seconds (0: every 5 s, stretched so that saving stays under 2% of
+// the run), and once more when a stop signal arrives, after which it calls
+// on_stop(signal, units in the file), which ends the process.
+class Checkpointer {
+ public:
+  Checkpointer(CheckpointHooks hooks, double interval, std::function<void(int, size_t)> on_stop);
+  ~Checkpointer();
+  Checkpointer(const Checkpointer&) = delete;
+  Checkpointer& operator=(const Checkpointer&) = delete;
+
+  // Seconds spent saving so far, and how many saves were made.
+  double seconds_writing() const { return writing_.load(); }
+  int writes() const { return writes_.load(); }
+
+ private:
+  void loop();
+  size_t save();  // the units in the file, after this save or the last that worked
+
+  CheckpointHooks hooks_;
+  double interval_;
+  std::function<void(int, size_t)> on_stop_;
+  std::atomic<bool> quit_{false};
+  std::atomic<double> writing_{0};
+  std::atomic<int> writes_{0};
+  size_t in_file_ = 0;
+  std::thread thread_;
+};
+
+}  // namespace chesshpc

@@ -9,6 +9,7 @@
 #include "perft_job.h"
 #include "perft_table.h"
 #include "rules_job.h"
+#include "selfplay_farm.h"
 #include "version.h"
 #include "zobrist.h"
 
@@ -56,12 +57,50 @@ const std::vector<OptionSpec> DRAWSTATS_OPTIONS = {
     {"help", "", "show this help"},
 };
 
+const std::vector<OptionSpec> SELFPLAY_OPTIONS = {
+    {"games", "N", "games to play (required)"},
+    {"seed", "S", "the batch's seed: game i's opening and randomness derive from (S, i) (default: 1)"},
+    {"nodes", "N", "search nodes per move"},
+    {"depth", "D", "search depth per move"},
+    {"movetime", "MS", "milliseconds per move"},
+    {"tc", "BASE+INC", "a clock per game in seconds, e.g. 10+0.1 (flag falls end games)"},
+    {"white", "PLAYER", "the player with White in even games: chesshpc or uci:COMMAND (default: chesshpc)"},
+    {"black", "PLAYER", "the other player (default: chesshpc); colours swap in odd games"},
+    {"uci-options", "N=V,...", "setoption for external engines, e.g. Threads=1,Hash=16"},
+    {"book", "FILE", "openings: an EPD or PGN book; each line played twice, colours swapped"},
+    {"book-order", "sequential|random", "walk the book in order or in a seeded random order (default: sequential)"},
+    {"random-plies", "N", "random legal plies after the book line (default: 0)"},
+    {"ruleset", "fide|site", "rules that end the games (default: fide)"},
+    {"claim", "first|never", "fide: claim threefold and 50 moves at once, or play on (default: first)"},
+    {"resign-score", "CP", "adjudicate a loss when a side's score stays at or below -CP (default: off)"},
+    {"resign-moves", "N", "...for N consecutive moves (default: 3)"},
+    {"resign-one-sided", "", "...without the winner's score agreeing (default: both sides agree)"},
+    {"draw-score", "CP", "adjudicate a draw when both scores stay within CP (default: off)"},
+    {"draw-moves", "N", "...for N consecutive moves of each side (default: 8)"},
+    {"draw-after", "MOVE", "...from move MOVE on (default: 40)"},
+    {"max-plies", "N", "adjudicate a draw at N plies (default: off)"},
+    {"temperature", "T", "chesshpc: sample moves by softmax over root scores at temperature T (pawns)"},
+    {"sample-plies", "N", "...in the first N plies of the game (default: 0, no sampling)"},
+    {"hash", "SIZE", "chesshpc: transposition table per search (default: 16M)"},
+    {"games-per-unit", "N", "games in one unit of the task farm (default: from the batch size)"},
+    {"threads", "N", "TBB threads per rank, one game each (default: every core this process may use)"},
+    {"out", "FILE.h5", "write games, positions and draw statistics to HDF5"},
+    {"resume", "", "with --out: continue the batch recorded in FILE.h5.parts"},
+    {"dedup", "", "with --out: write each position once (the first in game order)"},
+    {"checkpoint", "SECONDS", "with --out: save finished games this often (default: 5, longer if saving took over 2%)"},
+    {"json", "", "print the summary as one JSON object"},
+    {"quiet", "", "no progress on stderr"},
+    {"progress", "SECONDS", "seconds between progress reports (default: 1 on a terminal, 10 otherwise)"},
+    {"help", "", "show this help"},
+};
+
 const char* USAGE =
     "usage: chesshpc COMMAND [options]\n"
     "commands:\n"
     "  perft      exact move-path counts: one position, divide, detailed counters, EPD suites\n"
     "  rules      play moves under a ruleset: how and when the game ends, when each rule first held\n"
     "  drawstats  replay a PGN corpus: per game and per rule, when each draw rule would have fired\n"
+    "  selfplay   play a batch of games over ranks and threads into an HDF5 dataset\n"
     "run 'chesshpc COMMAND --help' for its options; 'chesshpc --version' for the build.\n";
 
 int perft_command(const std::vector<std::string>& args, const std::string& command_line) {
@@ -162,6 +201,93 @@ int drawstats_command(const std::vector<std::string>& args, const std::string& c
   return run_drawstats(req, std::cout, std::cerr);
 }
 
+PlayerSpec player_option(const Options& opt, const char* name) {
+  std::string text = opt.get(name, "chesshpc");
+  PlayerSpec p;
+  if (text == "chesshpc") return p;
+  if (text.rfind("uci:", 0) != 0 || text.size() == 4)
+    throw UsageError(std::string("--") + name + " must be chesshpc or uci:COMMAND, not '" + text + "'");
+  p.command = text.substr(4);
+  std::string list = opt.get("uci-options", "");
+  for (size_t a = 0, b; a < list.size(); a = b + 1) {
+    b = list.find(',', a);
+    if (b == std::string::npos) b = list.size();
+    std::string item = list.substr(a, b - a);
+    size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError("--uci-options takes NAME=VALUE,..., not '" + item + "'");
+    p.options.push_back({item.substr(0, eq), item.substr(eq + 1)});
+  }
+  return p;
+}
+
+TimeControl clock_option(const std::string& text) {
+  size_t plus = text.find('+');
+  char* end = nullptr;
+  double base = std::strtod(text.c_str(), &end);
+  double inc = plus == std::string::npos ? 0 : std::strtod(text.c_str() + plus + 1, nullptr);
+  if (!(base > 0) || (plus == std::string::npos ? *end != 0 : end != text.c_str() + plus) || !(inc >= 0))
+    throw UsageError("--tc takes BASE+INC in seconds, e.g. 10+0.1, not '" + text + "'");
+  return {long(base * 1000), long(inc * 1000)};
+}
+
+int selfplay_command(const std::vector<std::string>& args, const std::string& command_line) {
+  Options opt("selfplay", args, SELFPLAY_OPTIONS);
+  if (opt.has("help")) {
+    std::cout << "usage: chesshpc selfplay --games N (--nodes N | --depth D | --movetime MS | --tc BASE+INC) "
+                 "[--seed S] [--out FILE.h5] [options]\n"
+              << Options::help_text(SELFPLAY_OPTIONS);
+    return EXIT_OK;
+  }
+  SelfplayRequest req;
+  if (!opt.has("games")) throw UsageError("selfplay needs --games N");
+  req.games = opt.get_u64("games", 0);
+  if (req.games == 0) throw UsageError("--games must be 1 or more");
+  req.seed = opt.get_u64("seed", 1);
+  req.limits.nodes = opt.get_int("nodes", 0, 1, 2000000000);
+  req.limits.depth = opt.get_int("depth", 0, 1, 100);
+  req.limits.movetime_ms = opt.get_int("movetime", 0, 1, 86400000);
+  if (auto tc = opt.get("tc")) req.clock = clock_option(*tc);
+  int limits = opt.has("nodes") + opt.has("depth") + opt.has("movetime") + opt.has("tc");
+  if (limits != 1) throw UsageError("selfplay needs one of --nodes, --depth, --movetime or --tc");
+  req.first = player_option(opt, "white");
+  req.second = player_option(opt, "black");
+  req.book = opt.get("book", "");
+  std::string order = opt.get("book-order", "sequential");
+  if (order != "sequential" && order != "random")
+    throw UsageError("--book-order must be sequential or random, not '" + order + "'");
+  req.book_order = order == "random" ? BookOrder::RANDOM : BookOrder::SEQUENTIAL;
+  req.random_plies = opt.get_int("random-plies", 0, 0, 200);
+  req.ruleset = ruleset_option(opt);
+  req.claims = claims_option(opt);
+  Adjudication& a = req.adjudication;
+  a.resign_score = opt.get_int("resign-score", 0, 1, 100000);
+  a.resign_moves = opt.get_int("resign-moves", a.resign_moves, 1, 1000);
+  a.resign_two_sided = !opt.has("resign-one-sided");
+  a.draw_score = opt.get_int("draw-score", 0, 1, 100000);
+  a.draw_moves = opt.get_int("draw-moves", a.draw_moves, 1, 1000);
+  a.draw_after_move = opt.get_int("draw-after", a.draw_after_move, 1, 10000);
+  a.max_plies = opt.get_int("max-plies", 0, 1, 100000);
+  req.temperature = opt.get_double("temperature", 0, 0, 100);
+  req.sample_plies = opt.get_int("sample-plies", 0, 0, 1000);
+  if (auto hash = opt.get("hash")) {
+    req.hash_bytes = chess::parse_size(*hash);
+    if (!req.hash_bytes) throw UsageError("--hash takes a size like 16M or 1G, not '" + *hash + "'");
+  }
+  req.games_per_unit = opt.get_int("games-per-unit", 0, 1, 1000000);
+  req.threads = opt.get_int("threads", 0, 1, 4096);
+  req.out = opt.get("out", "");
+  req.resume = opt.has("resume");
+  req.dedup = opt.has("dedup");
+  req.checkpoint_interval = opt.get_double("checkpoint", 0, 0.01, 86400);
+  if ((req.resume || req.dedup || opt.has("checkpoint")) && req.out.empty())
+    throw UsageError("--resume, --dedup and --checkpoint go with --out FILE.h5");
+  req.json = opt.has("json");
+  req.quiet = opt.has("quiet");
+  req.progress_interval = opt.get_double("progress", 0, 0.01, 86400);
+  req.command_line = command_line;
+  return run_selfplay(req, std::cout, std::cerr);
+}
+
 std::string join_command_line(int argc, char** argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) {
@@ -187,6 +313,7 @@ int dispatch(int argc, char** argv) {
     if (command == "perft") return perft_command(args, join_command_line(argc, argv));
     if (command == "rules") return rules_command(args);
     if (command == "drawstats") return drawstats_command(args, join_command_line(argc, argv));
+    if (command == "selfplay") return selfplay_command(args, join_command_line(argc, argv));
     throw UsageError("unknown command '" + command + "'");
   } catch (const UsageError& e) {
     std::cerr << "chesshpc: " << e.what() << "\n" << USAGE;

@@ -66,6 +66,16 @@ int Options::get_int(const std::string& name, int fallback, int lo, int hi) cons
   return value;
 }
 
+uint64_t Options::get_u64(const std::string& name, uint64_t fallback) const {
+  auto text = get(name);
+  if (!text) return fallback;
+  uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (ec != std::errc() || end != text->data() + text->size())
+    throw UsageError("--" + name + " must be a whole number from 0 to 2^64 - 1, not '" + *text + "'");
+  return value;
+}
+
 double Options::get_double(const std::string& name, double fallback, double lo, double hi) const {
   auto text = get(name);
   if (!text) return fallback;

@@ -2,6 +2,7 @@
 // Anything not declared is an error that names it, so a typo never runs a default.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -32,6 +33,8 @@ class Options {
   std::string get(const std::string& name, const std::string& fallback) const;
   // An integer within [lo, hi]; a value that is not one is a UsageError.
   int get_int(const std::string& name, int fallback, int lo, int hi) const;
+  // A non-negative 64-bit integer (decimal); anything else is a UsageError.
+  uint64_t get_u64(const std::string& name, uint64_t fallback) const;
   // A number within [lo, hi]; a value that is not one is a UsageError.
   double get_double(const std::string& name, double fallback, double lo, double hi) const;
   const std::vector<std::string>& positional() const { return positional_; }

@@ -15,6 +15,7 @@
 #include "h5.h"
 #include "ledger.h"
 #include "movegen.h"
+#include "mpi_session.h"
 #include "perft_file.h"
 #include "progress.h"
 #include "signals.h"
@@ -29,14 +30,6 @@ bool launched_with_ranks() {
 }
 
 namespace {
-
-struct MpiSession {
-  MpiSession() {
-    int provided = 0;
-    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-  }
-  ~MpiSession() { MPI_Finalize(); }
-};
 
 // One unit, its subtrees spread over the rank's threads. The arena lives for the whole
 // run: creating one per unit cost about a millisecond, more than a small unit takes.

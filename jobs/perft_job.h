@@ -29,12 +29,12 @@ struct PerftRequest {
   int split_depth = 0;
   int ranks = 1;
   long units = 0;
-  std::string out;                 // HDF5 result file of a run split into units; empty: none
-  bool resume = false;             // continue the job recorded in out
+  std::string out;      // HDF5 result file of a run split into units; empty: none
+  bool resume = false;  // continue the job recorded in out
   // Seconds between rewrites of out while the run goes on; 0: 5 s, stretched so that
   // writing stays under 2% of the run.
   double checkpoint_interval = 0;
-  std::string command_line;        // for the file's provenance
+  std::string command_line;  // for the file's provenance
   int max_depth = INT_MAX;
 };
 

@@ -49,10 +49,11 @@ void Progress::print() {
   uint64_t units = units_, total = total_, nodes = nodes_;
   char line[200];
   std::string eta = units && total ? format_duration(elapsed * double(total - units) / double(units)) : "?";
-  std::snprintf(line, sizeof line, "%s: %llu/%llu units, %.1f %s, elapsed %s, ETA %s", label_.c_str(),
-                (unsigned long long)units, (unsigned long long)total, double(nodes) / elapsed / 1e6, rate_.c_str(),
-                format_duration(elapsed).c_str(), eta.c_str());
-  err_ << (tty_ ? "\r\033[K" : "") << line << (tty_ ? "" : "\n") << std::flush;
+  std::snprintf(line, sizeof line, "%s: %llu/%llu %s, %.1f %s, elapsed %s, ETA %s", label_.c_str(),
+                (unsigned long long)units, (unsigned long long)total, unit_name_.c_str(),
+                double(nodes) / elapsed / (rate_[0] == 'M' ? 1e6 : 1), rate_.c_str(), format_duration(elapsed).c_str(),
+                eta.c_str());
+  err_ << (tty_ ? "\r\033[K" : "") << line << (detail_ ? detail_() : "") << (tty_ ? "" : "\n") << std::flush;
   printed_ = true;
 }
 

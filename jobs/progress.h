@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <ostream>
 #include <string>
@@ -18,13 +19,18 @@ namespace chesshpc {
 class Progress {
  public:
   // interval: seconds between reports; 0 picks 1 s on a terminal and 10 s for a log.
-  // rate: how the per-second count of done() items is shown, e.g. "Mnps".
+  // rate: how the per-second count of done() items is shown, in millions, e.g. "Mnps";
+  // a rate not starting with 'M' is shown as it is counted.
   Progress(std::ostream& err, std::string label, bool enabled, double interval = 0, std::string rate = "Mnps");
   ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
   void add_total(uint64_t units) { total_ += units; }
+  // What the counted items are called ("units" by default), and more to say on each
+  // report (e.g. results so far); set both before the first report.
+  void set_unit_name(std::string name) { unit_name_ = std::move(name); }
+  void set_detail(std::function<std::string()> detail) { detail_ = std::move(detail); }
   // Thread-safe.
   void done(uint64_t units, uint64_t nodes) {
     units_ += units;
@@ -38,7 +44,8 @@ class Progress {
   void print();
 
   std::ostream& err_;
-  std::string label_, rate_;
+  std::string label_, rate_, unit_name_ = "units";
+  std::function<std::string()> detail_;
   bool tty_;
   std::chrono::duration<double> interval_;
   std::atomic<uint64_t> total_{0}, units_{0}, nodes_{0};

@@ -1,0 +1,39 @@
+#include "selfplay_job.h"
+
+#include <sstream>
+
+#include "rules_job.h"
+
+namespace chesshpc {
+
+std::string SelfplayRequest::identity() const {
+  std::ostringstream s;
+  auto player = [&](const char* key, const PlayerSpec& p) {
+    s << ";" << key << "=" << p.label();
+    for (const auto& [name, value] : p.options) s << "," << name << "=" << value;
+  };
+  s << "games=" << games << ";seed=" << seed << ";book=" << book
+    << ";book_order=" << (book_order == BookOrder::RANDOM ? "random" : "sequential") << ";random_plies=" << random_plies
+    << ";ruleset=" << ruleset_name(ruleset) << ";claims=" << claims_name(claims);
+  const Adjudication& a = adjudication;
+  s << ";resign=" << a.resign_score << "/" << a.resign_moves << (a.resign_two_sided ? "/two-sided" : "/one-sided")
+    << ";draw=" << a.draw_score << "/" << a.draw_moves << "/from-move-" << a.draw_after_move
+    << ";max_plies=" << a.max_plies << ";clock=" << clock.base_ms << "+" << clock.increment_ms
+    << ";nodes=" << limits.nodes << ";depth=" << limits.depth << ";movetime=" << limits.movetime_ms;
+  player("first", first);
+  player("second", second);
+  s << ";hash=" << hash_bytes << ";temperature=" << temperature << ";sample_plies=" << sample_plies
+    << ";games_per_unit=" << games_per_unit;
+  return s.str();
+}
+
+}  // namespace chesshpc
+
+namespace chesshpc {
+
+std::unique_ptr<Player> make_player(const PlayerSpec& spec, const SelfplayRequest& req) {
+  if (spec.command.empty()) throw std::runtime_error("the built-in search player is not in this build yet");
+  return std::make_unique<UciPlayer>(spec.command, spec.options, req.limits);
+}
+
+}  // namespace chesshpc

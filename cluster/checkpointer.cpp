@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 
+#include "job_common.h"
 #include "signals.h"
 
 namespace chesshpc {
@@ -49,6 +51,18 @@ void Checkpointer::loop() {
     save();
     last = Clock::now();
   }
+}
+
+void stop_job(const StopNotice& n, int sig, size_t done) {
+  std::cerr << "\nchesshpc " << n.command << ": stopped by " << signal_name(sig) << " after " << done << " of "
+            << n.total << " " << n.items;
+  if (n.kept_in.empty())
+    std::cerr << "; without --out nothing is kept\n";
+  else
+    std::cerr << " recorded in '" << n.kept_in << "'\nresume with: " << n.command_line << (n.resumed ? "" : " --resume")
+              << "\n";
+  std::cerr.flush();
+  std::_Exit(EXIT_STOPPED);
 }
 
 }  // namespace chesshpc

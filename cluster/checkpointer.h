@@ -4,7 +4,9 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
+#include <string>
 #include <thread>
 
 namespace chesshpc {
@@ -44,5 +46,19 @@ class Checkpointer {
   size_t in_file_ = 0;
   std::thread thread_;
 };
+
+// What a stopped job tells its user, then the end of the process (EXIT_STOPPED). Runs on
+// rank 0's checkpoint thread once the last checkpoint is written: the other ranks' work in
+// flight is lost either way, so the job ends now rather than after it; mpirun or srun takes
+// the other ranks down when rank 0 exits.
+struct StopNotice {
+  std::string command;       // "perft"
+  std::string items;         // "units"
+  uint64_t total = 0;        // items in the job
+  std::string kept_in;       // where the checkpoint is; empty: nothing is kept
+  std::string command_line;  // to resume with
+  bool resumed = false;      // the command line already has --resume
+};
+[[noreturn]] void stop_job(const StopNotice& notice, int sig, size_t done);
 
 }  // namespace chesshpc

@@ -96,20 +96,6 @@ int open_result_file(const PerftRequest& req, const PerftPlan& plan, UnitResults
   return EXIT_OK;
 }
 
-// Runs on rank 0's checkpoint thread once the last checkpoint is written. The other ranks'
-// units in flight are lost either way, so the job ends now rather than after them; mpirun
-// or srun takes the other ranks down when rank 0 exits.
-[[noreturn]] void stop_now(int sig, const PerftRequest& req, size_t done, size_t units) {
-  std::cerr << "\nchesshpc perft: stopped by " << signal_name(sig) << " after " << done << " of " << units << " units";
-  if (req.out.empty())
-    std::cerr << "; without --out nothing is kept\n";
-  else
-    std::cerr << " recorded in '" << req.out << "'\nresume with: " << req.command_line
-              << (req.resume ? "" : " --resume") << "\n";
-  std::cerr.flush();
-  std::_Exit(EXIT_STOPPED);
-}
-
 }  // namespace
 
 int run_perft_farm(PerftRequest req, std::ostream& out, std::ostream& err) {
@@ -162,7 +148,8 @@ int run_perft_farm(PerftRequest req, std::ostream& out, std::ostream& err) {
       };
     hooks.freeze = [&] { ledger.freeze(); };
     checkpointer.emplace(std::move(hooks), req.checkpoint_interval,
-                         [&](int sig, size_t done) { stop_now(sig, req, done, plan.units.size()); });
+                         [notice = StopNotice{"perft", "units", plan.units.size(), req.out, req.command_line,
+                                              req.resume}](int sig, size_t done) { stop_job(notice, sig, done); });
   }
   tbb::task_arena arena(threads);
   std::vector<RankLoad> load = run_farm(perft_task(plan, arena, table.get(), &ledger), pending, r.this_run);

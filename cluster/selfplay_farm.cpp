@@ -131,18 +131,6 @@ class GameLedger {
   bool frozen_ = false;
 };
 
-[[noreturn]] void stop_now(int sig, const SelfplayRequest& req, size_t done) {
-  std::cerr << "\nchesshpc selfplay: stopped by " << signal_name(sig) << " after " << done << " of " << req.games
-            << " games";
-  if (req.out.empty())
-    std::cerr << "; without --out nothing is kept\n";
-  else
-    std::cerr << " recorded in '" << req.out << ".parts'\nresume with: " << req.command_line
-              << (req.resume ? "" : " --resume") << "\n";
-  std::cerr.flush();
-  std::_Exit(EXIT_STOPPED);
-}
-
 // Rank 0, before any game: the games an earlier run recorded (with --resume), and a first
 // part, so that an unwritable --out fails now.
 int open_store(const SelfplayRequest& req, SelfplayStore& store, std::set<uint64_t>& done, std::ostream& err) {
@@ -269,8 +257,10 @@ int run_selfplay(SelfplayRequest req, std::ostream& out, std::ostream& err) {
         return size_t(done.size() + recorded);
       };
     hooks.freeze = [&] { ledger.freeze(); };
-    checkpointer.emplace(std::move(hooks), req.checkpoint_interval,
-                         [&](int sig, size_t in_file) { stop_now(sig, req, in_file); });
+    checkpointer.emplace(
+        std::move(hooks), req.checkpoint_interval,
+        [notice = StopNotice{"selfplay", "games", req.games, req.out.empty() ? "" : store.parts_dir(), req.command_line,
+                             req.resume}](int sig, size_t done) { stop_job(notice, sig, done); });
   }
   run_farm(task, pending, 0);
   checkpointer.reset();

@@ -1,0 +1,146 @@
+"""A selfplay batch is the same on any number of ranks, and survives kill -9 and SIGTERM.
+
+Games are played by two Stockfish processes per thread at 500 nodes a move (deterministic
+on one thread), from a seeded number of random plies.
+
+1. One process without mpirun and 3 ranks (oversubscribed) write the same /games and
+   /positions, column by column.
+2. kill -9 of a 2-rank batch after its first part holds games; --resume on 1 rank ends
+   with the same /games and /positions as the uninterrupted run, plays only the missing
+   games, and leaves no parts behind.
+3. SIGTERM to a batch in one process: exit 5, the resume command, and a resume that
+   completes it.
+
+usage: mpi_selfplay.py MPIEXEC CHESSHPC
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import h5py
+import numpy as np
+
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+GAMES = 12
+
+
+def selfplay(binary, out, *extra):
+    return [binary, "selfplay", "--games", str(GAMES), "--nodes", "500", "--seed", "42", "--random-plies", "6",
+            "--white", "uci:/usr/games/stockfish", "--black", "uci:/usr/games/stockfish",
+            "--uci-options", "Threads=1,Hash=4", "--resign-score", "900", "--max-plies", "160",
+            "--games-per-unit", "2", "--threads", "1", "--out", out, "--json", "--quiet", *extra]
+
+
+def mpirun(mpiexec, n):
+    return [mpiexec, "-np", str(n), "--oversubscribe", "--bind-to", "none"]
+
+
+def run(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=ENV)
+    assert r.returncode == 0, f"{cmd} exited {r.returncode}: {r.stderr}"
+    return json.loads(r.stdout)
+
+
+def columns(path):
+    with h5py.File(path, "r") as f:
+        return {f"{g}/{k}": f[g][k][:] for g in ("games", "positions") for k in f[g]}
+
+
+def same(a, b):
+    assert a.keys() == b.keys(), (a.keys(), b.keys())
+    for k in a:
+        x, y = a[k], b[k]
+        ok = x.shape == y.shape and (np.array_equal(x, y, equal_nan=True) if x.dtype.kind == "f" else np.array_equal(x, y))
+        assert ok, f"{k} differs"
+
+
+def games_in_parts(path):
+    n = 0
+    for name in sorted(os.listdir(path + ".parts")) if os.path.isdir(path + ".parts") else []:
+        if name.endswith(".h5"):
+            try:
+                with h5py.File(os.path.join(path + ".parts", name), "r") as f:
+                    n += len(f["games/game"])
+            except OSError:
+                pass
+    return n
+
+
+def wait_for_games(path, proc, what):
+    deadline = time.time() + 300
+    while games_in_parts(path) < 1:
+        assert proc.poll() is None, f"{what} ended before its first part with a game"
+        assert time.time() < deadline, f"{what}: no game recorded in 300 s"
+        time.sleep(0.02)
+
+
+def kill_all(proc, path):
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if path.encode() in f.read():
+                    os.kill(int(pid), signal.SIGKILL)
+        except (FileNotFoundError, ProcessLookupError, PermissionError, NotADirectoryError):
+            pass
+    proc.wait()
+
+
+def main(mpiexec, binary):
+    with tempfile.TemporaryDirectory() as tmp:
+        one = os.path.join(tmp, "one.h5")
+        r1 = run(selfplay(binary, one))
+        assert r1["games"] == GAMES and r1["games_played"] == GAMES, r1
+        reference = columns(one)
+        assert sorted(reference["games/game"]) == list(range(GAMES))
+        assert "error" not in r1["terminations"], r1["terminations"]
+        three = os.path.join(tmp, "three.h5")
+        run(mpirun(mpiexec, 3) + selfplay(binary, three))
+        same(reference, columns(three))
+        print(f"1 process and 3 ranks: the same {GAMES} games and {len(reference['positions/fen'])} positions")
+
+        killed = os.path.join(tmp, "killed.h5")
+        cmd = selfplay(binary, killed, "--checkpoint", "0.05")
+        proc = subprocess.Popen(mpirun(mpiexec, 2) + cmd, env=ENV, stdout=subprocess.DEVNULL, start_new_session=True)
+        wait_for_games(killed, proc, "the 2-rank batch")
+        kill_all(proc, killed)
+        kept = games_in_parts(killed)
+        assert 1 <= kept < GAMES, kept
+        r = run(cmd + ["--resume"])
+        assert r["games_resumed"] == kept and r["games_played"] == GAMES - kept, r
+        same(reference, columns(killed))
+        assert not os.path.exists(killed + ".parts")
+        print(f"kill -9 after {kept} games, resumed on 1 rank: the same dataset")
+
+        stopped = os.path.join(tmp, "stopped.h5")
+        cmd = selfplay(binary, stopped, "--checkpoint", "0.05")
+        proc = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        wait_for_games(stopped, proc, "the one-process batch")
+        proc.send_signal(signal.SIGTERM)
+        err = proc.communicate(timeout=60)[1]
+        assert proc.returncode == 5, (proc.returncode, err)
+        kept = games_in_parts(stopped)
+        assert f"stopped by SIGTERM after {kept} of {GAMES} games" in err and err.rstrip().endswith("--resume"), err
+        r = run(mpirun(mpiexec, 2) + cmd + ["--resume"])
+        assert r["games_resumed"] == kept, r
+        same(reference, columns(stopped))
+        print(f"SIGTERM after {kept} games, resumed on 2 ranks: the same dataset")
+
+        r = subprocess.run(cmd, capture_output=True, text=True, env=ENV)
+        assert r.returncode == 0  # the batch is complete: a new run starts over and writes it again
+        other = selfplay(binary, stopped, "--checkpoint", "0.05")
+        other[other.index("--seed") + 1] = "43"
+        proc = subprocess.Popen(other, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for_games(stopped, proc, "a batch with seed 43")
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+        r = subprocess.run(cmd + ["--resume"], capture_output=True, text=True, env=ENV)
+        assert r.returncode == 3 and "its seed=43, this run's seed=42" in r.stderr, (r.returncode, r.stderr)
+        print("a part of another batch is refused, naming the seed")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])

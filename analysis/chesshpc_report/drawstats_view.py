@@ -1,0 +1,136 @@
+"""A drawstats summary as report blocks: tables for Markdown and HTML, plots for HTML."""
+import numpy as np
+
+from . import drawstats, figures, formatting as fmt
+from .resultfile import column
+from .blocks import Heading, Paragraph, Table
+
+
+def sections(s):
+    out = [
+        Heading(f"drawstats: {s['path']}"),
+        Paragraph(f"{fmt.count(s['games'])} games from `{s['pgn_file']}` ({fmt.count(s['skipped'])} skipped as "
+                  f"malformed, {fmt.count(s['plies'])} plies), ruleset {s['ruleset']}, claims {s['claim_policy']}; "
+                  f"{fmt.count(s['perpetual_checks'])} perpetual checks."),
+        _rules(s),
+    ]
+    if s["checks"]:
+        out += [Paragraph("Checks per game:"), _checks(s)]
+    return out
+
+
+def _rules(s):
+    rows = [[name, fmt.count(r["fired"]), fmt.count(r["ended"]), fmt.decimal(r["q1"]), fmt.decimal(r["median"]),
+             fmt.decimal(r["q3"]), fmt.decimal(r["ended_median_ply"])] for name, r in s["rules"].items()]
+    return Table(["rule", "fired in", "ended", "first fire q1", "median", "q3", "median end ply"], rows,
+                 {1, 2, 3, 4, 5, 6})
+
+
+def _checks(s):
+    rows = [[name, fmt.count(c["games"]), fmt.count(c.get("total")), fmt.decimal(c.get("mean")),
+             fmt.decimal(c.get("median")), fmt.count(c.get("max"))] for name, c in s["checks"].items()]
+    return Table(["column", "games", "total", "mean", "median", "max"], rows, {1, 2, 3, 4, 5})
+
+
+def plots(s, f):
+    out = [_first_fires(s, f), _ended(s)]
+    out += [_checks_histogram(s, f, name) for name in s["checks"]]
+    return out
+
+
+def _first_fires(s, f):
+    names = drawstats.rule_names(f)
+    data = [drawstats.first_fires(f, n) for n in names]
+    fig, ax = figures.figure(8, 1.2 + 0.45 * len(names))
+    y = np.arange(len(names))
+    fired = [i for i, d in enumerate(data) if len(d)]
+    if fired:
+        ax.boxplot([data[i] for i in fired], positions=y[fired], vert=False, widths=0.6, whis=(0, 100))
+    ax.set_yticks(y, [f"{n} ({len(d)})" for n, d in zip(names, data)], fontsize=8)
+    ax.set_ylim(len(names) - 0.5, -0.5)
+    ax.set_xlabel("ply at which the rule first held (games where it did in brackets)")
+    title = f"First-fire ply per rule: {s['path']}"
+    ax.set_title(title, fontsize=10)
+    return figures.plot(title, fig)
+
+
+def _ended(s):
+    names = list(s["terminations"])
+    counts = [s["terminations"][n] for n in names]
+    fig, ax = figures.figure(8, 1.2 + 0.4 * len(names))
+    y = np.arange(len(names))
+    ax.barh(y, counts, color=figures.COLORS[2])
+    ax.set_yticks(y, names, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("games")
+    title = f"Games ended by each rule under {s['ruleset']}: {s['path']} ('none': ended by its recorded result)"
+    ax.set_title(title, fontsize=10)
+    return figures.plot(title, fig)
+
+
+def _checks_histogram(s, f, name):
+    values = column(f["games"], name)
+    fig, ax = figures.figure()
+    ax.hist(values, bins=min(50, max(1, int(values.max()) + 1)) if len(values) else 1, color=figures.COLORS[3])
+    ax.set_xlabel(name)
+    ax.set_ylabel("games")
+    title = f"{name} per game: {s['path']}"
+    ax.set_title(title)
+    return figures.plot(title, fig)
+
+
+def compare_sections(c):
+    files = c["files"]
+    headers = ["rule"] + [f"{p} ({r}): fired / ended" for p, r in zip(files, c["rulesets"])]
+    rows = [[name] + [f"{fmt.count(fi)} / {fmt.count(en)}" for fi, en in zip(r["fired"], r["ended"])]
+            for name, r in c["rules"].items()]
+    corpus = "the same corpus" if c["same_corpus"] else "different corpora (compare with care)"
+    return [Heading("drawstats files side by side"),
+            Paragraph(f"{len(files)} files of {corpus}; rulesets {', '.join(c['rulesets'])}."),
+            Table(headers, rows, set(range(1, len(headers)))),
+            *_fifty_against_thirty(c)]
+
+
+def _fifty_against_thirty(c):
+    """FIDE's 50-move claim against the site's 30-move rule, the comparison users ask for."""
+    pairs = [("fifty_moves", "FIDE 50-move"), ("site_thirty_moves", "site 30-move")]
+    if not all(n in c["rules"] for n, _ in pairs):
+        return []
+    rows = [[f"{label} (`{n}`)"] + [f"{fmt.count(e)} (median ply {fmt.decimal(m)})" if e else fmt.count(e) for e, m in
+                                    zip(c["rules"][n]["ended"], c["rules"][n]["ended_median_ply"])]
+            for n, label in pairs]
+    return [Paragraph("Games ended by the move-count rules (median ply of the ending):"),
+            Table(["rule"] + [f"{p} ({r})" for p, r in zip(c["files"], c["rulesets"])], rows)]
+
+
+def compare_plots(c, files):
+    return [_ended_side_by_side(c), _lengths_side_by_side(c, files)]
+
+
+def _ended_side_by_side(c):
+    names = [n for n, r in c["rules"].items() if any(r["ended"])]
+    fig, ax = figures.figure(9, 4.5)
+    x = np.arange(len(names))
+    width = 0.8 / len(c["files"])
+    for i, (path, ruleset) in enumerate(zip(c["files"], c["rulesets"])):
+        counts = [c["rules"][n]["ended"][i] or 0 for n in names]
+        ax.bar(x + i * width - 0.4 + width / 2, counts, width, label=f"{path} ({ruleset})")
+    ax.set_xticks(x, names, rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel("games ended")
+    ax.legend(fontsize=8)
+    title = "Games ended by each rule, file by file"
+    ax.set_title(title)
+    return figures.plot(title, fig)
+
+
+def _lengths_side_by_side(c, files):
+    fig, ax = figures.figure()
+    for path, ruleset, f in zip(c["files"], c["rulesets"], files):
+        lengths = drawstats.game_lengths(f)
+        ax.hist(lengths, bins=40, histtype="step", linewidth=1.5, label=f"{path} ({ruleset})")
+    ax.set_xlabel("ply at which the game ends under the ruleset")
+    ax.set_ylabel("games")
+    ax.legend(fontsize=8)
+    title = "Game lengths, file by file"
+    ax.set_title(title)
+    return figures.plot(title, fig)

@@ -95,8 +95,9 @@ def _runs(units, ranks):
 def _seconds(runs, units):
     """Wall time of the runs that recorded their ranks' times; else the sum of unit times."""
     walls = [r["wall_seconds"] for r in runs if r["wall_seconds"] is not None]
-    if walls:
-        return sum(walls), "ranks"
+    untimed = [str(r["run"]) for r in runs if r["wall_seconds"] is None]
+    if walls:  # a run stopped before its end leaves no rank times
+        return sum(walls), "ranks" + (f"; run {', '.join(untimed)} not timed" if untimed else "")
     if units["done"].any():
         return float(units["seconds"][units["done"]].sum()), "unit seconds"
     return None, "none"
@@ -105,7 +106,7 @@ def _seconds(runs, units):
 def _rate(runs, counted, seconds, source):
     if not seconds:
         return None
-    if source == "ranks":  # only the nodes of runs whose time is known
+    if source.startswith("ranks"):  # only the nodes of runs whose time is known
         counted = sum(r["nodes"] for r in runs if r["wall_seconds"] is not None)
     return counted / seconds
 

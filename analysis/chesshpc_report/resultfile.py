@@ -19,8 +19,8 @@ def open_result(path):
         raise ReportError(f"cannot read '{path}': it is a directory", EXIT_IO)
     try:
         return h5py.File(path, "r")
-    except OSError as e:
-        raise ReportError(f"'{path}' is not an HDF5 file ({e})", EXIT_BAD_INPUT)
+    except OSError:
+        raise ReportError(f"'{path}' is not an HDF5 file, so not a chesshpc result file", EXIT_BAD_INPUT)
 
 
 def job_of(f):

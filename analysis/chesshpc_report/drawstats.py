@@ -38,6 +38,12 @@ def first_fires(f, rule):
     return plies[plies != NEVER]
 
 
+def ended_plies(f, rule):
+    """Plies at which the ruleset ended games by the rule."""
+    games = f["games"]
+    return column(games, "termination_ply")[column(games, "termination") == rule]
+
+
 def game_lengths(f):
     """Ply at which each game ends under the ruleset, or its last recorded ply."""
     games = f["games"]

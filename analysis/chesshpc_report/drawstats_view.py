@@ -103,8 +103,37 @@ def _fifty_against_thirty(c):
             Table(["rule"] + [f"{p} ({r})" for p, r in zip(c["files"], c["rulesets"])], rows)]
 
 
+MOVE_COUNT_RULES = ("fifty_moves", "seventy_five_moves", "site_thirty_moves")
+
+
 def compare_plots(c, files):
-    return [_ended_side_by_side(c), _lengths_side_by_side(c, files)]
+    out = [_ended_side_by_side(c), _lengths_side_by_side(c, files)]
+    if any(any(c["rules"].get(n, {}).get("ended") or []) for n in MOVE_COUNT_RULES):
+        out.append(_move_count_endings(c, files))
+    return out
+
+
+def _move_count_endings(c, files):
+    """Where FIDE's 50-move (or 75-move) rule and the site's 30-move rule end the same games."""
+    fig, ax = figures.figure()
+    ends = [(f"{path} ({ruleset}): {rule}", drawstats.ended_plies(f, rule))
+            for path, ruleset, f in zip(c["files"], c["rulesets"], files) for rule in MOVE_COUNT_RULES]
+    ends = [(label, plies) for label, plies in ends if len(plies)]
+    bins = _common_bins([plies for _, plies in ends], 30)
+    for label, plies in ends:
+        ax.hist(plies, bins=bins, histtype="step", linewidth=1.5, label=f"{label} ({len(plies)})")
+    ax.set_xlabel("ply at which the rule ends the game")
+    ax.set_ylabel("games")
+    ax.legend(fontsize=8)
+    title = "Games ended by the move-count rules, file by file"
+    ax.set_title(title)
+    return figures.plot(title, fig)
+
+
+def _common_bins(arrays, n):
+    """Bins shared by every file, so that their histograms line up."""
+    hi = max((int(a.max()) for a in arrays if len(a)), default=1)
+    return np.linspace(0, hi + 1, n + 1)
 
 
 def _ended_side_by_side(c):
@@ -125,9 +154,10 @@ def _ended_side_by_side(c):
 
 def _lengths_side_by_side(c, files):
     fig, ax = figures.figure()
-    for path, ruleset, f in zip(c["files"], c["rulesets"], files):
-        lengths = drawstats.game_lengths(f)
-        ax.hist(lengths, bins=40, histtype="step", linewidth=1.5, label=f"{path} ({ruleset})")
+    lengths = [drawstats.game_lengths(f) for f in files]
+    bins = _common_bins(lengths, 40)
+    for path, ruleset, length in zip(c["files"], c["rulesets"], lengths):
+        ax.hist(length, bins=bins, histtype="step", linewidth=1.5, label=f"{path} ({ruleset})")
     ax.set_xlabel("ply at which the game ends under the ruleset")
     ax.set_ylabel("games")
     ax.legend(fontsize=8)

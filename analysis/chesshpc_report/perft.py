@@ -3,7 +3,7 @@ unit times, and per run the units counted and each rank's busy and idle time."""
 import numpy as np
 
 from . import published
-from .resultfile import attr_int, attr_text, column, number, provenance
+from .resultfile import attr_int, attr_text, column, provenance
 
 
 def summarise(f):

@@ -119,7 +119,7 @@ def _busy_idle(s):
     ax.set_yticks(y, labels, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlabel("seconds")
-    ax.legend(loc="lower right")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     balance = ", ".join(f"run {r['run']}: {fmt.ratio(r['load_balance'])}" for r in s["runs"] if r["ranks"])
     title = f"Busy and idle time per rank: {s['path']} (load balance {balance})"
     ax.set_title(title, fontsize=10)

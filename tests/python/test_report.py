@@ -203,8 +203,10 @@ def check_html(t):
     r = t.run(t.report, one, two, fide, site, checks, "--html", page, "--title", "test report")
     assert r.returncode == 0, r.stderr
     made = int(re.search(r"\((\d+) plots\)", r.stderr).group(1))
-    # 2 per perft file + 1 side by side; 2 per drawstats file + 1 checks + 2 side by side
-    assert made == 2 + 2 + 1 + 2 + 2 + 3 + 2, made
+    rules = t.report_json(fide, site, checks)["comparisons"]["drawstats"]["rules"]
+    move_count_endings = any(any(rules[n]["ended"]) for n in ("fifty_moves", "seventy_five_moves", "site_thirty_moves"))
+    # 2 per perft file + 1 side by side; 2 per drawstats file + 1 for checks + 2 or 3 side by side
+    assert made == 2 + 2 + 1 + 2 + 2 + 3 + 2 + move_count_endings, made
     text = open(page, encoding="utf-8").read()
     assert text.count('<img class="plot"') == made
     external = re.findall(r'(?:src|href)="(?!data:)[^"]*"', text)

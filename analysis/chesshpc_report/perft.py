@@ -134,9 +134,6 @@ def _divide(f):
     return dict(pairs)
 
 
-
-
-
 def compare(summaries):
     """One row per file for a side-by-side table (e.g. 1 against 8 ranks), and whether the
     complete files of the same FEN and depth agree on the total."""

@@ -46,7 +46,7 @@ def _first_fires(s, f):
     fired = [i for i, d in enumerate(data) if len(d)]
     if fired:
         ax.boxplot([data[i] for i in fired], positions=y[fired], vert=False, widths=0.6, whis=(0, 100))
-    ax.set_yticks(y, [f"{n} ({len(d)})" for n, d in zip(names, data)], fontsize=8)
+    figures.label_y(ax, y, [f"{n} ({len(d)})" for n, d in zip(names, data)])
     ax.set_ylim(len(names) - 0.5, -0.5)
     ax.set_xlabel("ply at which the rule first held (games where it did in brackets)")
     title = f"First-fire ply per rule: {s['path']}"
@@ -60,7 +60,7 @@ def _ended(s):
     fig, ax = figures.figure(8, 1.2 + 0.4 * len(names))
     y = np.arange(len(names))
     ax.barh(y, counts, color=figures.COLORS[2])
-    ax.set_yticks(y, names, fontsize=8)
+    figures.label_y(ax, y, names)
     ax.invert_yaxis()
     ax.set_xlabel("games")
     title = f"Games ended by each rule under {s['ruleset']}: {s['path']} ('none': ended by its recorded result)"
@@ -144,7 +144,7 @@ def _ended_side_by_side(c):
     for i, (path, ruleset) in enumerate(zip(c["files"], c["rulesets"])):
         counts = [c["rules"][n]["ended"][i] or 0 for n in names]
         ax.bar(x + i * width - 0.4 + width / 2, counts, width, label=f"{path} ({ruleset})")
-    ax.set_xticks(x, names, rotation=30, ha="right", fontsize=8)
+    figures.label_x(ax, x, names, rotation=30, ha="right")
     ax.set_ylabel("games ended")
     ax.legend(fontsize=8)
     title = "Games ended by each rule, file by file"

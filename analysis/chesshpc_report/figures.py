@@ -29,3 +29,14 @@ def plot(title, fig):
     fig.savefig(buf, format="png")
     _pyplot().close(fig)
     return Plot(title, buf.getvalue())
+
+
+# Ticks and their labels in two calls, as matplotlib before 3.5 (still on some clusters) requires.
+def label_y(ax, positions, labels, fontsize=8):
+    ax.set_yticks(positions)
+    ax.set_yticklabels(labels, fontsize=fontsize)
+
+
+def label_x(ax, positions, labels, fontsize=8, **kw):
+    ax.set_xticks(positions)
+    ax.set_xticklabels(labels, fontsize=fontsize, **kw)

@@ -116,7 +116,7 @@ def _busy_idle(s):
     y = np.arange(len(ranks))
     ax.barh(y, busy, color=figures.COLORS[0], label="busy")
     ax.barh(y, idle, left=busy, color=figures.COLORS[1], alpha=0.6, label="idle")
-    ax.set_yticks(y, labels, fontsize=8)
+    figures.label_y(ax, y, labels)
     ax.invert_yaxis()
     ax.set_xlabel("seconds")
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
@@ -144,7 +144,7 @@ def compare_plots(c):
     rates = [(r["nodes_per_second"] or 0) / 1e6 for r in c["files"]]
     y = np.arange(len(names))
     ax.barh(y, rates, color=figures.COLORS[0])
-    ax.set_yticks(y, names, fontsize=8)
+    figures.label_y(ax, y, names)
     ax.invert_yaxis()
     ax.set_xlabel("million nodes per second")
     title = "perft speed per file"

@@ -1,7 +1,8 @@
 """analysis/chesshpc-report over small result files made here with the built binary.
 
   perft      1 rank, 2 ranks (mpirun), a run stopped by SIGTERM and the same run resumed:
-             the JSON's totals, verification, units per run and load balance against the files
+             the JSON's totals, verification, units per run and load balance against the files;
+             verified, MISMATCH and unknown totals past 2**64 in relabelled copies
   drawstats  one corpus under the fide and the site rulesets: per-rule counts against /rules,
              the side-by-side comparison, and checks per game when a file has them
   html       the page opens in headless Chromium without script errors and shows every plot
@@ -133,11 +134,31 @@ def check_perft(t):
     assert [r["path"] for r in rows] == [one, two, stopped, resumed]
     assert report["comparisons"]["perft"]["totals_agree"] is True
 
+    check_verification(t, one)
+
     md = t.run(t.report, one).stdout
     assert "total 197,281, verified against the published count" in md and "| e2e4 | 13,160 |" in md, md
     md = t.run(t.report, stopped).stdout
     assert f"incomplete, {kept:,} of {units:,} units done" in md, md
     print(f"perft: 1 and 2 ranks verified, stopped after {kept} units, resumed with {units - kept}: ok")
+
+
+def relabelled(path, out, depth, total):
+    """A copy of a complete perft file claiming another depth and total: the report's
+    verification and its exact integers past 2**64, without a record-length run."""
+    shutil.copy(path, out)
+    with h5py.File(out, "a") as f:
+        f.attrs["depth"], f.attrs["total"] = np.int64(depth), str(total)
+    return out
+
+
+def check_verification(t, one):
+    d14 = 61885021521585529237  # start position, past 2**64
+    files = [relabelled(one, t.path("d14.h5"), 14, d14), relabelled(one, t.path("wrong.h5"), 14, d14 + 1),
+             relabelled(one, t.path("d15.h5"), 15, 1)]
+    got = [(s["total"], s["verification"]) for s in t.report_json(*files)["files"]]
+    assert got == [(d14, "verified"), (d14 + 1, "MISMATCH"), (1, "no published count")], got
+    assert "MISMATCH: the published count is 61,885,021,521,585,529,237" in t.run(t.report, files[1]).stdout
 
 
 def add_checks_column(path, out):

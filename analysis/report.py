@@ -20,7 +20,7 @@ from chesshpc_report.errors import ReportError  # noqa: E402
 
 
 def parse(argv):
-    p = argparse.ArgumentParser(prog="chesshpc-report", description=__doc__.split("\n\n")[0].split(": ", 1)[1])
+    p = argparse.ArgumentParser(prog="chesshpc-report", description="Any chesshpc result file as a report.")
     p.add_argument("files", nargs="+", metavar="FILE.h5", help="chesshpc result files (perft, drawstats)")
     p.add_argument("--html", metavar="PAGE", help="also write a self-contained HTML page with the plots")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of Markdown")
@@ -32,7 +32,8 @@ def main(argv):
     args = parse(argv)
     try:
         loaded = report.load(args.files)
-        print(report.to_json(loaded) if args.json else report.to_markdown(loaded), end="" if not args.json else "\n")
+        sys.stdout.write(report.to_json(loaded) + "\n" if args.json else report.to_markdown(loaded))
+        sys.stdout.flush()
         if args.html:
             title = args.title or "chesshpc report: " + ", ".join(os.path.basename(p) for p in args.files)
             plots = report.write_html(loaded, args.html, title)
@@ -40,6 +41,8 @@ def main(argv):
     except ReportError as e:
         print(f"chesshpc-report: {e}", file=sys.stderr)
         return e.exit_code
+    except BrokenPipeError:  # stdout piped into head and the like: not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

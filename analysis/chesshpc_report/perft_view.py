@@ -41,11 +41,17 @@ def _overview(s):
         ["runs", f"{len(s['runs'])}" + (f", {fmt.count(s['units_resumed'])} units from earlier runs" if s["resumed"] else "")],
         ["ranks x threads", f"{p.get('ranks', '-')} x {p.get('threads', '-')}"],
         ["load balance (max/mean busy)", fmt.ratio(s["load_balance"])],
-        ["hosts", ", ".join(s["hosts"]) or "-"],
+        ["hosts", _hosts(s["hosts"])],
         ["program", f"{p.get('program', '')} {p.get('version', '')} ({p.get('git_commit', '')})"],
         ["started / finished", f"{p.get('started') or '-'} / {p.get('finished') or '-'}"],
     ]
     return Table(["", "value"], rows)
+
+
+def _hosts(hosts, shown=6):
+    if len(hosts) <= shown:
+        return ", ".join(hosts) or "-"
+    return f"{len(hosts)}: {', '.join(hosts[:shown - 1])}, ..., {hosts[-1]}"
 
 
 def _divide(s):
@@ -64,9 +70,26 @@ def _runs(s):
               _share(r)] for r in s["ranks"]]
     out = [Paragraph("Runs (run 0 is the first; each --resume adds one):"),
            Table(["run", "units", "nodes", "ranks", "wall", "load balance"], runs, {1, 2, 3, 4, 5})]
-    if ranks:
+    if len(ranks) > MAX_RANK_ROWS:
+        out += [_rank_spread(s)]
+    elif ranks:
         out += [Table(["run", "rank", "host", "busy", "idle", "busy share"], ranks, {3, 4, 5})]
     return out
+
+
+MAX_RANK_ROWS = 32  # beyond this, the ranks' times are summarised per run (JSON keeps every rank)
+
+
+def _rank_spread(s):
+    rows = []
+    for run in (r["run"] for r in s["runs"] if r["ranks"]):
+        mine = [r for r in s["ranks"] if r["run"] == run]
+        busy = np.array([r["busy_seconds"] for r in mine])
+        idle = np.array([r["idle_seconds"] for r in mine])
+        rows.append([run, len(mine), len({r["host"] for r in mine}),
+                     " / ".join(fmt.seconds(x) for x in (busy.min(), np.median(busy), busy.max())),
+                     " / ".join(fmt.seconds(x) for x in (idle.min(), np.median(idle), idle.max()))])
+    return Table(["run", "ranks", "hosts", "busy min / median / max", "idle min / median / max"], rows, {1, 2, 3, 4})
 
 
 def _share(r):
@@ -107,7 +130,34 @@ def _unit_time_histogram(s, seconds):
     return figures.plot(title, fig)
 
 
+MAX_RANK_BARS = 48  # beyond this, one bar per rank is unreadable: ranks are drawn as curves
+
+
 def _busy_idle(s):
+    return _busy_idle_bars(s) if len(s["ranks"]) <= MAX_RANK_BARS else _busy_idle_curves(s)
+
+
+def _busy_idle_curves(s):
+    """Per run, busy and idle seconds of every rank, ranks sorted by busy time."""
+    fig, ax = figures.figure()
+    for i, run in enumerate(r["run"] for r in s["runs"] if r["ranks"]):
+        ranks = sorted((r for r in s["ranks"] if r["run"] == run), key=lambda r: -r["busy_seconds"])
+        color = figures.COLORS[i % len(figures.COLORS)]
+        ax.plot([r["busy_seconds"] for r in ranks], color=color, label=f"run {run} busy")
+        ax.plot([r["idle_seconds"] for r in ranks], color=color, linestyle="--", label=f"run {run} idle")
+    ax.set_xlabel("ranks, sorted by busy time")
+    ax.set_ylabel("seconds")
+    ax.legend(fontsize=8)
+    title = f"Busy and idle time per rank: {s['path']} ({_balances(s)})"
+    ax.set_title(title, fontsize=10)
+    return figures.plot(title, fig)
+
+
+def _balances(s):
+    return "load balance " + ", ".join(f"run {r['run']}: {fmt.ratio(r['load_balance'])}" for r in s["runs"] if r["ranks"])
+
+
+def _busy_idle_bars(s):
     ranks = s["ranks"]
     labels = [f"run {r['run']} rank {r['rank']}\n{r['host']}" for r in ranks]
     busy = [r["busy_seconds"] for r in ranks]
@@ -120,8 +170,7 @@ def _busy_idle(s):
     ax.invert_yaxis()
     ax.set_xlabel("seconds")
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    balance = ", ".join(f"run {r['run']}: {fmt.ratio(r['load_balance'])}" for r in s["runs"] if r["ranks"])
-    title = f"Busy and idle time per rank: {s['path']} (load balance {balance})"
+    title = f"Busy and idle time per rank: {s['path']} ({_balances(s)})"
     ax.set_title(title, fontsize=10)
     return figures.plot(title, fig)
 

@@ -1,5 +1,7 @@
 """The numbers of a perft result file (jobs/perft_file.cpp): total, verification, divide,
 unit times, and per run the units counted and each rank's busy and idle time."""
+from datetime import datetime
+
 import numpy as np
 
 from . import published
@@ -13,7 +15,7 @@ def summarise(f):
     complete = bool(attr_int(f, "complete", 0))
     total = int(attr_text(f, "total")) if complete and "total" in f.attrs else None
     fen, depth = attr_text(f, "fen"), attr_int(f, "depth")
-    seconds, source = _seconds(runs, units)
+    seconds, source = _seconds(runs, units, _timestamps(f) if len(runs) == 1 else None)
     counted = sum(r["nodes"] for r in runs)
     done = int(units["done"].sum())
     return {
@@ -92,15 +94,28 @@ def _runs(units, ranks):
     return runs
 
 
-def _seconds(runs, units):
-    """Wall time of the runs that recorded their ranks' times; else the sum of unit times."""
+def _seconds(runs, units, timestamps):
+    """Wall time of the runs that recorded their ranks' times (to the microsecond); else
+    finished - started of a single run (to the second); else the sum of unit times."""
     walls = [r["wall_seconds"] for r in runs if r["wall_seconds"] is not None]
     untimed = [str(r["run"]) for r in runs if r["wall_seconds"] is None]
     if walls:  # a run stopped before its end leaves no rank times
         return sum(walls), "ranks" + (f"; run {', '.join(untimed)} not timed" if untimed else "")
+    if timestamps:
+        return timestamps, "started/finished"
     if units["done"].any():
         return float(units["seconds"][units["done"]].sum()), "unit seconds"
     return None, "none"
+
+
+def _timestamps(f):
+    """finished - started in seconds, or None when the run has not finished or took under a second."""
+    try:
+        start, end = (datetime.strptime(attr_text(f, k), "%Y-%m-%dT%H:%M:%SZ") for k in ("started", "finished"))
+    except ValueError:
+        return None
+    seconds = (end - start).total_seconds()
+    return seconds if seconds > 0 else None
 
 
 def _rate(runs, counted, seconds, source):

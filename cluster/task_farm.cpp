@@ -6,22 +6,21 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
-#include <mutex>
 #include <thread>
-
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
-
-#include "ledger.h"
-#include "movegen.h"
 
 namespace chesshpc {
 
 namespace {
 
-constexpr int TAG_REPORT = 1;  // worker -> 0: {unit or NONE, nodes, seconds as bits}
-constexpr int TAG_ASSIGN = 2;  // 0 -> worker: {unit or NONE (stop)}
+constexpr int TAG_REPORT = 1;  // worker -> 0: {unit or NONE, seconds as bits, result bytes}
+constexpr int TAG_RESULT = 2;  // worker -> 0: the result's bytes, right after a report with any
+constexpr int TAG_ASSIGN = 3;  // 0 -> worker: {unit or NONE (stop)}
 constexpr uint64_t NONE = ~uint64_t(0);
+
+// Each worker keeps IN_FLIGHT requests open, so that its next unit is already there when
+// it finishes one: the round trip to rank 0 (a fraction of a millisecond, as rank 0 polls)
+// overlaps the computing instead of adding to it.
+constexpr int IN_FLIGHT = 2;
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
@@ -37,23 +36,6 @@ double from_bits(uint64_t u) {
   return d;
 }
 
-// One unit, its subtrees spread over the rank's threads. The arena lives for the whole
-// run: creating one per unit cost about a millisecond, more than a small unit takes.
-uint64_t count_unit(const PerftPlan& plan, size_t i, tbb::task_arena& arena, chess::PerftTable* table) {
-  const chess::Position& pos = plan.units[i].pos;
-  int depth = plan.depth - plan.split_depth;
-  chess::MoveList moves = chess::legal_moves(pos);
-  if (depth == 1) return moves.size();
-  std::vector<uint64_t> counts(moves.size());
-  arena.execute([&] {
-    tbb::parallel_for(size_t(0), moves.size(),
-                      [&](size_t m) { counts[m] = chess::perft::count(pos.after(moves[m]), depth - 1, table); });
-  });
-  uint64_t n = 0;
-  for (uint64_t c : counts) n += c;
-  return n;
-}
-
 // Waits for a request without spinning: Open MPI's blocking calls busy-poll, which would
 // take a core from the rank's own computing threads.
 void gentle_wait(MPI_Request* req, MPI_Status* status) {
@@ -67,15 +49,16 @@ void gentle_recv(void* buf, int count, MPI_Datatype type, int source, int tag, M
   gentle_wait(&req, status);
 }
 
-// Each worker keeps IN_FLIGHT requests open, so that its next unit is already there when
-// it finishes one: the round trip to rank 0 (a fraction of a millisecond, as rank 0 polls)
-// overlaps the counting instead of adding to it.
-constexpr int IN_FLIGHT = 2;
+void send_report(uint64_t unit, double secs, const Payload& result) {
+  uint64_t report[3] = {unit, bits(secs), result.size()};
+  MPI_Send(report, 3, MPI_UINT64_T, 0, TAG_REPORT, MPI_COMM_WORLD);
+  if (!result.empty()) MPI_Send(result.data(), int(result.size()), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+}
 
-void worker(const PerftPlan& plan, tbb::task_arena& arena, chess::PerftTable* table, double& busy, double& idle) {
-  uint64_t report[3] = {NONE, 0, 0}, current = NONE, next = NONE;
+void worker(const FarmTask& task, double& busy, double& idle) {
+  uint64_t current = NONE, next = NONE;
   double t0 = now();
-  for (int i = 0; i < IN_FLIGHT; ++i) MPI_Send(report, 3, MPI_UINT64_T, 0, TAG_REPORT, MPI_COMM_WORLD);
+  for (int i = 0; i < IN_FLIGHT; ++i) send_report(NONE, 0, {});
   gentle_recv(&current, 1, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_STATUS_IGNORE);
   idle += now() - t0;
   // Rank 0 answers every request, with NONE once the queue is empty; messages between two
@@ -84,11 +67,10 @@ void worker(const PerftPlan& plan, tbb::task_arena& arena, chess::PerftTable* ta
     MPI_Request pending;
     MPI_Irecv(&next, 1, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_COMM_WORLD, &pending);
     double t1 = now();
-    uint64_t nodes = count_unit(plan, current, arena, table);
+    Payload result = task.compute(current);
     double t2 = now();
     busy += t2 - t1;
-    report[0] = current, report[1] = nodes, report[2] = bits(t2 - t1);
-    MPI_Send(report, 3, MPI_UINT64_T, 0, TAG_REPORT, MPI_COMM_WORLD);
+    send_report(current, t2 - t1, result);
     gentle_wait(&pending, MPI_STATUS_IGNORE);
     idle += now() - t2;
     current = next;
@@ -96,8 +78,7 @@ void worker(const PerftPlan& plan, tbb::task_arena& arena, chess::PerftTable* ta
   for (int i = 1; i < IN_FLIGHT; ++i) gentle_recv(&next, 1, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_STATUS_IGNORE);
 }
 
-void coordinator(const PerftPlan& plan, const std::vector<size_t>& pending, tbb::task_arena& arena,
-                 chess::PerftTable* table, int ranks, Ledger& ledger, double& busy, double& idle) {
+void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int ranks, double& busy, double& idle) {
   std::atomic<size_t> next{0};
   const size_t n = pending.size();
   double start = now();
@@ -105,17 +86,22 @@ void coordinator(const PerftPlan& plan, const std::vector<size_t>& pending, tbb:
   std::thread local([&] {
     for (size_t i; (i = next.fetch_add(1)) < n;) {
       double t0 = now();
-      uint64_t nodes = count_unit(plan, pending[i], arena, table);
+      Payload result = task.compute(pending[i]);
       double secs = now() - t0;
       busy += secs;
-      ledger.record(pending[i], nodes, secs, 0);
+      task.record(pending[i], std::move(result), secs, 0);
     }
   });
   for (int stopped = 0; stopped < IN_FLIGHT * (ranks - 1);) {
     uint64_t report[3];
     MPI_Status status;
     gentle_recv(report, 3, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_REPORT, &status);
-    if (report[0] != NONE) ledger.record(report[0], report[1], from_bits(report[2]), status.MPI_SOURCE);
+    if (report[0] != NONE) {
+      Payload result(report[2]);
+      if (!result.empty())
+        gentle_recv(result.data(), int(result.size()), MPI_BYTE, status.MPI_SOURCE, TAG_RESULT, MPI_STATUS_IGNORE);
+      task.record(report[0], std::move(result), from_bits(report[1]), status.MPI_SOURCE);
+    }
     size_t i = next.fetch_add(1);
     uint64_t assign = i < n ? uint64_t(pending[i]) : NONE;
     stopped += assign == NONE;
@@ -127,17 +113,15 @@ void coordinator(const PerftPlan& plan, const std::vector<size_t>& pending, tbb:
 
 }  // namespace
 
-std::vector<RankLoad> run_farm(const PerftPlan& plan, const std::vector<size_t>& pending, int threads,
-                               chess::PerftTable* table, Ledger* ledger, int run) {
+std::vector<RankLoad> run_farm(const FarmTask& task, const std::vector<size_t>& pending, int run) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   double busy = 0, idle = 0;
-  tbb::task_arena arena(threads);
   if (rank == 0)
-    coordinator(plan, pending, arena, table, ranks, *ledger, busy, idle);
+    coordinator(task, pending, ranks, busy, idle);
   else
-    worker(plan, arena, table, busy, idle);
+    worker(task, busy, idle);
   double mine[2] = {busy, idle};
   std::vector<double> all(2 * size_t(ranks));
   MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);

@@ -1,22 +1,30 @@
-// The MPI task farm of deep perft. Every rank plans the same units from the same input
-// (planning is deterministic), so messages carry only unit indices and counts. Rank 0
-// hands units out on request, biggest first, and computes units itself in a second thread
-// while its main thread serves the others; every unit is counted with TBB threads.
+// The MPI task farm under every job split into units. Every rank knows the units (each
+// job plans them deterministically from the same input), so messages carry only unit
+// indices and results. Rank 0 hands units out on request, in the order it is given, and
+// computes units itself in a second thread while its main thread serves the others.
+// The farm does not know what a unit is: results travel as bytes.
 #pragma once
 
+#include <functional>
 #include <vector>
 
-#include "perft_units.h"
+#include "rank_load.h"
 
 namespace chesshpc {
 
-class Ledger;
+using Payload = std::vector<char>;
 
-// Collective over MPI_COMM_WORLD. On rank 0, `pending` lists the units to count, in the
-// order to hand them out, and each result goes to the ledger as it arrives; the other
-// ranks pass an empty list and no ledger. Returns, on rank 0, every rank's busy and idle
-// time as load rows of run `run`.
-std::vector<RankLoad> run_farm(const PerftPlan& plan, const std::vector<size_t>& pending, int threads,
-                               chess::PerftTable* table, Ledger* ledger, int run);
+struct FarmTask {
+  // Computes one unit on this rank (with the rank's threads inside); called on every rank.
+  std::function<Payload(size_t unit)> compute;
+  // Takes a finished unit on rank 0, whichever rank computed it. Called from rank 0's two
+  // threads (the one serving the others and the one computing), so it must be thread-safe.
+  std::function<void(size_t unit, Payload&& result, double seconds, int rank)> record;
+};
+
+// Collective over MPI_COMM_WORLD. On rank 0, `pending` lists the units to compute, in the
+// order to hand them out; the other ranks pass an empty list. Returns, on rank 0, every
+// rank's busy and idle time as load rows of run `run`.
+std::vector<RankLoad> run_farm(const FarmTask& task, const std::vector<size_t>& pending, int run);
 
 }  // namespace chesshpc

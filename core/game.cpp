@@ -91,6 +91,15 @@ bool insufficient_material(const Position& pos) {
   return !(bishops & DARK_SQUARES) || !(bishops & ~DARK_SQUARES);
 }
 
+bool can_checkmate(const Position& pos, Color side) {
+  if (insufficient_material(pos)) return false;
+  Bitboard ours = pos.pieces(side) & ~pos.pieces(KING);
+  if (!ours) return false;
+  bool lone_minor = !more_than_one(ours) && (ours & (pos.pieces(KNIGHT) | pos.pieces(BISHOP)));
+  bool bare_opponent = !(pos.pieces(~side) & ~pos.pieces(KING));
+  return !(lone_minor && bare_opponent);
+}
+
 bool same_position(const Position& a, const Position& b) {
   if (a.side_to_move() != b.side_to_move() || a.castling() != b.castling() || a.ep_square() != b.ep_square() ||
       a.pieces(WHITE) != b.pieces(WHITE) || a.pieces(BLACK) != b.pieces(BLACK))

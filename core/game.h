@@ -77,6 +77,8 @@ class Game {
   void play(Move m);
 
   const Position& position() const { return history_.back(); }
+  const Position& start() const { return history_.front(); }
+  const Position& position_at(int ply) const { return history_[size_t(ply)]; }
   int ply() const { return int(history_.size()) - 1; }
   const std::vector<Move>& moves() const { return moves_; }
 
@@ -106,6 +108,9 @@ class Game {
 
   // How many times the current position has stood, this time included.
   int repetitions() const { return occurrences_.back().count; }
+
+  // Checks given so far by side c.
+  int checks_given(Color c) const { return checks_received_[~c]; }
 
  private:
   // Where the position at a ply stood before: the nearest earlier ply with the same
@@ -137,6 +142,12 @@ class Game {
 
 // Dead position by material alone (see insufficient_material above).
 bool insufficient_material(const Position& pos);
+// Whether side could still checkmate by some series of legal moves, for a flag fall (FIDE
+// 6.9: the player whose flag fell draws when the opponent could not). False when the
+// board is dead, when side has only its king, or when side has a lone knight or bishop
+// against a bare king; true otherwise, since with other pieces on the board a helpmate
+// exists in general (positions dead only by a pawn blockade count as can-mate).
+bool can_checkmate(const Position& pos, Color side);
 // Same position for repetition: side, pieces, castling rights, legal en-passant rights;
 // not the clocks. Position keeps an en-passant square only where the capture is legal, so
 // comparing squares compares rights.

@@ -15,6 +15,7 @@
 #include "perft.h"
 #include "pgn.h"
 #include "progress.h"
+#include "rule_stats.h"
 #include "rules_job.h"
 
 namespace chesshpc {
@@ -23,28 +24,11 @@ using chess::Rule;
 
 namespace {
 
-// Quantile with linear interpolation between order statistics, as numpy and pandas
-// compute it by default, so that the file and a user's own check agree.
-double quantile(const std::vector<int32_t>& sorted, double q) {
-  if (sorted.empty()) return std::nan("");
-  double pos = q * double(sorted.size() - 1);
-  size_t lo = size_t(pos);
-  size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (pos - double(lo)) * (sorted[hi] - sorted[lo]);
-}
-
 void summarise(DrawstatsResult& r) {
-  for (int rule = 0; rule < chess::RULE_NB; ++rule) {
-    std::vector<int32_t> plies;
-    RuleSummary& s = r.rules[rule];
-    for (const GameRow& g : r.games) {
-      if (g.first_fire[rule] >= 0) plies.push_back(g.first_fire[rule]);
-      s.ended += g.termination == rule;
-    }
-    std::sort(plies.begin(), plies.end());
-    s.fired = int64_t(plies.size());
-    s.q1 = quantile(plies, 0.25), s.median = quantile(plies, 0.5), s.q3 = quantile(plies, 0.75);
-  }
+  std::vector<std::array<int32_t, chess::RULE_NB>> first_fire;
+  std::vector<int32_t> ended_by;
+  for (const GameRow& g : r.games) first_fire.push_back(g.first_fire), ended_by.push_back(g.termination);
+  r.rules = summarise_rules(first_fire, ended_by);
   for (const GameRow& g : r.games) r.plies += g.plies;
 }
 
@@ -85,31 +69,11 @@ void write_file(const DrawstatsRequest& req, const DrawstatsResult& r, const std
     h5::write_column(games.id(), "termination_ply", termination_ply, "ply of the termination; -1 if none");
     h5::write_column(games.id(), "plies", plies, "moves recorded in the file");
     h5::write_bool_column(games.id(), "perpetual_check", perpetual, "repetition reached by perpetual check");
-    for (int rule = 0; rule < chess::RULE_NB; ++rule) {
-      std::vector<int32_t> fire(n);
-      for (size_t i = 0; i < n; ++i) fire[i] = r.games[i].first_fire[rule];
-      std::string name(chess::rule_name(Rule(rule)));
-      h5::write_column(games.id(), "first_fire_" + name, fire, "first ply at which " + name + " held; -1 = never");
-    }
+    std::vector<std::array<int32_t, chess::RULE_NB>> first_fire;
+    for (const GameRow& g : r.games) first_fire.push_back(g.first_fire);
+    write_first_fire_columns(games.id(), first_fire);
   }
-  {
-    h5::Handle rules = h5::create_group(file.id(), "rules");
-    std::vector<std::string> name;
-    std::vector<int64_t> fired, ended;
-    std::vector<double> q1, median, q3;
-    for (int rule = 0; rule < chess::RULE_NB; ++rule) {
-      const RuleSummary& s = r.rules[rule];
-      name.emplace_back(chess::rule_name(Rule(rule)));
-      fired.push_back(s.fired), ended.push_back(s.ended);
-      q1.push_back(s.q1), median.push_back(s.median), q3.push_back(s.q3);
-    }
-    h5::write_column(rules.id(), "name", name, "rule");
-    h5::write_column(rules.id(), "fired", fired, "games in which the rule's condition held");
-    h5::write_column(rules.id(), "ended", ended, "games the ruleset ended by this rule");
-    h5::write_column(rules.id(), "first_fire_q1", q1, "first quartile of the first-fire ply; NaN if never");
-    h5::write_column(rules.id(), "first_fire_median", median, "median first-fire ply; NaN if never");
-    h5::write_column(rules.id(), "first_fire_q3", q3, "third quartile of the first-fire ply; NaN if never");
-  }
+  write_rule_summaries(file.id(), "rules", r.rules);
   {
     h5::Handle skipped = h5::create_group(file.id(), "skipped");
     std::vector<int64_t> index;

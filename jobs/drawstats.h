@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "game.h"
+#include "rule_stats.h"
 
 namespace chesshpc {
 
@@ -42,16 +43,10 @@ struct SkippedGame {
   std::string message;
 };
 
-struct RuleSummary {
-  int64_t fired = 0;                  // games in which the condition held at some ply
-  int64_t ended = 0;                  // games the ruleset ended by this rule
-  double q1 = 0, median = 0, q3 = 0;  // first-fire ply over the games where it fired; NaN if none
-};
-
 struct DrawstatsResult {
   std::vector<GameRow> games;
   std::vector<SkippedGame> skipped;
-  std::array<RuleSummary, chess::RULE_NB> rules;
+  RuleSummaries rules;
   int64_t plies = 0;
   double seconds = 0;
 };

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "perft.h"
+#include "rank_load.h"
 
 namespace chesshpc {
 
@@ -39,13 +40,6 @@ PerftPlan plan_units(const chess::Position& root, int depth, int split_depth);
 // A split depth giving at least `per_worker` times more units than workers, as shallow as
 // that allows, and always below depth.
 int default_split_depth(const chess::Position& root, int depth, int workers, int per_worker = 300);
-
-// One rank's time in one run of the job (a resumed job has several runs).
-struct RankLoad {
-  int run = 0, rank = 0;
-  double busy = 0, idle = 0;  // seconds counting units; seconds waiting for work or results
-  std::string host;
-};
 
 // What the runs of the units produced, wherever they were computed. Unit i is done when
 // run[i] >= 0; a resumed job starts from the done units of its file.

@@ -546,3 +546,19 @@ TEST(GameMaterial, CaptureLeavesTwoKnights) {
   expect_ongoing(g);
   EXPECT_EQ(g.first_fire(Rule::INSUFFICIENT_MATERIAL), -1);
 }
+
+// FIDE 6.9: after a flag fall, can the opponent still mate by some series of legal moves?
+TEST(Game, CanCheckmateAfterAFlagFall) {
+  auto can = [](const char* fen, chess::Color side) {
+    return chess::can_checkmate(chess::Position::from_fen(fen), side);
+  };
+  EXPECT_FALSE(can("4k3/8/8/8/8/8/8/4K3 w - - 0 1", chess::WHITE));     // bare kings
+  EXPECT_FALSE(can("4k3/8/8/8/8/8/8/2N1K3 w - - 0 1", chess::WHITE));   // K+N v K
+  EXPECT_FALSE(can("4k3/8/8/8/8/8/8/2B1K3 b - - 0 1", chess::WHITE));   // K+B v K
+  EXPECT_FALSE(can("4k3/4p3/8/8/8/8/8/4K3 w - - 0 1", chess::WHITE));   // White has only its king
+  EXPECT_TRUE(can("4k3/4p3/8/8/8/8/8/4K3 w - - 0 1", chess::BLACK));    // the pawn may promote
+  EXPECT_TRUE(can("4k3/4p3/8/8/8/8/8/2N1K3 w - - 0 1", chess::WHITE));  // K+N v K+P: a helpmate exists
+  EXPECT_TRUE(can("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", chess::WHITE));     // K+R v K
+  EXPECT_FALSE(can("4k3/8/8/8/8/8/8/1NN1K3 w - - 0 1", chess::BLACK));  // Black has only its king
+  EXPECT_TRUE(can("4k3/8/8/8/8/8/8/1NN1K3 w - - 0 1", chess::WHITE));   // K+N+N v K: a helpmate exists
+}

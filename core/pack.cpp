@@ -1,0 +1,77 @@
+#include "pack.h"
+
+#include <string>
+
+#include "bitboard.h"
+#include "uci.h"
+
+namespace chess {
+
+namespace {
+
+constexpr char PIECE_CHARS[] = "PNBRQKpnbrqk";
+
+int code(Piece p) { return int(p & 7) + (p >> 3) * 6; }
+
+}  // namespace
+
+PackedPosition pack(const Position& pos) {
+  PackedPosition b{};
+  Bitboard occupied = pos.pieces();
+  for (int i = 0; i < 8; ++i) b[i] = uint8_t(occupied >> (8 * i));
+  int n = 0;
+  for (Bitboard bb = occupied; bb; ++n) {
+    int c = code(pos.piece_on(pop_lsb(bb)));
+    b[8 + n / 2] |= uint8_t(c << (4 * (n % 2)));
+  }
+  b[24] = uint8_t(pos.side_to_move() == BLACK) | uint8_t(pos.castling() << 1);
+  b[25] = is_ok(pos.ep_square()) ? uint8_t(pos.ep_square()) : 255;
+  b[26] = uint8_t(pos.rule50()), b[27] = uint8_t(pos.rule50() >> 8);
+  b[28] = uint8_t(pos.fullmove()), b[29] = uint8_t(pos.fullmove() >> 8);
+  return b;
+}
+
+// Through FEN, so that the bytes get every check a FEN gets.
+Position unpack(const PackedPosition& b) {
+  Bitboard occupied = 0;
+  for (int i = 0; i < 8; ++i) occupied |= Bitboard(b[i]) << (8 * i);
+  if (popcount(occupied) > 32) throw FenError(1, "more than 32 pieces");
+  char board[64];
+  int n = 0;
+  for (int s = 0; s < 64; ++s) {
+    if (!(occupied >> s & 1)) {
+      board[s] = 0;
+      continue;
+    }
+    int c = b[8 + n / 2] >> (4 * (n % 2)) & 15;
+    ++n;
+    if (c > 11) throw FenError(1, "piece code " + std::to_string(c));
+    board[s] = PIECE_CHARS[c];
+  }
+  std::string fen;
+  for (int rank = 7; rank >= 0; --rank) {
+    int empty = 0;
+    for (int file = 0; file < 8; ++file) {
+      char p = board[8 * rank + file];
+      if (!p) {
+        ++empty;
+        continue;
+      }
+      if (empty) fen += char('0' + empty), empty = 0;
+      fen += p;
+    }
+    if (empty) fen += char('0' + empty);
+    if (rank) fen += '/';
+  }
+  fen += b[24] & 1 ? " b " : " w ";
+  std::string castling;
+  for (int i = 0; i < 4; ++i)
+    if (b[24] >> (1 + i) & 1) castling += "KQkq"[i];
+  fen += castling.empty() ? "-" : castling;
+  fen += ' ';
+  fen += b[25] < 64 ? square_to_string(Square(b[25])) : "-";
+  fen += ' ' + std::to_string(b[26] | b[27] << 8) + ' ' + std::to_string(b[28] | b[29] << 8);
+  return Position::from_fen(fen);
+}
+
+}  // namespace chess

@@ -1,0 +1,26 @@
+// A position in 32 bytes, for datasets with millions of positions. Layout (little-endian):
+//   bytes  0-7   occupancy: bit s set when square s (a1 = 0, b1 = 1, ..., h8 = 63) holds a piece
+//   bytes  8-23  the pieces of the occupied squares in square order, 4 bits each, the first in
+//                the low nibble of byte 8: 0-5 white pawn, knight, bishop, rook, queen, king;
+//                6-11 the same for black (at most 32 pieces fill the 16 bytes)
+//   byte  24     bit 0: side to move (1 black); bits 1-4: castling rights K, Q, k, q
+//   byte  25     en-passant square (0-63; only when a capture there is legal) or 255
+//   bytes 26-27  half-move clock (uint16)
+//   bytes 28-29  full-move number (uint16)
+//   bytes 30-31  zero
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "position.h"
+
+namespace chess {
+
+using PackedPosition = std::array<uint8_t, 32>;
+
+PackedPosition pack(const Position& pos);
+// Throws FenError when the bytes do not describe a legal position.
+Position unpack(const PackedPosition& bytes);
+
+}  // namespace chess

@@ -1,0 +1,65 @@
+// An external UCI engine as a player: a child process spoken to over pipes, with a
+// deadline on every answer, so that a hung or crashed engine is an error, never a hang.
+#pragma once
+
+#include <sys/types.h>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace chesshpc {
+
+struct UciError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// What to search: exactly one of nodes, depth, movetime, or a clock (wtime/btime in ms).
+struct UciLimits {
+  long nodes = 0;
+  int depth = 0;
+  long movetime_ms = 0;
+  long wtime_ms = -1, btime_ms = -1, winc_ms = 0, binc_ms = 0;
+};
+
+// The engine's answer: its move and the last score it reported (from the side to move's
+// view; mate in n plies or moves as the engine says it, sign by who mates).
+struct UciAnswer {
+  std::string bestmove;                  // UCI text, e.g. "e2e4"; "(none)" or "0000" with no legal move
+  std::optional<int> score_cp, mate_in;  // mate_in in moves, negative when the engine is mated
+  int depth = 0;
+  long long nodes = 0;
+  double seconds = 0;  // wall time from go to bestmove
+};
+
+class UciEngine {
+ public:
+  // Starts `command` (split on spaces; the first word is looked up on PATH), waits for
+  // uciok, sets the options, waits for readyok. Throws UciError naming what went wrong.
+  explicit UciEngine(const std::string& command, const std::vector<std::pair<std::string, std::string>>& options = {},
+                     double timeout_seconds = 10);
+  ~UciEngine();
+  UciEngine(const UciEngine&) = delete;
+  UciEngine& operator=(const UciEngine&) = delete;
+
+  const std::string& name() const { return name_; }
+  void new_game();
+  // position: "startpos" or a FEN; moves in UCI. The search gets `limits`; the answer must
+  // come within the limit's time plus `grace_seconds`, else the engine is stopped and this throws.
+  UciAnswer go(const std::string& position, const std::vector<std::string>& moves, const UciLimits& limits,
+               double grace_seconds = 10);
+
+ private:
+  void send(const std::string& line);
+  // The next line, or throws when the engine has exited or the deadline (seconds from now) passes.
+  std::string read_line(double seconds);
+  void wait_for(const std::string& token, double seconds);
+
+  std::string command_, name_, buffer_;
+  pid_t pid_ = -1;
+  int to_engine_ = -1, from_engine_ = -1;
+};
+
+}  // namespace chesshpc

@@ -1,0 +1,161 @@
+// One selfplay game: rule endings, adjudications, the clock, colour swaps, failing players,
+// and a real game between two Stockfish processes.
+#include <gtest/gtest.h>
+
+#include "movegen.h"
+#include "san.h"
+#include "selfplay_game.h"
+#include "selfplay_players.h"
+#include "uci.h"
+
+using namespace chesshpc;
+
+namespace {
+
+// Plays scripted SAN moves, then random ones from the game's stream; reports a fixed score
+// and time.
+class ScriptedPlayer : public Player {
+ public:
+  ScriptedPlayer(std::string name, std::vector<std::string> san = {}, std::optional<int> score = 0, double secs = 0)
+      : name_(std::move(name)), san_(std::move(san)), score_(score), secs_(secs) {}
+  std::string name() const override { return name_; }
+  void new_game() override { next_ = 0, ++games_; }
+  MoveChoice choose(const chess::Game& game, const std::optional<std::array<long, 2>>&, const TimeControl&,
+                    chess::Random& rng) override {
+    MoveChoice c;
+    chess::MoveList legal = chess::legal_moves(game.position());
+    if (next_ < san_.size())
+      c.move = *chess::parse_move(game.position(), san_[next_++]);
+    else
+      c.move = legal[rng.below(legal.size())];
+    c.best = c.move, c.score_cp = score_, c.seconds = secs_, c.depth = 1, c.nodes = 1;
+    return c;
+  }
+  int games_ = 0;
+
+ private:
+  std::string name_;
+  std::vector<std::string> san_;
+  size_t next_ = 0;
+  std::optional<int> score_;
+  double secs_;
+};
+
+}  // namespace
+
+TEST(SelfplayGame, CheckmateEndsTheGameByTheRules) {
+  ScriptedPlayer a("a", {"f3", "g4"}), b("b", {"e5", "Qh4#"});
+  GameRecord g = play_game(GameSpec{}, 0, a, b);
+  EXPECT_EQ(g.ending, Ending::RULE);
+  EXPECT_EQ(g.termination, "checkmate");
+  EXPECT_EQ(g.result, chess::Result::BLACK_WINS);
+  ASSERT_EQ(g.plies.size(), 4u);
+  EXPECT_EQ(chess::to_uci(g.plies[3].move), "d8h4");
+  EXPECT_EQ(g.white, "a");
+  EXPECT_EQ(g.first_fire[int(chess::Rule::CHECKMATE)], 4);
+  EXPECT_EQ(g.checks[1], 1);
+}
+
+TEST(SelfplayGame, OddGamesSwapColours) {
+  ScriptedPlayer a("a"), b("b");
+  GameSpec spec;
+  spec.adjudication.max_plies = 6;
+  GameRecord even = play_game(spec, 4, a, b), odd = play_game(spec, 5, a, b);
+  EXPECT_EQ(even.white, "a");
+  EXPECT_EQ(odd.white, "b");
+  EXPECT_EQ(a.games_, 2);
+}
+
+TEST(SelfplayGame, ResignNeedsBothSidesToAgree) {
+  ScriptedPlayer loser("loser", {}, -700), winner("winner", {}, 700), unsure("unsure", {}, 0);
+  GameSpec spec;
+  spec.adjudication.resign_score = 600, spec.adjudication.resign_moves = 3;
+  GameRecord g = play_game(spec, 0, loser, winner);
+  EXPECT_EQ(g.termination, "resign");
+  EXPECT_EQ(g.result, chess::Result::BLACK_WINS);
+  EXPECT_EQ(g.plies.size(), 6u);  // three moves each; White resigns at its fourth turn
+  spec.adjudication.max_plies = 40;
+  EXPECT_EQ(play_game(spec, 0, loser, unsure).termination, "max_length");
+  spec.adjudication.resign_two_sided = false;
+  EXPECT_EQ(play_game(spec, 0, loser, unsure).termination, "resign");
+}
+
+TEST(SelfplayGame, SiteRulesetResignsOnlyAfterMove15) {
+  ScriptedPlayer loser("loser", {}, -700), winner("winner", {}, 700);
+  GameSpec spec;
+  spec.ruleset = chess::Ruleset::SITE;
+  spec.adjudication.resign_score = 600, spec.adjudication.resign_moves = 3;
+  GameRecord g = play_game(spec, 0, loser, winner);
+  EXPECT_EQ(g.termination, "resign");
+  EXPECT_EQ(g.plies.size(), 30u);  // White's 16th move is its first chance
+}
+
+TEST(SelfplayGame, LevelScoresAreAdjudicatedADraw) {
+  ScriptedPlayer a("a", {}, 5), b("b", {}, -3);
+  GameSpec spec;
+  spec.adjudication.draw_score = 10, spec.adjudication.draw_moves = 4, spec.adjudication.draw_after_move = 10;
+  GameRecord g = play_game(spec, 0, a, b);
+  EXPECT_EQ(g.termination, "draw_adjudicated");
+  EXPECT_EQ(g.result, chess::Result::DRAW);
+  EXPECT_EQ(g.plies.size(), 26u);  // moves 10 to 13 of both sides, then White's turn at move 14
+}
+
+TEST(SelfplayGame, FlagFallLosesUnlessTheOpponentCannotMate) {
+  std::vector<BookLine> book = {{"KR v K", chess::Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1"), {}}};
+  ScriptedPlayer slow("slow", {}, 0, 1.0), fast("fast", {}, 0, 0.0);
+  GameSpec spec;
+  spec.openings.book = &book;
+  spec.clock = {2500, 0};
+  GameRecord g = play_game(spec, 0, slow, fast);  // the rook side's flag falls at its third move
+  EXPECT_EQ(g.termination, "flag_fall_draw");     // a bare king cannot mate
+  EXPECT_EQ(g.result, chess::Result::DRAW);
+  EXPECT_EQ(g.plies.size(), 4u);
+  g = play_game(spec, 0, fast, slow);  // the bare king's flag falls: the rook side wins
+  EXPECT_EQ(g.termination, "flag_fall");
+  EXPECT_EQ(g.result, chess::Result::WHITE_WINS);
+  spec.ruleset = chess::Ruleset::SITE;
+  g = play_game(spec, 0, slow, fast);
+  EXPECT_EQ(g.termination, "void");
+  EXPECT_EQ(g.result, chess::Result::ONGOING);
+}
+
+TEST(SelfplayGame, AFailingPlayerEndsTheGameAsAnError) {
+  class Broken : public ScriptedPlayer {
+   public:
+    Broken() : ScriptedPlayer("broken") {}
+    MoveChoice choose(const chess::Game&, const std::optional<std::array<long, 2>>&, const TimeControl&,
+                      chess::Random&) override {
+      MoveChoice c;
+      c.move = chess::Move(chess::SQ_A1, chess::SQ_A8);
+      return c;
+    }
+  } broken;
+  ScriptedPlayer fine("fine");
+  GameRecord g = play_game(GameSpec{}, 0, broken, fine);
+  EXPECT_EQ(g.ending, Ending::ERROR);
+  EXPECT_EQ(g.termination, "error: broken played an illegal move");
+  EXPECT_TRUE(g.plies.empty());
+}
+
+// Two Stockfish processes at 2,000 nodes a move, from 6 random plies: the game ends by the
+// rules or by adjudication, every move replays legally, and the same game comes again.
+TEST(SelfplayGame, StockfishAgainstStockfishIsReproducible) {
+  UciPlayer a("/usr/games/stockfish", {{"Threads", "1"}, {"Hash", "8"}}, {2000, 0, 0});
+  UciPlayer b("/usr/games/stockfish", {{"Threads", "1"}, {"Hash", "8"}}, {2000, 0, 0});
+  GameSpec spec;
+  spec.openings.random_plies = 6, spec.seed = 11;
+  spec.adjudication.resign_score = 800, spec.adjudication.max_plies = 300;
+  GameRecord g1 = play_game(spec, 3, a, b), g2 = play_game(spec, 3, a, b);
+  ASSERT_EQ(g1.plies.size(), g2.plies.size());
+  for (size_t i = 0; i < g1.plies.size(); ++i) EXPECT_EQ(g1.plies[i].move, g2.plies[i].move) << i;
+  EXPECT_EQ(g1.termination, g2.termination);
+  EXPECT_NE(g1.ending, Ending::ERROR) << g1.termination;
+  chess::Game replay(g1.opening.start);
+  for (const PlyRecord& p : g1.plies) {
+    ASSERT_FALSE(replay.over());
+    replay.play(p.move);
+  }
+  EXPECT_EQ(g1.plies[6].book, false);
+  EXPECT_TRUE(g1.plies[6].score_cp || g1.plies[6].mate_in);
+  EXPECT_GT(g1.plies[6].nodes, 0u);
+}

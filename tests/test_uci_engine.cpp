@@ -1,0 +1,95 @@
+// An external UCI engine as a player: Debian's Stockfish (installed by scripts/setup.sh)
+// for real answers, and stand-ins that crash, hang or are missing for the failures.
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "movegen.h"
+#include "position.h"
+#include "uci.h"
+#include "uci_engine.h"
+
+using namespace chesshpc;
+
+namespace {
+
+const char* STOCKFISH = "/usr/games/stockfish";
+
+bool legal(const std::string& fen, const std::string& move) {
+  chess::Position pos = fen == "startpos" ? chess::Position::start() : chess::Position::from_fen(fen);
+  return chess::parse_uci(pos, move).has_value();
+}
+
+}  // namespace
+
+TEST(UciEngine, StockfishAnswersWithALegalMove) {
+  UciEngine sf(STOCKFISH, {{"Threads", "1"}, {"Hash", "16"}});
+  EXPECT_NE(sf.name().find("Stockfish"), std::string::npos) << sf.name();
+  UciLimits limits;
+  limits.depth = 6;
+  UciAnswer a = sf.go("startpos", {"e2e4", "e7e5"}, limits);
+  chess::Position pos = chess::Position::start();
+  for (const char* m : {"e2e4", "e7e5"}) pos = pos.after(*chess::parse_uci(pos, m));
+  EXPECT_TRUE(chess::parse_uci(pos, a.bestmove).has_value()) << a.bestmove;
+  EXPECT_GE(a.depth, 6);
+  EXPECT_GT(a.nodes, 0);
+  EXPECT_TRUE(a.score_cp.has_value());
+}
+
+TEST(UciEngine, MateScoresComeAsMateInMoves) {
+  UciEngine sf(STOCKFISH);
+  UciLimits limits;
+  limits.depth = 4;
+  const std::string fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+  UciAnswer a = sf.go(fen, {}, limits);
+  EXPECT_EQ(a.bestmove, "a1a8");
+  ASSERT_TRUE(a.mate_in.has_value());
+  EXPECT_EQ(*a.mate_in, 1);
+  EXPECT_TRUE(legal(fen, a.bestmove));
+}
+
+// Stockfish on one thread with a node limit is deterministic: the same position after a
+// new game gives the same move and node count, as a reproducible dataset needs.
+TEST(UciEngine, NodeLimitedSearchRepeats) {
+  UciEngine sf(STOCKFISH, {{"Threads", "1"}});
+  UciLimits limits;
+  limits.nodes = 5000;
+  sf.new_game();
+  UciAnswer a = sf.go("startpos", {"d2d4"}, limits);
+  sf.new_game();
+  UciAnswer b = sf.go("startpos", {"d2d4"}, limits);
+  EXPECT_EQ(a.bestmove, b.bestmove);
+  EXPECT_EQ(a.nodes, b.nodes);
+  EXPECT_LE(a.nodes, 5000 + 1000);  // Stockfish checks the limit every few hundred nodes
+}
+
+TEST(UciEngine, MissingEngineIsAnError) {
+  try {
+    UciEngine e("/nonexistent/engine --flag");
+    FAIL() << "started a missing engine";
+  } catch (const UciError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot start engine '/nonexistent/engine --flag'"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(UciEngine, EngineThatExitsIsAnError) {
+  try {
+    UciEngine e("true");
+    FAIL() << "no uciok from 'true'";
+  } catch (const UciError& e) {
+    EXPECT_NE(std::string(e.what()).find("exited"), std::string::npos) << e.what();
+  }
+}
+
+TEST(UciEngine, EngineThatHangsTimesOut) {
+  auto t0 = std::chrono::steady_clock::now();
+  try {
+    UciEngine e("sleep 30", {}, 0.3);
+    FAIL() << "no uciok from 'sleep'";
+  } catch (const UciError& e) {
+    EXPECT_NE(std::string(e.what()).find("did not answer in time"), std::string::npos) << e.what();
+  }
+  // The destructor kills the hung process instead of waiting for it.
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10);
+}

@@ -11,6 +11,9 @@
 usage: test_report.py CASE REPORT CHESSHPC MAKE_PGN_CORPUS MPIEXEC
 CHESSHPC_SKIP_BROWSER=1 skips the html case (exit 77) where Chromium is not installed.
 """
+import contextlib
+import importlib.util
+import io
 import json
 import os
 import re
@@ -33,12 +36,35 @@ START_D4, START_D7 = 197281, 3195901860
 class Tools:
     def __init__(self, report, chesshpc, corpus, mpiexec, tmp):
         self.report, self.chesshpc, self.corpus, self.mpiexec, self.tmp = report, chesshpc, corpus, mpiexec, tmp
+        self.main = None  # report.py's main(), loaded on first use
 
     def path(self, name):
         return os.path.join(self.tmp, name)
 
     def run(self, *args, **kw):
         return subprocess.run(list(args), capture_output=True, text=True, timeout=120, env=ENV, **kw)
+
+    def markdown(self, *args):
+        """report.py's Markdown, run in this process: the launcher's start-up is tested
+        elsewhere and costs a second a call on a busy machine."""
+        code, out, err = self.in_process(*args)
+        assert code == 0, f"report {args}: exit {code}: {err}"
+        return out
+
+    def in_process(self, *args):
+        if self.main is None:
+            path = os.path.join(os.path.dirname(self.report), "report.py")
+            spec = importlib.util.spec_from_file_location("chesshpc_report_main", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            self.main = module.main
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = self.main(list(args))
+            except SystemExit as e:  # argparse's usage errors
+                code = e.code
+        return code, out.getvalue(), err.getvalue()
 
     def report_json(self, *files):
         r = self.run(self.report, *files, "--json")
@@ -136,9 +162,9 @@ def check_perft(t):
 
     check_verification(t, one)
 
-    md = t.run(t.report, one).stdout
+    md = t.markdown(one)
     assert "total 197,281, verified against the published count" in md and "| e2e4 | 13,160 |" in md, md
-    md = t.run(t.report, stopped).stdout
+    md = t.markdown(stopped)
     assert f"incomplete, {kept:,} of {units:,} units done" in md, md
     print(f"perft: 1 and 2 ranks verified, stopped after {kept} units, resumed with {units - kept}: ok")
 
@@ -158,7 +184,7 @@ def check_verification(t, one):
              relabelled(one, t.path("d15.h5"), 15, 1)]
     got = [(s["total"], s["verification"]) for s in t.report_json(*files)["files"]]
     assert got == [(d14, "verified"), (d14 + 1, "MISMATCH"), (1, "no published count")], got
-    assert "MISMATCH: the published count is 61,885,021,521,585,529,237" in t.run(t.report, files[1]).stdout
+    assert "MISMATCH: the published count is 61,885,021,521,585,529,237" in t.markdown(files[1])
 
 
 def add_checks_column(path, out):
@@ -191,7 +217,7 @@ def check_drawstats(t):
     s = t.report_json(checks)["files"][0]
     assert s["checks"]["checks_white"]["total"] == sum(i % 7 for i in range(300)), s["checks"]
 
-    md = t.run(t.report, fide, site).stdout
+    md = t.markdown(fide, site)
     assert "## drawstats files side by side" in md and "FIDE 50-move" in md and "site 30-move" in md, md
     print("drawstats: per-rule counts of fide and site files match /rules: ok")
 
@@ -246,11 +272,15 @@ def check_html(t):
 
 
 def check_errors(t):
-    def expect(code, words, *args, env=None):
-        r = subprocess.run([t.report, *args], capture_output=True, text=True, timeout=60, env=env or ENV)
+    def expect(code, words, *args):
+        got, _, err = t.in_process(*args)
+        assert got == code and words in err, f"{args}: exit {got}, stderr {err!r}"
+
+    def expect_from_launcher(code, words, *args, env=ENV):
+        r = subprocess.run([t.report, *args], capture_output=True, text=True, timeout=60, env=env)
         assert r.returncode == code and words in r.stderr, f"{args}: exit {r.returncode}, stderr {r.stderr!r}"
 
-    expect(4, "cannot read", t.path("absent.h5"))
+    expect_from_launcher(4, "cannot read", t.path("absent.h5"))
     text = t.path("text.h5")
     with open(text, "w") as f:
         f.write("not HDF5\n")
@@ -264,13 +294,13 @@ def check_errors(t):
     with h5py.File(t.path("broken.h5"), "w") as f:
         f.attrs["job"] = "perft"
     expect(3, "not a well-formed chesshpc perft file", t.path("broken.h5"))
-    expect(2, "usage")
+    expect_from_launcher(2, "usage")
     lacking = t.path("python-without-h5py")
     with open(lacking, "w") as f:
         f.write("#!/bin/sh\nexit 1\n")
     os.chmod(lacking, 0o755)
-    expect(2, "install python3-h5py python3-numpy python3-matplotlib", t.path("absent.h5"),
-           env=dict(ENV, CHESSHPC_PYTHON=lacking))
+    expect_from_launcher(2, "install python3-h5py python3-numpy python3-matplotlib", t.path("absent.h5"),
+                         env=dict(ENV, CHESSHPC_PYTHON=lacking))
     print("errors: exit codes 2, 3 and 4 with their messages: ok")
 
 

@@ -1,9 +1,9 @@
 """A drawstats summary as report blocks: tables for Markdown and HTML, plots for HTML."""
 import numpy as np
 
-from . import drawstats, figures, formatting as fmt
-from .resultfile import column
+from . import drawstats, figures, formatting as fmt, rule_stats, rule_stats_view
 from .blocks import Heading, Paragraph, Table
+from .resultfile import column
 
 
 def sections(s):
@@ -12,18 +12,11 @@ def sections(s):
         Paragraph(f"{fmt.count(s['games'])} games from `{s['pgn_file']}` ({fmt.count(s['skipped'])} skipped as "
                   f"malformed, {fmt.count(s['plies'])} plies), ruleset {s['ruleset']}, claims {s['claim_policy']}; "
                   f"{fmt.count(s['perpetual_checks'])} perpetual checks."),
-        _rules(s),
+        rule_stats_view.rules_table(s["rules"]),
     ]
     if s["checks"]:
         out += [Paragraph("Checks per game:"), _checks(s)]
     return out
-
-
-def _rules(s):
-    rows = [[name, fmt.count(r["fired"]), fmt.count(r["ended"]), fmt.decimal(r["q1"]), fmt.decimal(r["median"]),
-             fmt.decimal(r["q3"]), fmt.decimal(r["ended_median_ply"])] for name, r in s["rules"].items()]
-    return Table(["rule", "fired in", "ended", "first fire q1", "median", "q3", "median end ply"], rows,
-                 {1, 2, 3, 4, 5, 6})
 
 
 def _checks(s):
@@ -33,39 +26,11 @@ def _checks(s):
 
 
 def plots(s, f):
-    out = [_first_fires(s, f), _ended(s)]
+    out = [rule_stats_view.first_fire_plot(f"First-fire ply per rule: {s['path']}", f["rules"], f["games"]),
+           rule_stats_view.endings_plot(f"Games ended by each rule under {s['ruleset']}: {s['path']} "
+                                        "('none': ended by its recorded result)", s["terminations"])]
     out += [_checks_histogram(s, f, name) for name in s["checks"]]
     return out
-
-
-def _first_fires(s, f):
-    names = drawstats.rule_names(f)
-    data = [drawstats.first_fires(f, n) for n in names]
-    fig, ax = figures.figure(8, 1.2 + 0.45 * len(names))
-    y = np.arange(len(names))
-    fired = [i for i, d in enumerate(data) if len(d)]
-    if fired:
-        ax.boxplot([data[i] for i in fired], positions=y[fired], vert=False, widths=0.6, whis=(0, 100))
-    figures.label_y(ax, y, [f"{n} ({len(d)})" for n, d in zip(names, data)])
-    ax.set_ylim(len(names) - 0.5, -0.5)
-    ax.set_xlabel("ply at which the rule first held (games where it did in brackets)")
-    title = f"First-fire ply per rule: {s['path']}"
-    ax.set_title(title, fontsize=10)
-    return figures.plot(title, fig)
-
-
-def _ended(s):
-    names = list(s["terminations"])
-    counts = [s["terminations"][n] for n in names]
-    fig, ax = figures.figure(8, 1.2 + 0.4 * len(names))
-    y = np.arange(len(names))
-    ax.barh(y, counts, color=figures.COLORS[2])
-    figures.label_y(ax, y, names)
-    ax.invert_yaxis()
-    ax.set_xlabel("games")
-    title = f"Games ended by each rule under {s['ruleset']}: {s['path']} ('none': ended by its recorded result)"
-    ax.set_title(title, fontsize=10)
-    return figures.plot(title, fig)
 
 
 def _checks_histogram(s, f, name):
@@ -116,7 +81,7 @@ def compare_plots(c, files):
 def _move_count_endings(c, files):
     """Where FIDE's 50-move (or 75-move) rule and the site's 30-move rule end the same games."""
     fig, ax = figures.figure()
-    ends = [(f"{path} ({ruleset}): {rule}", drawstats.ended_plies(f, rule))
+    ends = [(f"{path} ({ruleset}): {rule}", rule_stats.ended_plies(f["games"], rule))
             for path, ruleset, f in zip(c["files"], c["rulesets"], files) for rule in MOVE_COUNT_RULES]
     ends = [(label, plies) for label, plies in ends if len(plies)]
     bins = _common_bins([plies for _, plies in ends], 30)

@@ -1,7 +1,7 @@
 """Per-rule draw statistics as jobs/rule_stats.cpp writes them, shared by drawstats files
-and (next) selfplay files: a rules group (name, fired, ended, first_fire_q1/median/q3) and
-in the games group one first_fire_RULE column per rule (-1 = never), beside termination
-and termination_ply."""
+(group /rules) and selfplay files (group /drawstats): a group of rules (name, fired, ended,
+first_fire_q1/median/q3) and in /games one first_fire_RULE column per rule (-1 = never),
+beside termination and, in drawstats files, termination_ply."""
 import numpy as np
 
 from .resultfile import column, number
@@ -12,7 +12,7 @@ NEVER = -1
 
 def summarise_rules(rules, games):
     """Per rule name: fired, ended, first-fire quartiles and the median ply of its endings."""
-    termination, end_ply = column(games, "termination"), column(games, "termination_ply")
+    termination, end_ply = column(games, "termination"), end_plies(games)
     out = {}
     for i, name in enumerate(column(rules, "name")):
         ended = end_ply[termination == name]
@@ -39,7 +39,13 @@ def first_fires(games, rule):
 
 def ended_plies(games, rule):
     """Plies at which the ruleset ended games by the rule."""
-    return column(games, "termination_ply")[column(games, "termination") == rule]
+    return end_plies(games)[column(games, "termination") == rule]
+
+
+def end_plies(games):
+    """The ply each game ended at: termination_ply (drawstats: a corpus game may go on past
+    the rule's ending), else plies (selfplay: a game stops where its termination is)."""
+    return column(games, "termination_ply") if "termination_ply" in games else column(games, "plies")
 
 
 def terminations(games):

@@ -15,6 +15,8 @@ packages=(
   libgtest-dev
   # analysis and benchmarks
   python3 python3-h5py python3-numpy python3-matplotlib stockfish hyperfine
+  # the HTML report test opens the page in headless Chromium
+  chromium
 )
 
 die() {

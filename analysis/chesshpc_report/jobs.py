@@ -1,0 +1,39 @@
+"""The report of each job, by the value of a result file's root attribute 'job'.
+
+A new job (selfplay, bench) plugs in with one entry: how to summarise one file into
+JSON-ready numbers, how to show that summary (tables, then plots read from the file),
+and how to set several summaries side by side."""
+from dataclasses import dataclass
+from typing import Callable
+
+from . import drawstats, drawstats_view, perft, perft_view
+
+
+@dataclass(frozen=True)
+class JobReport:
+    summarise: Callable  # (h5py.File) -> dict
+    sections: Callable  # (summary) -> [Block]
+    plots: Callable  # (summary, h5py.File) -> [Plot]
+    compare: Callable  # ([summary]) -> dict
+    compare_sections: Callable  # (comparison) -> [Block]
+    compare_plots: Callable  # (comparison, [h5py.File]) -> [Plot]
+
+
+JOBS = {
+    "perft": JobReport(
+        summarise=perft.summarise,
+        sections=perft_view.sections,
+        plots=lambda s, f: perft_view.plots(s, perft.unit_seconds(f)),
+        compare=perft.compare,
+        compare_sections=perft_view.compare_sections,
+        compare_plots=lambda c, files: perft_view.compare_plots(c),
+    ),
+    "drawstats": JobReport(
+        summarise=drawstats.summarise,
+        sections=drawstats_view.sections,
+        plots=drawstats_view.plots,
+        compare=drawstats.compare,
+        compare_sections=drawstats_view.compare_sections,
+        compare_plots=drawstats_view.compare_plots,
+    ),
+}

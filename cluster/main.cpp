@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "drawstats.h"
+#include "export_job.h"
 #include "options.h"
 #include "perft_farm.h"
 #include "perft_job.h"
@@ -94,6 +95,11 @@ const std::vector<OptionSpec> SELFPLAY_OPTIONS = {
     {"help", "", "show this help"},
 };
 
+const std::vector<OptionSpec> EXPORT_OPTIONS = {
+    {"pgn", "FILE.h5", "write the games of a selfplay file as PGN on stdout"},
+    {"help", "", "show this help"},
+};
+
 const char* USAGE =
     "usage: chesshpc COMMAND [options]\n"
     "commands:\n"
@@ -101,6 +107,7 @@ const char* USAGE =
     "  rules      play moves under a ruleset: how and when the game ends, when each rule first held\n"
     "  drawstats  replay a PGN corpus: per game and per rule, when each draw rule would have fired\n"
     "  selfplay   play a batch of games over ranks and threads into an HDF5 dataset\n"
+    "  export     a selfplay dataset as PGN\n"
     "run 'chesshpc COMMAND --help' for its options; 'chesshpc --version' for the build.\n";
 
 int perft_command(const std::vector<std::string>& args, const std::string& command_line) {
@@ -288,6 +295,16 @@ int selfplay_command(const std::vector<std::string>& args, const std::string& co
   return run_selfplay(req, std::cout, std::cerr);
 }
 
+int export_command(const std::vector<std::string>& args) {
+  Options opt("export", args, EXPORT_OPTIONS);
+  if (opt.has("help")) {
+    std::cout << "usage: chesshpc export --pgn FILE.h5 > games.pgn\n" << Options::help_text(EXPORT_OPTIONS);
+    return EXIT_OK;
+  }
+  if (!opt.has("pgn")) throw UsageError("export needs --pgn FILE.h5");
+  return export_pgn(opt.get("pgn", ""), std::cout, std::cerr);
+}
+
 std::string join_command_line(int argc, char** argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) {
@@ -314,6 +331,7 @@ int dispatch(int argc, char** argv) {
     if (command == "rules") return rules_command(args);
     if (command == "drawstats") return drawstats_command(args, join_command_line(argc, argv));
     if (command == "selfplay") return selfplay_command(args, join_command_line(argc, argv));
+    if (command == "export") return export_command(args);
     throw UsageError("unknown command '" + command + "'");
   } catch (const UsageError& e) {
     std::cerr << "chesshpc: " << e.what() << "\n" << USAGE;

@@ -400,12 +400,15 @@ std::string write_pgn(const PgnGame& game) {
   Position pos = game.start;
   for (size_t i = 0; i < game.moves.size(); ++i) {
     unit.clear();
-    if (pos.side_to_move() == WHITE || i == 0) {
+    // Black's move after a comment takes its number again ("1... e5"), as PGN writers do.
+    bool after_comment = i > 0 && i - 1 < game.comments.size() && !game.comments[i - 1].empty();
+    if (pos.side_to_move() == WHITE || i == 0 || after_comment) {
       unit += std::to_string(pos.fullmove());
       unit += pos.side_to_move() == WHITE ? ". " : "... ";
     }
     unit += to_san(pos, game.moves[i]);
     append_wrapped(out, line, unit);
+    if (i < game.comments.size() && !game.comments[i].empty()) append_wrapped(out, line, "{" + game.comments[i] + "}");
     pos.do_move(game.moves[i]);
   }
   append_wrapped(out, line, game.result.empty() ? std::string_view("*") : std::string_view(game.result));

@@ -15,6 +15,7 @@ struct PgnGame {
   Position start = Position::start();  // from the FEN tag when present (with SetUp "1"), else the start position
   std::vector<Move> moves;             // the main line; variations are skipped
   std::string result;                  // the game termination marker: "1-0", "0-1", "1/2-1/2" or "*"
+  std::vector<std::string> comments;   // written after move i when non-empty (the parser keeps none)
   int first_line = 0;                  // 1-based line of the game's first tag or move in the file
 
   // The tag's value, or "" when the game has no such tag.
@@ -61,7 +62,8 @@ bool parse_pgn_game(const PgnChunk& chunk, PgnGame& game, PgnError& error);
 // Result; "?" where missing, except Date "????.??.??" and Result the game's result, as
 // the PGN standard writes them), then SetUp "1" and FEN when the start is not the
 // standard position (or the game has a FEN tag), then the other tags in their order,
-// then SAN movetext wrapped at 80 columns, ending with the result and a blank line.
+// then SAN movetext wrapped at 80 columns with each move's comment in braces after it,
+// ending with the result and a blank line.
 std::string write_pgn(const PgnGame& game);
 
 }  // namespace chess

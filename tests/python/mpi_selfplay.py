@@ -5,6 +5,7 @@ on one thread), from a seeded number of random plies.
 
 1. One process without mpirun and 3 ranks (oversubscribed) write the same /games and
    /positions, column by column.
+   Its PGN export replays in chesshpc drawstats with every game and move.
 2. kill -9 of a 2-rank batch after its first part holds games; --resume on 1 rank ends
    with the same /games and /positions as the uninterrupted run, plays only the missing
    games, and leaves no parts behind.
@@ -97,6 +98,17 @@ def main(mpiexec, binary):
         reference = columns(one)
         assert sorted(reference["games/game"]) == list(range(GAMES))
         assert "error" not in r1["terminations"], r1["terminations"]
+        # The PGN export reads back: every game, every move, the roster and the results.
+        pgn = subprocess.run([binary, "export", "--pgn", one], capture_output=True, text=True, check=True).stdout
+        assert pgn.count("[Event \"chesshpc selfplay\"]") == GAMES and pgn.count("[Termination ") == GAMES
+        pgn_path = os.path.join(tmp, "one.pgn")
+        with open(pgn_path, "w") as f:
+            f.write(pgn)
+        stats = run([binary, "drawstats", pgn_path, "--json", "--quiet"])
+        assert stats["games"] == GAMES and stats["skipped"] == 0, stats
+        assert stats["plies"] == int(reference["games/plies"].sum()), (stats["plies"], reference["games/plies"].sum())
+        results = [r.decode() for r in reference["games/result"]]
+        assert [l.split('"')[1] for l in pgn.splitlines() if l.startswith("[Result ")] == results
         three = os.path.join(tmp, "three.h5")
         run(mpirun(mpiexec, 3) + selfplay(binary, three))
         same(reference, columns(three))

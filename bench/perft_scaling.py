@@ -89,6 +89,7 @@ def main():
     p.add_argument("--repeat", type=int, default=1, help="runs per configuration; the fastest is shown")
     p.add_argument("--configs", default="1x1,1x2,2x1,2x2", help="RANKSxTHREADS list (default 1x1,1x2,2x1,2x2)")
     p.add_argument("--json", action="store_true", help="also print the rows as one JSON object")
+    p.add_argument("--keep", metavar="DIR", help="keep each configuration's result file in DIR (for perft_model.py)")
     args = p.parse_args()
     cores = len(os.sched_getaffinity(0))
     total = parse_size(args.hash_total)
@@ -99,7 +100,11 @@ def main():
             runs = []
             for i in range(args.repeat):
                 print(f"{ranks} rank(s) x {threads} thread(s), run {i + 1}/{args.repeat}...", file=sys.stderr, flush=True)
-                runs.append(run_one(args, ranks, threads, total // ranks, os.path.join(tmp, "perft.h5")))
+                out = os.path.join(tmp, "perft.h5")
+                runs.append(run_one(args, ranks, threads, total // ranks, out))
+                if args.keep:
+                    os.makedirs(args.keep, exist_ok=True)
+                    shutil.copy(out, os.path.join(args.keep, f"perft{args.depth}-{ranks}x{threads}-{i}.h5"))
             rows.append(summarise(runs, ranks, threads, cores))
     base = next((r for r in rows if r["ranks"] == 1 and r["threads"] == 1), None)
     nodes = {r["nodes"] for r in rows}

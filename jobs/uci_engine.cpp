@@ -69,7 +69,10 @@ void UciEngine::send(const std::string& line) {
 
 int UciEngine::run(std::istream& in) {
   for (std::string line; std::getline(in, line);)
-    if (!handle(line)) break;
+    if (!handle(line)) return EXIT_OK;
+  // End of input is not "quit": a finite search still finishes and reports, so that
+  // piped commands give their answers; an infinite one would never end by itself.
+  if (thread_.joinable() && !infinite_) thread_.join();
   finish_search();
   return EXIT_OK;
 }
@@ -235,6 +238,8 @@ void UciEngine::go(const std::vector<std::string>& tokens) {
   // A clock of zero or less still means "move now", not "no clock".
   if (limits.wtime < -1) limits.wtime = 0;
   if (limits.btime < -1) limits.btime = 0;
+  // "go" without any limit searches until "stop", as "go infinite" does.
+  if (!limits.depth && !limits.nodes && !limits.uses_clock()) limits.infinite = true;
   stop_signal_ = false;
   infinite_ = limits.infinite;
   search_->clear_stop();

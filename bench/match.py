@@ -20,6 +20,7 @@ import concurrent.futures
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -93,17 +94,22 @@ class Engine:
 
 
 def adjudicate(chesshpc, moves):
-    """(result, termination) by chesshpc's rules, or None while the game goes on.
-    An illegal last move is reported as ("illegal", move)."""
+    """(result, termination, plies) by chesshpc's rules at the first ply where they end
+    the game, or None while it goes on. An illegal move ends the game at its ply, lost
+    by the side that played it."""
     r = subprocess.run([chesshpc, "rules", "--moves", " ".join(moves), "--json"], capture_output=True, text=True)
     if r.returncode == 3:
-        return "illegal", moves[-1]
+        m = re.search(r"illegal move '([^']*)' at ply (\d+)", r.stderr)
+        if not m:
+            raise RuntimeError(f"chesshpc rules: {r.stderr.strip()}")
+        ply = int(m.group(2))
+        return ("0-1" if ply % 2 == 1 else "1-0"), f"illegal move {m.group(1)}", ply
     if r.returncode != 0:
         raise RuntimeError(f"chesshpc rules failed: {r.stderr.strip()}")
     j = json.loads(r.stdout)
     if j["result"] == "*":
         return None
-    return j["result"], j["termination"]
+    return j["result"], j["termination"], j["plies"]
 
 
 def play_game(args, opening, chesshpc_white):
@@ -130,7 +136,16 @@ def play_game(args, opening, chesshpc_white):
                 go = (f"wtime {int(clock[0] * 1000)} btime {int(clock[1] * 1000)} "
                       f"winc {int(args.inc * 1000)} binc {int(args.inc * 1000)}")
                 timeout = clock[side] + 10
-            move, used = mover.best_move(moves, go, timeout)
+            try:
+                move, used = mover.best_move(moves, go, timeout)
+            except EngineError:
+                # An engine may die of an illegal move not yet judged: judge it now.
+                verdict = adjudicate(args.engine, moves)
+                if not verdict:
+                    raise
+                result, termination, plies = verdict
+                del moves[plies:]
+                break
             if not args.nodes and not args.movetime:
                 clock[side] -= used
                 if clock[side] < -args.time_margin:
@@ -138,20 +153,25 @@ def play_game(args, opening, chesshpc_white):
                     break
                 clock[side] += args.inc
             moves.append(move)
-            verdict = adjudicate(args.engine, moves)
-            if verdict and verdict[0] == "illegal":
-                result, termination = ("0-1" if side == 0 else "1-0"), f"illegal move {move}"
-            elif verdict:
-                result, termination = verdict
-            elif len(moves) >= args.max_plies:
-                result, termination = "1/2-1/2", "max plies"
+            # The rules are asked every few plies (each ask starts a process): the game
+            # ends at the first ply where they end it, and the plies after it are dropped.
+            no_move = move in ("0000", "(none)")
+            if no_move or len(moves) % args.check_every == 0 or len(moves) >= args.max_plies:
+                verdict = adjudicate(args.engine, moves[:-1] if no_move else moves)
+                if verdict:
+                    result, termination, plies = verdict
+                    del moves[plies:]
+                elif no_move:
+                    raise RuntimeError(f"{mover.name} found no move in a game that goes on: {' '.join(moves)}")
+                elif len(moves) >= args.max_plies:
+                    result, termination = "1/2-1/2", "max plies"
     finally:
         ours.close()
         theirs.close()
     score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
     if not chesshpc_white:
         score = 1.0 - score
-    return score, result, termination, len(moves)
+    return score, result, termination, moves
 
 
 def elo(p):
@@ -196,6 +216,7 @@ def main():
     ap.add_argument("--movetime", type=float, default=0, help="fixed seconds per move instead of a clock")
     ap.add_argument("--time-margin", type=float, default=0.05, help="seconds a clock may go below zero")
     ap.add_argument("--max-plies", type=int, default=400, help="draw after this many plies")
+    ap.add_argument("--check-every", type=int, default=8, help="plies between asks of chesshpc rules")
     ap.add_argument("--concurrency", type=int, default=1, help="games at once (one core each)")
     ap.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     args = ap.parse_args()
@@ -214,11 +235,12 @@ def main():
         futures = {pool.submit(play_game, args, opening, white): (i, white) for i, opening, white in jobs}
         for fut in concurrent.futures.as_completed(futures):
             i, white = futures[fut]
-            score, result, termination, plies = fut.result()
+            score, result, termination, moves = fut.result()
+            plies = len(moves)
             with lock:
                 scores.append(score)
                 games.append({"pair": i, "chesshpc_white": white, "result": result, "termination": termination,
-                              "plies": plies, "score": score})
+                              "plies": plies, "score": score, "moves": " ".join(moves)})
                 if not args.json:
                     s = summary(scores)
                     print(f"game {len(scores)}/{len(jobs)}: pair {i} chesshpc {'white' if white else 'black'} "

@@ -341,19 +341,22 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
   while (picker.next(m, order_score)) {
     ++move_count;
     const bool quiet = captured_type(pos, m) == NO_PIECE_TYPE && m.kind() != PROMOTION;
-    const bool gives_check = pos.gives_check(m);
 
-    // Shallow pruning, once a move has kept us from being mated.
+    // Shallow pruning, once a move has kept us from being mated: late quiet moves, quiet
+    // moves that cannot lift a hopeless static score to alpha (checks are kept), and
+    // moves that lose too much material.
     if (!root && best > -VALUE_MATE_IN_MAX_PLY && !in_check) {
-      if (quiet && !gives_check) {
-        if (depth <= 7 && quiet_count >= (3 + depth * depth) / (2 - improving)) continue;
-        if (depth <= 6 && eval + 100 + 90 * depth <= alpha) continue;
+      if (quiet) {
+        bool late = depth <= 7 && quiet_count >= (3 + depth * depth) / (2 - improving);
+        bool futile = depth <= 6 && eval + 100 + 90 * depth <= alpha;
+        if ((late || futile) && !pos.gives_check(m)) continue;
       }
       if (depth <= 6 && order_score < SCORE_KILLER && !see_ge(pos, m, quiet ? -60 * depth : -20 * depth * depth))
         continue;
     }
 
     Position child = pos.after(m);
+    const bool gives_check = child.in_check();
     tt_.prefetch(child.key());
     if (quiet && quiet_count < 64) quiets[quiet_count++] = m;
     frame.move = m;

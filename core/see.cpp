@@ -59,6 +59,14 @@ int exchange(const Position& pos, Move m) {
 
 int see(const Position& pos, Move m) { return exchange(pos, m); }
 
-bool see_ge(const Position& pos, Move m, int threshold) { return exchange(pos, m) >= threshold; }
+bool see_ge(const Position& pos, Move m, int threshold) {
+  // Each side may stop at its turn, so taking a piece with a cheaper one is worth at
+  // least their difference, whatever follows.
+  if (m.kind() == NORMAL && (pos.pieces(~pos.side_to_move()) & square_bb(m.to()))) {
+    int floor = SEE_VALUE[type_of(pos.piece_on(m.to()))] - SEE_VALUE[type_of(pos.piece_on(m.from()))];
+    if (floor >= threshold) return true;
+  }
+  return exchange(pos, m) >= threshold;
+}
 
 }  // namespace chess

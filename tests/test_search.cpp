@@ -48,10 +48,10 @@ TEST(Search, MateInOneScoresOnePly) {
 }
 
 TEST(Search, MateInTwoScoresThreePlies) {
-  // 1. Ra6 bxa6 2. b7#
-  constexpr std::string_view fen = "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1";
+  // 1. Rd8+ Rxd8 2. Rxd8#
+  constexpr std::string_view fen = "r5k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1";
   SearchResult r = search_depth(fen, 6);
-  EXPECT_EQ(r.best, uci_move(fen, "a1a6"));
+  EXPECT_EQ(r.best, uci_move(fen, "d2d8"));
   EXPECT_EQ(r.score, VALUE_MATE - 3);
   EXPECT_EQ(mate_in_moves(r.score), 2);
 }

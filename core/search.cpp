@@ -77,10 +77,16 @@ class MovePicker {
   }
   bool next(Move& m, int& score) {
     if (i_ >= n_) return false;
-    int best = i_;
-    for (int j = i_ + 1; j < n_; ++j)
-      if (scores_[order_[j]] > scores_[order_[best]]) best = j;
-    std::swap(order_[i_], order_[best]);
+    if (i_ < SELECTED) {
+      int best = i_;
+      for (int j = i_ + 1; j < n_; ++j)
+        if (scores_[order_[j]] > scores_[order_[best]]) best = j;
+      std::swap(order_[i_], order_[best]);
+    } else if (i_ == SELECTED) {
+      // A node that got this far will likely search all its moves: one sort of the
+      // rest is cheaper than selecting each.
+      std::stable_sort(order_ + i_, order_ + n_, [&](uint8_t a, uint8_t b) { return scores_[a] > scores_[b]; });
+    }
     m = moves_[order_[i_]];
     score = scores_[order_[i_]];
     ++i_;
@@ -88,6 +94,7 @@ class MovePicker {
   }
 
  private:
+  static constexpr int SELECTED = 3;
   const MoveList& moves_;
   int n_, i_ = 0;
   int scores_[MoveList::CAPACITY];
@@ -309,36 +316,14 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
   // Without a hash move a node searched at full depth is mostly wasted ordering effort.
   if (pv_node && depth >= 6 && tt_move.is_none()) --depth;
 
-  MoveList moves;
-  ListSink sink{moves};
-  generate_legal(pos, sink);
-  if (moves.empty()) return in_check ? -VALUE_MATE + ply : VALUE_DRAW;
-
   const Color us = pos.side_to_move();
-  const int* hist = history_.get() + us * 4096;
-  int scores[MoveList::CAPACITY];
-  for (size_t i = 0; i < moves.size(); ++i) {
-    Move m = moves[i];
-    PieceType victim = captured_type(pos, m);
-    if (m == tt_move)
-      scores[i] = SCORE_TT_MOVE;
-    else if (victim != NO_PIECE_TYPE || m.kind() == PROMOTION)
-      scores[i] = (see_ge(pos, m, 0) ? SCORE_GOOD_CAPTURE : SCORE_BAD_CAPTURE) + mvv_lva(pos, m, victim);
-    else if (m == frame.killers[0])
-      scores[i] = SCORE_KILLER + 1;
-    else if (m == frame.killers[1])
-      scores[i] = SCORE_KILLER;
-    else
-      scores[i] = hist[m.from() * 64 + m.to()];
-  }
-
-  MovePicker picker(moves, scores);
-  Move m, best_move;
-  int order_score;
+  Move best_move;
   int best = -VALUE_INFINITE, move_count = 0, quiet_count = 0;
   Move quiets[64];
   const int old_alpha = alpha;
-  while (picker.next(m, order_score)) {
+
+  // Searches one move; true when it refutes the node (or the search was stopped).
+  auto search_move = [&](Move m, int order_score) {
     ++move_count;
     const bool quiet = captured_type(pos, m) == NO_PIECE_TYPE && m.kind() != PROMOTION;
 
@@ -349,10 +334,10 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
       if (quiet) {
         bool late = depth <= 7 && quiet_count >= (3 + depth * depth) / (2 - improving);
         bool futile = depth <= 6 && eval + 100 + 90 * depth <= alpha;
-        if ((late || futile) && !pos.gives_check(m)) continue;
+        if ((late || futile) && !pos.gives_check(m)) return false;
       }
       if (depth <= 6 && order_score < SCORE_KILLER && !see_ge(pos, m, quiet ? -60 * depth : -20 * depth * depth))
-        continue;
+        return false;
     }
 
     Position child = pos.after(m);
@@ -381,7 +366,7 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
       if (v > alpha && r > 0) v = -negamax(child, -alpha - 1, -alpha, new_depth, ply + 1, true);
       if (v > alpha && v < beta) v = -negamax(child, -beta, -alpha, new_depth, ply + 1, true);
     }
-    if (stopped_) return 0;
+    if (stopped_) return true;
 
     if (v > best) {
       best = v;
@@ -391,10 +376,47 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
         update_pv(ply, m);
         if (v >= beta) {
           if (quiet) update_quiet_stats(pos, ply, m, quiets, quiet_count, depth);
-          break;
+          return true;
         }
       }
     }
+    return false;
+  };
+
+  // The hash move first, before any generation: it refutes the node often enough that
+  // the rest need not be generated. It came from an entry with this position's whole
+  // key, so it is legal here.
+  bool refuted = !tt_move.is_none() && search_move(tt_move, SCORE_TT_MOVE);
+  if (stopped_) return 0;
+  if (!refuted) {
+    MoveList moves;
+    ListSink sink{moves};
+    generate_legal(pos, sink);
+    if (moves.empty()) return in_check ? -VALUE_MATE + ply : VALUE_DRAW;
+
+    const int* hist = history_.get() + us * 4096;
+    int scores[MoveList::CAPACITY];
+    for (size_t i = 0; i < moves.size(); ++i) {
+      Move m = moves[i];
+      PieceType victim = captured_type(pos, m);
+      if (m == tt_move)
+        scores[i] = SCORE_TT_MOVE;
+      else if (victim != NO_PIECE_TYPE || m.kind() == PROMOTION)
+        scores[i] = (see_ge(pos, m, 0) ? SCORE_GOOD_CAPTURE : SCORE_BAD_CAPTURE) + mvv_lva(pos, m, victim);
+      else if (m == frame.killers[0])
+        scores[i] = SCORE_KILLER + 1;
+      else if (m == frame.killers[1])
+        scores[i] = SCORE_KILLER;
+      else
+        scores[i] = hist[m.from() * 64 + m.to()];
+    }
+
+    MovePicker picker(moves, scores);
+    Move m;
+    int order_score;
+    while (picker.next(m, order_score))
+      if (m != tt_move && search_move(m, order_score)) break;
+    if (stopped_) return 0;
   }
   // Every move was pruned: the node is no better than its static evaluation suggests.
   if (best == -VALUE_INFINITE) best = alpha;

@@ -83,9 +83,14 @@ class MovePicker {
         if (scores_[order_[j]] > scores_[order_[best]]) best = j;
       std::swap(order_[i_], order_[best]);
     } else if (i_ == SELECTED) {
-      // A node that got this far will likely search all its moves: one sort of the
-      // rest is cheaper than selecting each.
-      std::stable_sort(order_ + i_, order_ + n_, [&](uint8_t a, uint8_t b) { return scores_[a] > scores_[b]; });
+      // A node that got this far will likely search all its moves: one (stable)
+      // insertion sort of the rest is cheaper than selecting each.
+      for (int j = i_ + 1; j < n_; ++j) {
+        uint8_t x = order_[j];
+        int k = j;
+        for (; k > i_ && scores_[order_[k - 1]] < scores_[x]; --k) order_[k] = order_[k - 1];
+        order_[k] = x;
+      }
     }
     m = moves_[order_[i_]];
     score = scores_[order_[i_]];
@@ -322,6 +327,30 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
   Move quiets[64];
   const int old_alpha = alpha;
 
+  // Whether a move checks, for pruning decisions: the squares from which each piece type
+  // would check, worked out once per node on first need; moves of pieces that may
+  // uncover a check and special moves take the exact test.
+  Bitboard check_squares[PIECE_TYPE_NB] = {};
+  Bitboard discoverers = 0;
+  bool check_info = false;
+  auto gives_check = [&](Move m) {
+    if (!check_info) {
+      check_info = true;
+      const Square ksq = pos.king_square(~us);
+      const Bitboard occupied = pos.pieces();
+      check_squares[PAWN] = PAWN_ATTACKS[~us][ksq];
+      check_squares[KNIGHT] = KNIGHT_ATTACKS[ksq];
+      check_squares[BISHOP] = bishop_attacks(ksq, occupied);
+      check_squares[ROOK] = rook_attacks(ksq, occupied);
+      check_squares[QUEEN] = check_squares[BISHOP] | check_squares[ROOK];
+      Bitboard snipers =
+          (BISHOP_RAYS[ksq] & pos.pieces(us, BISHOP, QUEEN)) | (ROOK_RAYS[ksq] & pos.pieces(us, ROOK, QUEEN));
+      while (snipers) discoverers |= BETWEEN[ksq][pop_lsb(snipers)] & pos.pieces(us);
+    }
+    if (m.kind() != NORMAL || (discoverers & square_bb(m.from()))) return pos.gives_check(m);
+    return (check_squares[type_of(pos.piece_on(m.from()))] & square_bb(m.to())) != 0;
+  };
+
   // Searches one move; true when it refutes the node (or the search was stopped).
   auto search_move = [&](Move m, int order_score) {
     ++move_count;
@@ -334,20 +363,20 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
       if (quiet) {
         bool late = depth <= 7 && quiet_count >= (3 + depth * depth) / (2 - improving);
         bool futile = depth <= 6 && eval + 100 + 90 * depth <= alpha;
-        if ((late || futile) && !pos.gives_check(m)) return false;
+        if ((late || futile) && !gives_check(m)) return false;
       }
       if (depth <= 6 && order_score < SCORE_KILLER && !see_ge(pos, m, quiet ? -60 * depth : -20 * depth * depth))
         return false;
     }
 
     Position child = pos.after(m);
-    const bool gives_check = child.in_check();
+    const bool checks = child.in_check();
     tt_.prefetch(child.key());
     if (quiet && quiet_count < 64) quiets[quiet_count++] = m;
     frame.move = m;
     keys_[root_index_ + ply + 1] = child.key();
     stack_[ply + 1].plies_from_null = frame.plies_from_null + 1;
-    const int new_depth = depth - 1 + gives_check;
+    const int new_depth = depth - 1 + checks;
 
     int v;
     if (move_count == 1) {

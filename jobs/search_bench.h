@@ -23,7 +23,7 @@ const std::vector<std::string_view>& bench_positions();
 
 struct SearchBenchResult {
   uint64_t nodes = 0;
-  double seconds = 0;
+  double seconds = 0;  // searching only, without clearing the table between positions
 };
 
 SearchBenchResult bench_search(int depth, int hash_mb);

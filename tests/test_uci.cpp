@@ -1,7 +1,8 @@
-// chesshpc uci driven through a pipe, as a chess interface drives it.
+// chesshpc uci driven through a pipe, as a chess interface drives it, and the bench command.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <sstream>
@@ -116,4 +117,16 @@ TEST(Uci, NoLegalMoveGivesNullBestmove) {
   std::string out = run_engine("printf 'position fen R5k1/5ppp/8/8/8/8/8/7K b - - 0 1\\ngo depth 3\\n'");
   EXPECT_NE(out.find("score mate 0"), std::string::npos) << out;
   EXPECT_NE(out.find("bestmove 0000"), std::string::npos) << out;
+}
+
+TEST(BenchSearch, JsonReportsTheSignatureFields) {
+  std::string out;
+  FILE* p = popen((std::string(CHESSHPC_BIN) + " bench search --depth 3 --json").c_str(), "r");
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  EXPECT_EQ(pclose(p), 0);
+  for (const char* field : {"\"positions\": 40", "\"depth\": 3", "\"hash_mb\": 16", "\"nodes\": ", "\"nps\": "})
+    EXPECT_NE(out.find(field), std::string::npos) << field << " in " << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1);
 }

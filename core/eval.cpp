@@ -53,6 +53,15 @@ constexpr std::array<std::array<Bitboard, 64>, 2> SHIELD = [] {
   return t;
 }();
 
+// A build for any x86-64 still counts mobility with the host's POPCNT instruction: the
+// evaluation is compiled twice and the loader picks the one the CPU can run (GCC
+// function multiversioning); without it every popcount is a library call.
+#if defined(__POPCNT__)
+#define EVAL_CLONES
+#else
+#define EVAL_CLONES [[gnu::target_clones("popcnt", "default")]]
+#endif
+
 constexpr int PHASE_WEIGHT[PIECE_TYPE_NB] = {0, 1, 1, 2, 4, 0};
 
 // King danger grows faster than the attack units when several pieces join in: one
@@ -143,7 +152,7 @@ void for_each_param(EvalParams& p, const std::function<void(const std::string& n
   f("tempo", p.tempo);
 }
 
-int evaluate(const Position& pos, const EvalParams& p) {
+[[gnu::flatten]] EVAL_CLONES int evaluate(const Position& pos, const EvalParams& p) {
   int phase = 0;
   Acc w = evaluate_side<WHITE>(pos, p, phase);
   Acc b = evaluate_side<BLACK>(pos, p, phase);

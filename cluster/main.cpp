@@ -10,7 +10,7 @@
 #include "perft_table.h"
 #include "rules_job.h"
 #include "search_bench.h"
-#include "uci_engine.h"
+#include "uci_server.h"
 #include "version.h"
 #include "zobrist.h"
 
@@ -206,7 +206,7 @@ int dispatch(int argc, char** argv) {
     if (command == "rules") return rules_command(args);
     if (command == "uci") {
       Options opt("uci", args, {});
-      return run_uci(std::cin, std::cout);
+      return run_uci_server(std::cin, std::cout);
     }
     if (command == "bench") return bench_command(args);
     if (command == "drawstats") return drawstats_command(args, join_command_line(argc, argv));

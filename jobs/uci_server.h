@@ -18,10 +18,10 @@
 
 namespace chesshpc {
 
-class UciEngine {
+class UciServer {
  public:
-  explicit UciEngine(std::ostream& out);
-  ~UciEngine();
+  explicit UciServer(std::ostream& out);
+  ~UciServer();
 
   // Serves commands until "quit" or the end of input; returns the exit code.
   int run(std::istream& in);
@@ -52,6 +52,6 @@ class UciEngine {
 };
 
 // chesshpc uci: the engine on standard input and output.
-int run_uci(std::istream& in, std::ostream& out);
+int run_uci_server(std::istream& in, std::ostream& out);
 
 }  // namespace chesshpc

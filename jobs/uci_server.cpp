@@ -1,4 +1,4 @@
-#include "uci_engine.h"
+#include "uci_server.h"
 
 #include <algorithm>
 #include <charconv>
@@ -58,16 +58,16 @@ std::string info_line(const chess::SearchInfo& i) {
 
 }  // namespace
 
-UciEngine::UciEngine(std::ostream& out) : out_(out), search_(std::make_unique<chess::Search>(size_t(hash_mb_) << 20)) {}
+UciServer::UciServer(std::ostream& out) : out_(out), search_(std::make_unique<chess::Search>(size_t(hash_mb_) << 20)) {}
 
-UciEngine::~UciEngine() { finish_search(); }
+UciServer::~UciServer() { finish_search(); }
 
-void UciEngine::send(const std::string& line) {
+void UciServer::send(const std::string& line) {
   std::lock_guard lock(out_mutex_);
   out_ << line << std::endl;
 }
 
-int UciEngine::run(std::istream& in) {
+int UciServer::run(std::istream& in) {
   for (std::string line; std::getline(in, line);)
     if (!handle(line)) return EXIT_OK;
   // End of input is not "quit": a finite search still finishes and reports, so that
@@ -77,7 +77,7 @@ int UciEngine::run(std::istream& in) {
   return EXIT_OK;
 }
 
-bool UciEngine::handle(const std::string& line) {
+bool UciServer::handle(const std::string& line) {
   std::vector<std::string> tokens = split(line);
   if (tokens.empty()) return true;
   const std::string& cmd = tokens[0];
@@ -113,7 +113,7 @@ bool UciEngine::handle(const std::string& line) {
   return true;
 }
 
-void UciEngine::setoption(const std::vector<std::string>& tokens) {
+void UciServer::setoption(const std::vector<std::string>& tokens) {
   // setoption name NAME [value VALUE], where NAME may hold spaces.
   std::string name, value;
   size_t i = 1;
@@ -142,7 +142,7 @@ void UciEngine::setoption(const std::vector<std::string>& tokens) {
   }
 }
 
-void UciEngine::position(const std::vector<std::string>& tokens) {
+void UciServer::position(const std::vector<std::string>& tokens) {
   size_t i = 1;
   std::string fen;
   if (i < tokens.size() && tokens[i] == "startpos") {
@@ -181,7 +181,7 @@ void UciEngine::position(const std::vector<std::string>& tokens) {
   history_ = std::move(history);
 }
 
-void UciEngine::go(const std::vector<std::string>& tokens) {
+void UciServer::go(const std::vector<std::string>& tokens) {
   if (thread_.joinable()) {
     // A finite search ends by itself: a second "go" queues behind it, so a script may
     // send its commands without waiting. An infinite one needs "stop" first.
@@ -259,7 +259,7 @@ void UciEngine::go(const std::vector<std::string>& tokens) {
   });
 }
 
-void UciEngine::finish_search() {
+void UciServer::finish_search() {
   if (!thread_.joinable()) return;
   {
     std::lock_guard lock(stop_mutex_);
@@ -270,8 +270,8 @@ void UciEngine::finish_search() {
   thread_.join();
 }
 
-int run_uci(std::istream& in, std::ostream& out) {
-  UciEngine engine(out);
+int run_uci_server(std::istream& in, std::ostream& out) {
+  UciServer engine(out);
   return engine.run(in);
 }
 

@@ -97,6 +97,7 @@ struct Sample {
 
 // Mean squared error of the predicted results over the samples.
 double error(const std::vector<Sample>& samples, const EvalParams& p, double k, int threads) {
+  const PieceSquareTable table = piece_square_table(p);
   std::vector<double> partial(threads, 0.0);
   std::vector<std::thread> pool;
   size_t chunk = (samples.size() + threads - 1) / threads;
@@ -105,7 +106,7 @@ double error(const std::vector<Sample>& samples, const EvalParams& p, double k, 
       double sum = 0;
       for (size_t i = t * chunk; i < std::min(samples.size(), (t + 1) * chunk); ++i) {
         const Sample& s = samples[i];
-        int v = evaluate(s.pos, p);
+        int v = evaluate(s.pos, p, table);
         if (s.pos.side_to_move() == BLACK) v = -v;
         double predicted = 1.0 / (1.0 + std::pow(10.0, -k * v / 400.0));
         sum += (s.result - predicted) * (s.result - predicted);

@@ -80,7 +80,8 @@ struct Acc {
 };
 
 template <Color Us>
-Acc evaluate_side(const Position& pos, const EvalParams& p, int& phase) {
+Acc evaluate_side(const Position& pos, const EvalParams& p, const PieceSquareTable& table, int& phase) {
+  const auto& psq = table.value[Us];
   constexpr Color Them = ~Us;
   Acc a;
   const Bitboard occupied = pos.pieces(), own = pos.pieces(Us);
@@ -94,8 +95,7 @@ Acc evaluate_side(const Position& pos, const EvalParams& p, int& phase) {
   for (Bitboard b = our_pawns; b;) {
     Square s = pop_lsb(b);
     Square rel = Us == WHITE ? s : flip_rank(s);
-    a.add(p.material[PAWN]);
-    a.add(p.psqt[PAWN][folded(rel)]);
+    a.add(psq[PAWN][s]);
     if (!(PASSED_SPAN[Us][s] & their_pawns)) a.add(p.passed[rank_of(rel)]);
     if (!(ADJACENT_FILES[file_of(s)] & our_pawns)) a.add(p.isolated);
     if (FORWARD_FILE[Us][s] & our_pawns) a.add(p.doubled);
@@ -103,9 +103,7 @@ Acc evaluate_side(const Position& pos, const EvalParams& p, int& phase) {
   for (int pt = KNIGHT; pt <= QUEEN; ++pt)
     for (Bitboard b = pos.pieces(Us, PieceType(pt)); b;) {
       Square s = pop_lsb(b);
-      Square rel = Us == WHITE ? s : flip_rank(s);
-      a.add(p.material[pt]);
-      a.add(p.psqt[pt][folded(rel)]);
+      a.add(psq[pt][s]);
       phase += PHASE_WEIGHT[pt];
       Bitboard att = attacks_bb(PieceType(pt), s, occupied);
       a.add(p.mobility[pt - KNIGHT], popcount(att & mobility_area));
@@ -124,7 +122,7 @@ Acc evaluate_side(const Position& pos, const EvalParams& p, int& phase) {
   if (more_than_one(pos.pieces(Us, BISHOP))) a.add(p.bishop_pair);
 
   Square king = pos.king_square(Us);
-  a.add(p.psqt[KING][folded(Us == WHITE ? king : flip_rank(king))]);
+  a.add(psq[KING][king]);
   a.add(p.king_shield, popcount(SHIELD[Us][king] & our_pawns));
 
   int scale = ATTACKER_SCALE[std::min(attackers, 7)];
@@ -152,10 +150,33 @@ void for_each_param(EvalParams& p, const std::function<void(const std::string& n
   f("tempo", p.tempo);
 }
 
-[[gnu::flatten]] EVAL_CLONES int evaluate(const Position& pos, const EvalParams& p) {
+PieceSquareTable piece_square_table(const EvalParams& p) {
+  PieceSquareTable t{};
+  for (int c = WHITE; c <= BLACK; ++c)
+    for (int pt = PAWN; pt <= KING; ++pt)
+      for (int s = 0; s < 64; ++s) {
+        // Black's squares are White's seen from the other side of the board.
+        Square rel = c == WHITE ? Square(s) : flip_rank(Square(s));
+        Score v = p.psqt[pt][folded(rel)];
+        if (pt != KING) v.mg += p.material[pt].mg, v.eg += p.material[pt].eg;
+        t.value[c][pt][s] = v;
+      }
+  return t;
+}
+
+namespace {
+const PieceSquareTable DEFAULT_TABLE = piece_square_table(DEFAULT_EVAL_PARAMS);
+}  // namespace
+
+int evaluate(const Position& pos, const EvalParams& p) {
+  if (&p == &DEFAULT_EVAL_PARAMS) return evaluate(pos, p, DEFAULT_TABLE);
+  return evaluate(pos, p, piece_square_table(p));
+}
+
+[[gnu::flatten]] EVAL_CLONES int evaluate(const Position& pos, const EvalParams& p, const PieceSquareTable& table) {
   int phase = 0;
-  Acc w = evaluate_side<WHITE>(pos, p, phase);
-  Acc b = evaluate_side<BLACK>(pos, p, phase);
+  Acc w = evaluate_side<WHITE>(pos, p, table, phase);
+  Acc b = evaluate_side<BLACK>(pos, p, table, phase);
   int mg = w.mg - b.mg, eg = w.eg - b.eg;
   phase = std::min(phase, PHASE_MAX);
   // Truncation toward zero keeps the blend colour-symmetric.

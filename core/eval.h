@@ -42,9 +42,19 @@ extern const EvalParams DEFAULT_EVAL_PARAMS;
 // The game phase: 24 with all pieces on the board, 0 with pawns and kings only.
 constexpr int PHASE_MAX = 24;
 
+// Material plus piece-square weight of each piece on each square, unfolded from a set
+// of weights: what the evaluation adds per piece.
+struct PieceSquareTable {
+  Score value[COLOR_NB][PIECE_TYPE_NB][SQUARE_NB];
+};
+PieceSquareTable piece_square_table(const EvalParams& p);
+
 // Centipawns for the side to move. Colour-symmetric: a position and its mirror (colours
-// and ranks swapped, other side to move) evaluate the same.
+// and ranks swapped, other side to move) evaluate the same. With weights other than
+// DEFAULT_EVAL_PARAMS, this builds their table on every call: a tuner evaluating many
+// positions with one set of weights passes the table itself.
 int evaluate(const Position& pos, const EvalParams& p = DEFAULT_EVAL_PARAMS);
+int evaluate(const Position& pos, const EvalParams& p, const PieceSquareTable& table);
 
 // The FEN of pos with colours and ranks swapped, for symmetry checks.
 std::string mirrored_fen(const Position& pos);

@@ -166,6 +166,15 @@ TEST(Eval, MirroredPositionsEvaluateTheSame) {
   EXPECT_GT(checked, 1000);
 }
 
+TEST(Eval, TunerWeightsEvaluateAsTheDefaults) {
+  // A copy of the default weights takes the tuner's path (its own table each call).
+  EvalParams copy = DEFAULT_EVAL_PARAMS;
+  for (std::string_view fen : chesshpc::bench_positions()) {
+    Position pos = Position::from_fen(fen);
+    EXPECT_EQ(evaluate(pos), evaluate(pos, copy)) << fen;
+  }
+}
+
 TEST(Eval, StartPositionIsNearlyBalanced) {
   int v = evaluate(Position::start());
   EXPECT_GT(v, -50);

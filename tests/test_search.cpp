@@ -81,6 +81,16 @@ TEST(Search, CheckmatedAndStalematedRootsHaveNoMove) {
   EXPECT_EQ(stalemate.score, VALUE_DRAW);
 }
 
+TEST(Search, StalemateInTheTreeIsADraw) {
+  // White, a rook, a knight and two pawns down, plays Qb8+: whichever piece takes,
+  // White's king (g1 and g2 covered, h2 blocked) has no move.
+  constexpr std::string_view fen = "k1r5/pp6/1q6/8/5Q2/7p/4n2P/7K w - - 0 1";
+  EXPECT_LT(evaluate(Position::from_fen(fen)), -500);
+  SearchResult r = search_depth(fen, 6);
+  EXPECT_EQ(r.best, uci_move(fen, "f4b8"));
+  EXPECT_EQ(r.score, VALUE_DRAW);
+}
+
 TEST(Search, DeadMaterialIsADraw) {
   SearchResult r = search_depth("8/8/4k3/8/8/3NK3/8/8 w - - 0 1", 6);
   EXPECT_EQ(r.score, VALUE_DRAW);

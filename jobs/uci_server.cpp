@@ -78,6 +78,17 @@ int UciServer::run(std::istream& in) {
 }
 
 bool UciServer::handle(const std::string& line) {
+  // A command that fails (a table too large for the memory, say) is reported, and the
+  // engine goes on with its previous state.
+  try {
+    return dispatch(line);
+  } catch (const std::exception& e) {
+    send(std::string("info string error: ") + e.what() + " in: " + line);
+    return true;
+  }
+}
+
+bool UciServer::dispatch(const std::string& line) {
   std::vector<std::string> tokens = split(line);
   if (tokens.empty()) return true;
   const std::string& cmd = tokens[0];

@@ -29,6 +29,7 @@ class UciServer {
   bool handle(const std::string& line);
 
  private:
+  bool dispatch(const std::string& line);
   void send(const std::string& line);
   void position(const std::vector<std::string>& tokens);
   void go(const std::vector<std::string>& tokens);

@@ -4,7 +4,7 @@
 Every opening of the list is played twice, colours swapped, so that the openings'
 own imbalance cancels. Games are ended by chesshpc's own rules (`chesshpc rules`,
 FIDE with claims: checkmate, stalemate, dead material, threefold, 50 moves), by
-an illegal move or a lost clock (a loss for the side at fault), or as a draw at
+an illegal move, a lost clock or a dead or hung engine (a loss for the side at fault), or as a draw at
 --max-plies. Python 3 standard library only.
 
 Examples:
@@ -21,6 +21,7 @@ import json
 import math
 import os
 import re
+import select
 import subprocess
 import sys
 import threading
@@ -39,7 +40,8 @@ class Engine:
     def __init__(self, command, options, name):
         self.name = name
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                                     stderr=subprocess.DEVNULL, bufsize=0)
+        self.pending = b""
         self.send("uci")
         self.wait_for("uciok", 30)
         for key, value in options:
@@ -49,19 +51,24 @@ class Engine:
 
     def send(self, line):
         try:
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
+            self.proc.stdin.write((line + "\n").encode())
         except BrokenPipeError as e:
             raise EngineError(f"{self.name} died") from e
 
     def read_line(self, deadline):
-        # readline blocks; engines answer promptly, and the deadline is checked per line.
-        line = self.proc.stdout.readline()
-        if not line:
-            raise EngineError(f"{self.name} closed its output")
-        if deadline is not None and time.monotonic() > deadline:
-            raise EngineError(f"{self.name} did not answer in time")
-        return line.strip()
+        # Unbuffered reads under select, so that an engine that hangs is caught at the
+        # deadline instead of blocking the match.
+        while b"\n" not in self.pending:
+            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+            if not ready:
+                raise EngineError(f"{self.name} did not answer in time")
+            chunk = os.read(self.proc.stdout.fileno(), 65536)
+            if not chunk:
+                raise EngineError(f"{self.name} closed its output")
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
+        return line.decode(errors="replace").strip()
 
     def wait_for(self, word, seconds):
         deadline = time.monotonic() + seconds
@@ -138,13 +145,15 @@ def play_game(args, opening, chesshpc_white):
                 timeout = clock[side] + 10
             try:
                 move, used = mover.best_move(moves, go, timeout)
-            except EngineError:
+            except EngineError as e:
                 # An engine may die of an illegal move not yet judged: judge it now.
+                # Otherwise the engine that died or hung loses.
                 verdict = adjudicate(args.engine, moves)
-                if not verdict:
-                    raise
-                result, termination, plies = verdict
-                del moves[plies:]
+                if verdict:
+                    result, termination, plies = verdict
+                    del moves[plies:]
+                else:
+                    result, termination = ("0-1" if side == 0 else "1-0"), f"engine failure: {e}"
                 break
             if not args.nodes and not args.movetime:
                 clock[side] -= used

@@ -4,8 +4,8 @@
 Every opening of the list is played twice, colours swapped, so that the openings'
 own imbalance cancels. Games are ended by chesshpc's own rules (`chesshpc rules`,
 FIDE with claims: checkmate, stalemate, dead material, threefold, 50 moves), by
-an illegal move, a lost clock or a dead or hung engine (a loss for the side at fault), or as a draw at
---max-plies. Python 3 standard library only.
+an illegal move, a lost clock or a dead or hung engine (a loss for the side at
+fault), or as a draw at --max-plies. Python 3 standard library only.
 
 Examples:
   # 10 s + 0.1 s against Stockfish limited to 2000 Elo, 100 pairs, 2 games at once

@@ -100,18 +100,22 @@ Acc evaluate_side(const Position& pos, const EvalParams& p, const PieceSquareTab
     if (!(ADJACENT_FILES[file_of(s)] & our_pawns)) a.add(p.isolated);
     if (FORWARD_FILE[Us][s] & our_pawns) a.add(p.doubled);
   }
-  for (int pt = KNIGHT; pt <= QUEEN; ++pt)
-    for (Bitboard b = pos.pieces(Us, PieceType(pt)); b;) {
+  // One loop per piece type, each compiled for its type.
+  auto pieces = [&]<PieceType Pt>() {
+    for (Bitboard b = pos.pieces(Us, Pt); b;) {
       Square s = pop_lsb(b);
-      a.add(psq[pt][s]);
-      phase += PHASE_WEIGHT[pt];
-      Bitboard att = attacks_bb(PieceType(pt), s, occupied);
-      a.add(p.mobility[pt - KNIGHT], popcount(att & mobility_area));
+      a.add(psq[Pt][s]);
+      phase += PHASE_WEIGHT[Pt];
+      Bitboard att = Pt == KNIGHT   ? KNIGHT_ATTACKS[s]
+                     : Pt == BISHOP ? bishop_attacks(s, occupied)
+                     : Pt == ROOK   ? rook_attacks(s, occupied)
+                                    : queen_attacks(s, occupied);
+      a.add(p.mobility[Pt - KNIGHT], popcount(att & mobility_area));
       if (Bitboard hits = att & king_zone) {
         ++attackers;
-        attack.add(p.king_attack[pt - KNIGHT], popcount(hits));
+        attack.add(p.king_attack[Pt - KNIGHT], popcount(hits));
       }
-      if (pt == ROOK) {
+      if constexpr (Pt == ROOK) {
         Bitboard file = file_bb(file_of(s));
         if (!(file & (our_pawns | their_pawns)))
           a.add(p.rook_open);
@@ -119,6 +123,11 @@ Acc evaluate_side(const Position& pos, const EvalParams& p, const PieceSquareTab
           a.add(p.rook_semi_open);
       }
     }
+  };
+  pieces.template operator()<KNIGHT>();
+  pieces.template operator()<BISHOP>();
+  pieces.template operator()<ROOK>();
+  pieces.template operator()<QUEEN>();
   if (more_than_one(pos.pieces(Us, BISHOP))) a.add(p.bishop_pair);
 
   Square king = pos.king_square(Us);

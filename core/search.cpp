@@ -49,6 +49,8 @@ struct TacticalSink {
   void castle(Square, Square) {}
 };
 
+// Mate scores count plies from the root; the table keeps them counted from the node, so
+// that an entry reached again at another ply gives the right distance to mate.
 int score_to_tt(int v, int ply) {
   return v >= VALUE_MATE_IN_MAX_PLY ? v + ply : v <= -VALUE_MATE_IN_MAX_PLY ? v - ply : v;
 }

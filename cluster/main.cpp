@@ -11,6 +11,8 @@
 #include "perft_table.h"
 #include "rules_job.h"
 #include "selfplay_farm.h"
+#include "search_bench.h"
+#include "uci_server.h"
 #include "version.h"
 #include "zobrist.h"
 
@@ -100,6 +102,13 @@ const std::vector<OptionSpec> EXPORT_OPTIONS = {
     {"help", "", "show this help"},
 };
 
+const std::vector<OptionSpec> BENCH_OPTIONS = {
+    {"depth", "D", "search depth per position (default: the bench's fixed depth)"},
+    {"hash", "MB", "transposition table size in MB (default: 16)"},
+    {"json", "", "print the result as one JSON object"},
+    {"help", "", "show this help"},
+};
+
 const char* USAGE =
     "usage: chesshpc COMMAND [options]\n"
     "commands:\n"
@@ -108,6 +117,8 @@ const char* USAGE =
     "  drawstats  replay a PGN corpus: per game and per rule, when each draw rule would have fired\n"
     "  selfplay   play a batch of games over ranks and threads into an HDF5 dataset\n"
     "  export     a selfplay dataset as PGN\n"
+    "  uci        play chess over the UCI protocol on standard input and output\n"
+    "  bench      'bench search': fixed positions to a fixed depth; node-count signature and speed\n"
     "run 'chesshpc COMMAND --help' for its options; 'chesshpc --version' for the build.\n";
 
 int perft_command(const std::vector<std::string>& args, const std::string& command_line) {
@@ -305,6 +316,20 @@ int export_command(const std::vector<std::string>& args) {
   return export_pgn(opt.get("pgn", ""), std::cout, std::cerr);
 }
 
+int bench_command(const std::vector<std::string>& args) {
+  Options opt("bench", args, BENCH_OPTIONS, 1);
+  if (opt.has("help")) {
+    std::cout << "usage: chesshpc bench search [--depth D] [--hash MB] [--json]\n" << Options::help_text(BENCH_OPTIONS);
+    return EXIT_OK;
+  }
+  if (opt.positional().empty() || opt.positional()[0] != "search") throw UsageError("bench needs a kind: search");
+  SearchBenchRequest req;
+  req.depth = opt.get_int("depth", 0, 1, 64);
+  req.hash_mb = opt.get_int("hash", 16, 1, 65536);
+  req.json = opt.has("json");
+  return run_search_bench(req, std::cout);
+}
+
 std::string join_command_line(int argc, char** argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) {
@@ -329,6 +354,11 @@ int dispatch(int argc, char** argv) {
   try {
     if (command == "perft") return perft_command(args, join_command_line(argc, argv));
     if (command == "rules") return rules_command(args);
+    if (command == "uci") {
+      Options opt("uci", args, {});
+      return run_uci_server(std::cin, std::cout);
+    }
+    if (command == "bench") return bench_command(args);
     if (command == "drawstats") return drawstats_command(args, join_command_line(argc, argv));
     if (command == "selfplay") return selfplay_command(args, join_command_line(argc, argv));
     if (command == "export") return export_command(args);

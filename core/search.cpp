@@ -1,0 +1,553 @@
+#include "search.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+
+#include "eval.h"
+#include "game.h"
+#include "movegen.h"
+#include "see.h"
+
+namespace chess {
+
+namespace {
+
+constexpr int HISTORY_MAX = 16384;
+constexpr int TIME_CHECK_INTERVAL = 1024;  // nodes between clock reads in timed searches
+
+// Late-move reductions grow with the logarithm of both depth and move number.
+const std::array<std::array<int8_t, 64>, 64> LMR = [] {
+  std::array<std::array<int8_t, 64>, 64> t{};
+  for (int d = 1; d < 64; ++d)
+    for (int m = 1; m < 64; ++m) t[d][m] = int8_t(0.75 + std::log(d) * std::log(m) / 2.25);
+  return t;
+}();
+
+// Captures, en-passant captures and queen promotions (the moves quiescence looks at).
+struct TacticalSink {
+  MoveList& list;
+  Bitboard enemies;
+  void piece_moves(PieceType, Square from, Bitboard to) {
+    for (to &= enemies; to;) list.push(Move(from, pop_lsb(to)));
+  }
+  void pawn_moves(Bitboard to, int step) {
+    if (step == 8 || step == -8 || step == 16 || step == -16) return;
+    while (to) {
+      Square s = pop_lsb(to);
+      list.push(Move(s - step, s));
+    }
+  }
+  void promotions(Bitboard to, int step) {
+    while (to) {
+      Square s = pop_lsb(to);
+      list.push(Move(s - step, s, PROMOTION, QUEEN));
+    }
+  }
+  void en_passant(Square from, Square to) { list.push(Move(from, to, EN_PASSANT)); }
+  void castle(Square, Square) {}
+};
+
+// Mate scores count plies from the root; the table keeps them counted from the node, so
+// that an entry reached again at another ply gives the right distance to mate.
+int score_to_tt(int v, int ply) {
+  return v >= VALUE_MATE_IN_MAX_PLY ? v + ply : v <= -VALUE_MATE_IN_MAX_PLY ? v - ply : v;
+}
+int score_from_tt(int v, int ply) {
+  return v >= VALUE_MATE_IN_MAX_PLY ? v - ply : v <= -VALUE_MATE_IN_MAX_PLY ? v + ply : v;
+}
+
+bool has_non_pawn_material(const Position& pos, Color c) {
+  return pos.pieces(c) & ~pos.pieces(c, PAWN) & ~pos.pieces(c, KING);
+}
+
+// The piece type a move takes, or NO_PIECE_TYPE.
+PieceType captured_type(const Position& pos, Move m) {
+  if (m.kind() == EN_PASSANT) return PAWN;
+  if (m.kind() == CASTLING || !(pos.pieces(~pos.side_to_move()) & square_bb(m.to()))) return NO_PIECE_TYPE;
+  return type_of(pos.piece_on(m.to()));
+}
+
+// Picks moves best-first from a scored list: most nodes cut after one or two moves,
+// so a full sort would be wasted work.
+class MovePicker {
+ public:
+  MovePicker(const MoveList& moves, const int* scores) : moves_(moves), n_(int(moves.size())) {
+    std::copy(scores, scores + n_, scores_);
+    for (int i = 0; i < n_; ++i) order_[i] = i;
+  }
+  bool next(Move& m, int& score) {
+    if (i_ >= n_) return false;
+    if (i_ < SELECTED) {
+      int best = i_;
+      for (int j = i_ + 1; j < n_; ++j)
+        if (scores_[order_[j]] > scores_[order_[best]]) best = j;
+      std::swap(order_[i_], order_[best]);
+    } else if (i_ == SELECTED) {
+      // A node that got this far will likely search all its moves: one (stable)
+      // insertion sort of the rest is cheaper than selecting each.
+      for (int j = i_ + 1; j < n_; ++j) {
+        uint8_t x = order_[j];
+        int k = j;
+        for (; k > i_ && scores_[order_[k - 1]] < scores_[x]; --k) order_[k] = order_[k - 1];
+        order_[k] = x;
+      }
+    }
+    m = moves_[order_[i_]];
+    score = scores_[order_[i_]];
+    ++i_;
+    return true;
+  }
+
+ private:
+  static constexpr int SELECTED = 3;
+  const MoveList& moves_;
+  int n_, i_ = 0;
+  int scores_[MoveList::CAPACITY];
+  uint8_t order_[MoveList::CAPACITY];
+};
+
+constexpr int SCORE_TT_MOVE = 1 << 30;
+constexpr int SCORE_GOOD_CAPTURE = 1 << 28;
+constexpr int SCORE_KILLER = 1 << 27;
+constexpr int SCORE_BAD_CAPTURE = -(1 << 28);
+
+int mvv_lva(const Position& pos, Move m, PieceType victim) {
+  int v = victim == NO_PIECE_TYPE ? 0 : SEE_VALUE[victim];
+  if (m.kind() == PROMOTION) v += SEE_VALUE[m.promotion()];
+  return v * 8 - type_of(pos.piece_on(m.from()));
+}
+
+}  // namespace
+
+Search::Search(size_t hash_bytes) : tt_(hash_bytes), history_(std::make_unique<int[]>(2 * 64 * 64)) { clear(); }
+
+void Search::clear() {
+  tt_.clear();
+  std::fill(history_.get(), history_.get() + 2 * 64 * 64, 0);
+  for (Frame& f : stack_) f = Frame{};
+}
+
+int64_t Search::elapsed_ms() const {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_).count();
+}
+
+// Counts the node unless a limit has ended the search. The node limit is exact: a
+// search never visits more nodes than it allows.
+bool Search::enter_node(int ply) {
+  if (stopped_) return false;
+  if ((limits_.nodes && nodes_ >= limits_.nodes) || stop_requested_.load(std::memory_order_relaxed)) {
+    stopped_ = true;
+    return false;
+  }
+  if (hard_ms_ && (nodes_ % TIME_CHECK_INTERVAL) == 0 && elapsed_ms() >= hard_ms_) {
+    stopped_ = true;
+    return false;
+  }
+  ++nodes_;
+  seldepth_ = std::max(seldepth_, ply);
+  return true;
+}
+
+// Draws the search can see without moves: the 50-move rule (unless the side to move is
+// mated), dead material, and a repetition. A position seen before on the search path
+// is scored a draw at once (the side that could avoid it will); one seen only in the
+// game before the root must have stood there twice, as threefold repetition asks.
+bool Search::is_draw(const Position& pos, int ply) const {
+  if (pos.rule50() >= 100 && (!pos.in_check() || has_legal_move(pos))) return true;
+  if (insufficient_material(pos)) return true;
+  int back = std::min(pos.rule50(), stack_[ply].plies_from_null);
+  size_t index = root_index_ + ply;
+  int before_root = 0;
+  for (int i = 4; i <= back && size_t(i) <= index; i += 2)
+    if (keys_[index - i] == pos.key()) {
+      if (index - i >= root_index_ || ++before_root == 2) return true;
+    }
+  return false;
+}
+
+void Search::update_pv(int ply, Move m) {
+  pv_[ply][ply] = m;
+  for (int i = ply + 1; i < pv_len_[ply + 1]; ++i) pv_[ply][i] = pv_[ply + 1][i];
+  pv_len_[ply] = std::max(pv_len_[ply + 1], ply + 1);
+}
+
+void Search::update_quiet_stats(const Position& pos, int ply, Move best, const Move* quiets, int quiet_count,
+                                int depth) {
+  Frame& f = stack_[ply];
+  if (f.killers[0] != best) f.killers[1] = f.killers[0], f.killers[0] = best;
+  int bonus = std::min(depth * depth, 400) * 16;
+  int* h = history_.get() + pos.side_to_move() * 4096;
+  auto apply = [&](Move m, int b) {
+    int& e = h[m.from() * 64 + m.to()];
+    e += b - e * std::abs(b) / HISTORY_MAX;
+  };
+  apply(best, bonus);
+  for (int i = 0; i < quiet_count; ++i)
+    if (quiets[i] != best) apply(quiets[i], -bonus);
+}
+
+int Search::qsearch(const Position& pos, int alpha, int beta, int ply) {
+  if (!enter_node(ply)) return 0;
+  pv_len_[ply] = ply;
+  if (ply >= MAX_PLY) return evaluate(pos);
+  const bool in_check = pos.in_check();
+
+  const TTEntry* tte = tt_.probe(pos.key());
+  Move tt_move;
+  if (tte) {
+    int v = score_from_tt(tte->score, ply);
+    tt_move = tte->move;
+    if (beta - alpha == 1 && ((tte->bound() == BOUND_LOWER && v >= beta) ||
+                              (tte->bound() == BOUND_UPPER && v <= alpha) || tte->bound() == BOUND_EXACT))
+      return v;
+  }
+
+  int best = -VALUE_INFINITE, stand_pat = 0;
+  if (!in_check) {
+    stand_pat = tte ? tte->eval : evaluate(pos);
+    if (stand_pat >= beta) return stand_pat;
+    alpha = std::max(alpha, stand_pat);
+    best = stand_pat;
+  }
+
+  MoveList moves;
+  if (in_check) {
+    ListSink sink{moves};
+    generate_legal(pos, sink);
+    if (moves.empty()) return -VALUE_MATE + ply;
+  } else {
+    TacticalSink sink{moves, pos.pieces(~pos.side_to_move())};
+    generate_legal(pos, sink);
+  }
+  int scores[MoveList::CAPACITY];
+  for (size_t i = 0; i < moves.size(); ++i) {
+    Move m = moves[i];
+    PieceType victim = captured_type(pos, m);
+    if (m == tt_move)
+      scores[i] = SCORE_TT_MOVE;
+    else if (victim != NO_PIECE_TYPE || m.kind() == PROMOTION)
+      scores[i] = SCORE_GOOD_CAPTURE + mvv_lva(pos, m, victim);
+    else
+      scores[i] = history_[pos.side_to_move() * 4096 + m.from() * 64 + m.to()];
+  }
+
+  MovePicker picker(moves, scores);
+  Move m, best_move;
+  int s;
+  const int old_alpha = alpha;
+  while (picker.next(m, s)) {
+    if (!in_check) {
+      PieceType victim = captured_type(pos, m);
+      // Even winning the piece outright cannot lift the score to alpha.
+      if (m.kind() != PROMOTION && stand_pat + SEE_VALUE[victim] + 200 <= alpha) continue;
+      if (!see_ge(pos, m, 0)) continue;
+    }
+    Position child = pos.after(m);
+    tt_.prefetch(child.key());
+    int v = -qsearch(child, -beta, -alpha, ply + 1);
+    if (stopped_) return 0;
+    if (v > best) {
+      best = v;
+      if (v > alpha) {
+        alpha = v;
+        best_move = m;
+        update_pv(ply, m);
+        if (v >= beta) break;
+      }
+    }
+  }
+  Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
+  tt_.store(pos.key(), score_to_tt(best, ply), in_check ? 0 : stand_pat, bound, 0, best_move);
+  return best;
+}
+
+int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply, bool null_allowed) {
+  if (depth <= 0) return qsearch(pos, alpha, beta, ply);
+  if (!enter_node(ply)) return 0;
+  const bool pv_node = beta - alpha > 1;
+  const bool root = ply == 0;
+  pv_len_[ply] = ply;
+
+  if (!root) {
+    if (is_draw(pos, ply)) return VALUE_DRAW;
+    if (ply >= MAX_PLY) return evaluate(pos);
+    // No mate found further down can beat one already certain nearer the root.
+    alpha = std::max(alpha, -VALUE_MATE + ply);
+    beta = std::min(beta, VALUE_MATE - ply - 1);
+    if (alpha >= beta) return alpha;
+  }
+  const bool in_check = pos.in_check();
+  Frame& frame = stack_[ply];
+  stack_[ply + 1].killers[0] = stack_[ply + 1].killers[1] = Move::none();
+
+  const TTEntry* tte = tt_.probe(pos.key());
+  Move tt_move;
+  if (tte) {
+    tt_move = tte->move;
+    int v = score_from_tt(tte->score, ply);
+    if (!pv_node && tte->depth >= depth &&
+        ((tte->bound() == BOUND_LOWER && v >= beta) || (tte->bound() == BOUND_UPPER && v <= alpha) ||
+         tte->bound() == BOUND_EXACT))
+      return v;
+  }
+
+  int eval = 0;
+  bool improving = false;
+  if (in_check) {
+    frame.eval = -VALUE_INFINITE;
+  } else {
+    eval = frame.eval = tte ? tte->eval : evaluate(pos);
+    improving = ply >= 2 && stack_[ply - 2].eval != -VALUE_INFINITE && eval > stack_[ply - 2].eval;
+  }
+
+  if (!pv_node && !in_check) {
+    // Reverse futility: far enough above beta that a quiet move will not fall below it.
+    if (depth <= 6 && eval - 80 * (depth - improving) >= beta && std::abs(beta) < VALUE_MATE_IN_MAX_PLY) return eval;
+    // Null move: if passing still holds beta, a real move will too. Not in check, not
+    // twice in a row, and not without pieces (zugzwang is common with pawns only).
+    if (null_allowed && depth >= 3 && eval >= beta && has_non_pawn_material(pos, pos.side_to_move())) {
+      int r = 3 + depth / 4 + std::min((eval - beta) / 200, 3);
+      Position child = pos;
+      child.do_null_move();
+      keys_[root_index_ + ply + 1] = child.key();
+      stack_[ply + 1].plies_from_null = 0;
+      frame.move = Move::none();
+      int v = -negamax(child, -beta, -beta + 1, depth - r, ply + 1, false);
+      if (stopped_) return 0;
+      if (v >= beta) return v >= VALUE_MATE_IN_MAX_PLY ? beta : v;
+    }
+  }
+
+  // Without a hash move a node searched at full depth is mostly wasted ordering effort.
+  if (pv_node && depth >= 6 && tt_move.is_none()) --depth;
+
+  const Color us = pos.side_to_move();
+  Move best_move;
+  int best = -VALUE_INFINITE, move_count = 0, quiet_count = 0;
+  Move quiets[64];
+  const int old_alpha = alpha;
+
+  // Whether a move checks, for pruning decisions: the squares from which each piece type
+  // would check, worked out once per node on first need; moves of pieces that may
+  // uncover a check and special moves take the exact test.
+  Bitboard check_squares[PIECE_TYPE_NB] = {};
+  Bitboard discoverers = 0;
+  bool check_info = false;
+  auto gives_check = [&](Move m) {
+    if (!check_info) {
+      check_info = true;
+      const Square ksq = pos.king_square(~us);
+      const Bitboard occupied = pos.pieces();
+      check_squares[PAWN] = PAWN_ATTACKS[~us][ksq];
+      check_squares[KNIGHT] = KNIGHT_ATTACKS[ksq];
+      check_squares[BISHOP] = bishop_attacks(ksq, occupied);
+      check_squares[ROOK] = rook_attacks(ksq, occupied);
+      check_squares[QUEEN] = check_squares[BISHOP] | check_squares[ROOK];
+      Bitboard snipers =
+          (BISHOP_RAYS[ksq] & pos.pieces(us, BISHOP, QUEEN)) | (ROOK_RAYS[ksq] & pos.pieces(us, ROOK, QUEEN));
+      while (snipers) discoverers |= BETWEEN[ksq][pop_lsb(snipers)] & pos.pieces(us);
+    }
+    if (m.kind() != NORMAL || (discoverers & square_bb(m.from()))) return pos.gives_check(m);
+    return (check_squares[type_of(pos.piece_on(m.from()))] & square_bb(m.to())) != 0;
+  };
+
+  // Searches one move; true when it refutes the node (or the search was stopped).
+  auto search_move = [&](Move m, int order_score) {
+    ++move_count;
+    const bool quiet = captured_type(pos, m) == NO_PIECE_TYPE && m.kind() != PROMOTION;
+
+    // Shallow pruning, once a move has kept us from being mated: late quiet moves, quiet
+    // moves that cannot lift a hopeless static score to alpha (checks are kept), and
+    // moves that lose too much material.
+    if (!root && best > -VALUE_MATE_IN_MAX_PLY && !in_check) {
+      if (quiet) {
+        bool late = depth <= 7 && quiet_count >= (3 + depth * depth) / (2 - improving);
+        bool futile = depth <= 6 && eval + 100 + 90 * depth <= alpha;
+        if ((late || futile) && !gives_check(m)) return false;
+      }
+      if (depth <= 6 && order_score < SCORE_KILLER && !see_ge(pos, m, quiet ? -60 * depth : -20 * depth * depth))
+        return false;
+    }
+
+    Position child = pos.after(m);
+    const bool checks = child.in_check();
+    tt_.prefetch(child.key());
+    if (quiet && quiet_count < 64) quiets[quiet_count++] = m;
+    frame.move = m;
+    keys_[root_index_ + ply + 1] = child.key();
+    stack_[ply + 1].plies_from_null = frame.plies_from_null + 1;
+    const int new_depth = depth - 1 + checks;
+
+    int v;
+    if (move_count == 1) {
+      v = -negamax(child, -beta, -alpha, new_depth, ply + 1, true);
+    } else {
+      int r = 0;
+      if (depth >= 3 && move_count > 2 && quiet) {
+        r = LMR[std::min(depth, 63)][std::min(move_count, 63)];
+        r += !pv_node;
+        r -= improving;
+        r -= order_score >= SCORE_KILLER;
+        r -= order_score / 8192;
+        r = std::clamp(r, 0, new_depth - 1);
+      }
+      v = -negamax(child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+      if (v > alpha && r > 0) v = -negamax(child, -alpha - 1, -alpha, new_depth, ply + 1, true);
+      if (v > alpha && v < beta) v = -negamax(child, -beta, -alpha, new_depth, ply + 1, true);
+    }
+    if (stopped_) return true;
+
+    if (v > best) {
+      best = v;
+      if (v > alpha) {
+        alpha = v;
+        best_move = m;
+        update_pv(ply, m);
+        if (v >= beta) {
+          if (quiet) update_quiet_stats(pos, ply, m, quiets, quiet_count, depth);
+          return true;
+        }
+      }
+    }
+    return false;
+  };
+
+  // The hash move first, before any generation: it refutes the node often enough that
+  // the rest need not be generated. It came from an entry with this position's whole
+  // key, so it is legal here.
+  bool refuted = !tt_move.is_none() && search_move(tt_move, SCORE_TT_MOVE);
+  if (stopped_) return 0;
+  if (!refuted) {
+    MoveList moves;
+    ListSink sink{moves};
+    generate_legal(pos, sink);
+    if (moves.empty()) return in_check ? -VALUE_MATE + ply : VALUE_DRAW;
+
+    const int* hist = history_.get() + us * 4096;
+    int scores[MoveList::CAPACITY];
+    for (size_t i = 0; i < moves.size(); ++i) {
+      Move m = moves[i];
+      PieceType victim = captured_type(pos, m);
+      if (m == tt_move)
+        scores[i] = SCORE_TT_MOVE;
+      else if (victim != NO_PIECE_TYPE || m.kind() == PROMOTION)
+        scores[i] = (see_ge(pos, m, 0) ? SCORE_GOOD_CAPTURE : SCORE_BAD_CAPTURE) + mvv_lva(pos, m, victim);
+      else if (m == frame.killers[0])
+        scores[i] = SCORE_KILLER + 1;
+      else if (m == frame.killers[1])
+        scores[i] = SCORE_KILLER;
+      else
+        scores[i] = hist[m.from() * 64 + m.to()];
+    }
+
+    MovePicker picker(moves, scores);
+    Move m;
+    int order_score;
+    while (picker.next(m, order_score))
+      if (m != tt_move && search_move(m, order_score)) break;
+    if (stopped_) return 0;
+  }
+  // Every move was pruned: the node is no better than its static evaluation suggests.
+  if (best == -VALUE_INFINITE) best = alpha;
+
+  Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
+  tt_.store(pos.key(), score_to_tt(best, ply), frame.eval == -VALUE_INFINITE ? 0 : frame.eval, bound, depth, best_move);
+  return best;
+}
+
+SearchResult Search::run(const Position& root, const std::vector<Key>& history, const SearchLimits& limits,
+                         const InfoCallback& info) {
+  start_ = std::chrono::steady_clock::now();
+  limits_ = limits;
+  stopped_ = false;
+  nodes_ = 0;
+  tt_.new_search();
+
+  // Clock limits: a share of the remaining time per move, and a hard cap for the move
+  // in progress; both keep a margin for the interface's overhead.
+  hard_ms_ = soft_ms_ = 0;
+  if (limits.uses_clock()) {
+    constexpr int64_t overhead = 30;
+    if (limits.movetime > 0) {
+      hard_ms_ = soft_ms_ = std::max<int64_t>(1, limits.movetime - overhead);
+    } else {
+      Color us = root.side_to_move();
+      int64_t left = std::max<int64_t>(1, us == WHITE ? limits.wtime : limits.btime);
+      int64_t inc = us == WHITE ? limits.winc : limits.binc;
+      int moves_left = limits.movestogo > 0 ? std::min(limits.movestogo, 40) : 30;
+      int64_t usable = std::max<int64_t>(1, left - overhead);
+      soft_ms_ = std::min(usable, usable / moves_left + inc * 3 / 4);
+      hard_ms_ = std::min(usable, std::max<int64_t>(soft_ms_ * 4, 1));
+      hard_ms_ = std::min(hard_ms_, std::max<int64_t>(1, usable / 3 + inc));
+      soft_ms_ = std::max<int64_t>(1, std::min(soft_ms_, hard_ms_));
+    }
+  }
+
+  keys_.assign(history.begin(), history.end());
+  root_index_ = keys_.size();
+  keys_.resize(root_index_ + MAX_PLY + 2);
+  keys_[root_index_] = root.key();
+  for (Frame& f : stack_) f = Frame{};
+  // The game before the root holds no null moves: repetitions reach back as far as
+  // the half-move clock allows.
+  stack_[0].plies_from_null = 1 << 20;
+
+  SearchResult result;
+  MoveList root_moves = legal_moves(root);
+  if (root_moves.empty()) {
+    result.score = root.in_check() ? -VALUE_MATE : VALUE_DRAW;
+    return result;
+  }
+  result.best = root_moves[0];
+
+  const int max_depth = limits.depth > 0 ? std::min(limits.depth, MAX_PLY - 1) : MAX_PLY - 1;
+  int score = 0;
+  for (int depth = 1; depth <= max_depth; ++depth) {
+    seldepth_ = 0;
+    int delta = 20;
+    int alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
+    if (depth >= 5) alpha = std::max(score - delta, -VALUE_INFINITE), beta = std::min(score + delta, VALUE_INFINITE);
+    int v;
+    while (true) {
+      v = negamax(root, alpha, beta, depth, 0, false);
+      if (stopped_) break;
+      if (v <= alpha) {
+        beta = (alpha + beta) / 2;
+        alpha = std::max(v - delta, -VALUE_INFINITE);
+      } else if (v >= beta) {
+        beta = std::min(v + delta, VALUE_INFINITE);
+      } else {
+        break;
+      }
+      delta += delta;
+    }
+    if (stopped_) break;
+    score = v;
+    result.score = v;
+    result.depth = depth;
+    result.seldepth = seldepth_;
+    result.pv.assign(pv_[0], pv_[0] + pv_len_[0]);
+    if (!result.pv.empty()) result.best = result.pv[0];
+    result.nodes = nodes_;
+    if (info) {
+      SearchInfo i;
+      i.depth = depth;
+      i.seldepth = seldepth_;
+      i.score = v;
+      i.nodes = nodes_;
+      i.milliseconds = elapsed_ms();
+      i.hashfull = tt_.hashfull();
+      i.pv = result.pv;
+      info(i);
+    }
+    // A forced mate found within this depth will not get shorter by searching deeper.
+    if (is_mate_score(v) && VALUE_MATE - std::abs(v) <= depth && !limits.infinite) break;
+    if (soft_ms_ && elapsed_ms() >= soft_ms_ / 2) break;
+  }
+  result.nodes = nodes_;
+  return result;
+}
+
+}  // namespace chess

@@ -1,0 +1,132 @@
+// chesshpc uci driven through a pipe, as a chess interface drives it, and the bench command.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "movegen.h"
+#include "uci.h"
+
+namespace {
+
+// Feeds script to "chesshpc uci" through a shell (script may hold sleeps between
+// printf calls) and returns what the engine wrote.
+std::string run_engine(const std::string& script) {
+  std::string cmd = "(" + script + ") | " + std::string(CHESSHPC_BIN) + " uci";
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  int status = pclose(p);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  return out;
+}
+
+std::vector<std::string> lines_starting(const std::string& out, const std::string& prefix) {
+  std::vector<std::string> found;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(prefix, 0) == 0) found.push_back(line);
+  return found;
+}
+
+std::string bestmove_of(const std::string& line) {
+  std::istringstream in(line);
+  std::string word, move;
+  in >> word >> move;
+  return move;
+}
+
+}  // namespace
+
+TEST(Uci, HandshakeAndReady) {
+  std::string out = run_engine("printf 'uci\\nisready\\nquit\\n'");
+  EXPECT_NE(out.find("id name chesshpc"), std::string::npos) << out;
+  EXPECT_NE(out.find("option name Hash type spin"), std::string::npos) << out;
+  EXPECT_LT(out.find("uciok"), out.find("readyok")) << out;
+}
+
+TEST(Uci, GoDepthGivesInfoAndALegalBestmove) {
+  std::string out = run_engine(
+      "printf 'uci\\nucinewgame\\nsetoption name Hash value 8\\nposition startpos moves e2e4 e7e5 g1f3\\n"
+      "go depth 6\\n'");
+  auto best = lines_starting(out, "bestmove ");
+  ASSERT_EQ(best.size(), 1u) << out;
+  chess::Position pos = chess::Position::start();
+  for (const char* m : {"e2e4", "e7e5", "g1f3"}) pos.do_move(*chess::parse_uci(pos, m));
+  EXPECT_TRUE(chess::parse_uci(pos, bestmove_of(best[0])).has_value()) << best[0];
+  auto infos = lines_starting(out, "info depth ");
+  ASSERT_EQ(infos.size(), 6u) << out;
+  for (const char* field : {" seldepth ", " score cp ", " nodes ", " nps ", " time ", " pv "})
+    EXPECT_NE(infos.back().find(field), std::string::npos) << field << " in " << infos.back();
+  EXPECT_EQ(infos.back().rfind("info depth 6 ", 0), 0u);
+}
+
+TEST(Uci, MateScoreAndFenPosition) {
+  std::string out = run_engine("printf 'position fen 6k1/5ppp/8/8/8/8/8/R6K w - - 0 1\\ngo depth 3\\n'");
+  EXPECT_NE(out.find("score mate 1 "), std::string::npos) << out;
+  EXPECT_NE(out.find("bestmove a1a8"), std::string::npos) << out;
+}
+
+TEST(Uci, NodesLimitAndMovetime) {
+  std::string out = run_engine("printf 'position startpos\\ngo nodes 3000\\ngo movetime 100\\n'");
+  EXPECT_EQ(lines_starting(out, "bestmove ").size(), 2u) << out;
+  for (const std::string& info : lines_starting(out, "info depth ")) {
+    std::istringstream in(info.substr(info.find(" nodes ") + 7));
+    uint64_t nodes = 0;
+    in >> nodes;
+    EXPECT_LE(nodes, 3000u) << info;
+    break;
+  }
+}
+
+TEST(Uci, BadLinesAreReportedAndIgnored) {
+  std::string out = run_engine(
+      "printf 'hello\\nposition fen 8/8/8/8/8/8/8/8 w - - 0 1\\nposition startpos moves e2e5\\nposition sideways\\n"
+      "setoption name Hash value lots\\nsetoption name Nonsense value 1\\ngo depth 2 banana\\ngo depth x\\n"
+      "isready\\nquit\\n'");
+  EXPECT_GE(lines_starting(out, "info string ").size(), 7u) << out;
+  EXPECT_NE(out.find("info string unknown command: hello"), std::string::npos) << out;
+  EXPECT_NE(out.find("illegal move 'e2e5'"), std::string::npos) << out;
+  // The bad position lines left the start position in place: the search still ran.
+  auto best = lines_starting(out, "bestmove ");
+  ASSERT_EQ(best.size(), 2u) << out;
+  EXPECT_TRUE(chess::parse_uci(chess::Position::start(), bestmove_of(best[0])).has_value()) << best[0];
+  EXPECT_NE(out.find("readyok"), std::string::npos);
+}
+
+TEST(Uci, StopEndsGoInfinite) {
+  std::string out = run_engine(
+      "printf 'position startpos moves d2d4\\ngo infinite\\n'; sleep 0.5; printf 'isready\\n'; sleep 0.2; "
+      "printf 'stop\\n'; sleep 0.2; printf 'quit\\n'");
+  auto best = lines_starting(out, "bestmove ");
+  ASSERT_EQ(best.size(), 1u) << out;
+  // The search was still running when isready came, and bestmove waited for stop.
+  EXPECT_LT(out.find("readyok"), out.find("bestmove")) << out;
+  chess::Position pos = chess::Position::start().after(*chess::parse_uci(chess::Position::start(), "d2d4"));
+  EXPECT_TRUE(chess::parse_uci(pos, bestmove_of(best[0])).has_value()) << best[0];
+}
+
+TEST(Uci, NoLegalMoveGivesNullBestmove) {
+  std::string out = run_engine("printf 'position fen R5k1/5ppp/8/8/8/8/8/7K b - - 0 1\\ngo depth 3\\n'");
+  EXPECT_NE(out.find("score mate 0"), std::string::npos) << out;
+  EXPECT_NE(out.find("bestmove 0000"), std::string::npos) << out;
+}
+
+TEST(BenchSearch, JsonReportsTheSignatureFields) {
+  std::string out;
+  FILE* p = popen((std::string(CHESSHPC_BIN) + " bench search --depth 3 --json").c_str(), "r");
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  EXPECT_EQ(pclose(p), 0);
+  for (const char* field : {"\"positions\": 40", "\"depth\": 3", "\"hash_mb\": 16", "\"nodes\": ", "\"nps\": "})
+    EXPECT_NE(out.find(field), std::string::npos) << field << " in " << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1);
+}

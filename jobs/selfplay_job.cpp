@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "rules_job.h"
+#include "search_player.h"
 
 namespace chesshpc {
 
@@ -32,7 +33,8 @@ std::string SelfplayRequest::identity() const {
 namespace chesshpc {
 
 std::unique_ptr<Player> make_player(const PlayerSpec& spec, const SelfplayRequest& req) {
-  if (spec.command.empty()) throw std::runtime_error("the built-in search player is not in this build yet");
+  if (spec.command.empty())
+    return std::make_unique<SearchPlayer>(req.limits, req.hash_bytes, req.temperature, req.sample_plies);
   return std::make_unique<UciPlayer>(spec.command, spec.options, req.limits);
 }
 

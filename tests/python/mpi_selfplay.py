@@ -4,7 +4,8 @@ Games are played by two Stockfish processes per thread at 500 nodes a move (dete
 on one thread), from a seeded number of random plies.
 
 1. One process without mpirun and 3 ranks (oversubscribed) write the same /games and
-   /positions, column by column.
+   /positions, column by column; so do 2 threads and 3 ranks with the built-in search
+   sampling its first plies.
    Its PGN export replays in chesshpc drawstats with every game and move.
 2. kill -9 of a 2-rank batch after its first part holds games; --resume on 1 rank ends
    with the same /games and /positions as the uninterrupted run, plays only the missing
@@ -34,6 +35,13 @@ def selfplay(binary, out, *extra):
             "--white", "uci:/usr/games/stockfish", "--black", "uci:/usr/games/stockfish",
             "--uci-options", "Threads=1,Hash=4", "--resign-score", "900", "--max-plies", "160",
             "--games-per-unit", "2", "--threads", "1", "--out", out, "--json", "--quiet", *extra]
+
+
+def builtin(binary, out, threads):
+    """The built-in search on both sides, sampling its first plies at temperature 1."""
+    return [binary, "selfplay", "--games", "24", "--nodes", "1500", "--seed", "7", "--temperature", "1",
+            "--sample-plies", "8", "--resign-score", "700", "--max-plies", "200", "--threads", str(threads),
+            "--out", out, "--json", "--quiet"]
 
 
 def mpirun(mpiexec, n):
@@ -113,6 +121,16 @@ def main(mpiexec, binary):
         run(mpirun(mpiexec, 3) + selfplay(binary, three))
         same(reference, columns(three))
         print(f"1 process and 3 ranks: the same {GAMES} games and {len(reference['positions/fen'])} positions")
+
+        # The built-in search, sampling its openings: 2 threads in one process and 3 ranks of 1.
+        b1, b3 = os.path.join(tmp, "b1.h5"), os.path.join(tmp, "b3.h5")
+        run(builtin(binary, b1, 2))
+        run(mpirun(mpiexec, 3) + builtin(binary, b3, 1))
+        built = columns(b1)
+        same(built, columns(b3))
+        openings = {tuple(m.split()[:8]) for m in (x.decode() for x in built["games/moves"])}
+        assert len(openings) >= 12, f"sampling gave only {len(openings)} distinct openings in 24 games"
+        print(f"built-in search: the same 24 games on 2 threads and on 3 ranks, {len(openings)} distinct openings")
 
         killed = os.path.join(tmp, "killed.h5")
         cmd = selfplay(binary, killed, "--checkpoint", "0.05")

@@ -14,6 +14,13 @@ estimate first). The model predicts, for perft(D) on P ranks of C cores each:
   farm      list scheduling exactly as cluster/task_farm.cpp does it: the next unit goes to
             the rank that asks first; rank 0 answers one request at a time, `--service`
             seconds each, so it becomes the bottleneck when units are too many or too small
+  sharing   a rank's table holds only the subtrees of its own units: a subtree that units on
+            two ranks reach by transposition is counted on both. `--sharing FILE` takes the
+            JSON of `perft_scaling.py --hash-per-rank H --json` over 1, 2, 4, ... ranks: the
+            CPU time at P ranks over the time at 1 rank, interpolated in log P and extended
+            past the last point along the last two points' slope (an assumption: the loss
+            depends on the share of the tree a rank sees, 1/P, more than on depth, split or
+            table size)
   start-up  every rank plans all units, walking every path to the split depth
             (`--plan-rate` paths per second, measured), and rank 0 writes the result file at
             the end (`--write-rate` units per second, measured)
@@ -62,6 +69,27 @@ def measured_units(path):
     return secs / secs.mean(), rate, meta
 
 
+def sharing_curve(path):
+    """[(ranks, extra work factor)] from a perft_scaling.py JSON, by ranks."""
+    with open(path) as f:
+        rows = json.load(f)["rows"]
+    base = next(r for r in rows if r["ranks"] == 1 and r["threads"] == 1)
+    return sorted((r["ranks"], r["cpu_seconds"] / base["cpu_seconds"]) for r in rows
+                  if r["cpu_seconds"] and r["threads"] == 1)
+
+
+def inflation(points, ranks):
+    if len(points) < 2:
+        return 1.0
+    xs = np.log2([p[0] for p in points])
+    ys = [p[1] for p in points]
+    x = np.log2(ranks)
+    if x <= xs[-1]:
+        return float(np.interp(x, xs, ys))
+    slope = (ys[-1] - ys[-2]) / (xs[-1] - xs[-2])
+    return float(ys[-1] + slope * (x - xs[-1]))
+
+
 def simulate(rel, units, ranks, unit_mean, service):
     """Makespan of the farm handing out `units` units of mean time unit_mean to `ranks` ranks."""
     idx = (np.arange(units, dtype=np.int64) * len(rel)) // units
@@ -93,30 +121,40 @@ def main():
                    help="paths to the split depth planned per second (default: 4,865,609 in 4.2 s here)")
     p.add_argument("--write-rate", type=float, default=9e5,
                    help="units written to the result file per second (default: 822,518 in 0.9 s here)")
+    p.add_argument("--max-units", type=int, default=10_000_000, help="skip splits with more units (default 1e7)")
+    p.add_argument("--sharing", help="perft_scaling.py JSON at a fixed table size per rank (see above)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
+    curve = sharing_curve(args.sharing) if args.sharing else []
+    if curve:
+        print("extra work from tables per rank (ranks: factor): " + ", ".join(f"{p}: {w:.2f}" for p, w in curve))
 
     rel, rate, meta = measured_units(args.units)
     print(f"measured: perft({meta['depth']}) split {meta['split_depth']}, {meta['units']} units, "
           f"{rate / 1e6:.0f} M nodes/s per core, unit time spread (max/mean) {rel.max():.1f}, "
           f"coefficient of variation {rel.std():.2f}")
-    print(f"{'perft':>5} {'ranks':>6} {'split':>5} {'units':>9} {'per rank':>8} {'hours':>9} {'efficiency':>10}  note")
+    print(f"{'perft':>5} {'ranks':>6} {'split':>5} {'units':>9} {'per rank':>8} {'extra':>6} {'hours':>9} "
+          f"{'efficiency':>10}  note")
     rows = []
     for depth in (int(d) for d in args.depths.split(",")):
         for ranks in (int(r) for r in args.ranks.split(",")):
             k0 = default_split(depth, ranks)
-            for k in sorted({k0, k0 + 1} & set(UNIQUE)):
+            for k in sorted({k0 - 1, k0, k0 + 1} & set(UNIQUE)):
                 units = UNIQUE[k]
+                if units > args.max_units:
+                    continue
                 speed = rate * args.cores_per_rank * args.thread_efficiency
-                work = PERFT[depth] / rate  # core-seconds
-                farm = simulate(rel, units, ranks, PERFT[depth] / speed / units, args.service)
+                work = PERFT[depth] / rate  # core-seconds on one rank, whose table sees every unit
+                extra = inflation(curve, ranks)
+                farm = simulate(rel, units, ranks, extra * PERFT[depth] / speed / units, args.service)
                 total = PATHS[k] / args.plan_rate + farm + units / args.write_rate
                 eff = work / (ranks * args.cores_per_rank * total)
                 note = "default" if k == k0 else ""
                 rows.append({"depth": depth, "ranks": ranks, "split": k, "units": units, "default": k == k0,
-                             "units_per_rank": units / ranks, "hours": total / 3600, "efficiency": eff})
-                print(f"{depth:>5} {ranks:>6} {k:>5} {units:>9} {units / ranks:>8.0f} {total / 3600:>9.2f} "
-                      f"{eff:>10.3f}  {note}")
+                             "units_per_rank": units / ranks, "extra_work": extra, "hours": total / 3600,
+                             "efficiency": eff})
+                print(f"{depth:>5} {ranks:>6} {k:>5} {units:>9} {units / ranks:>8.0f} {extra:>6.2f} "
+                      f"{total / 3600:>9.2f} {eff:>10.3f}  {note}")
     if args.json:
         print(json.dumps({"rate_per_core": rate, "measured": meta, "rows": rows}))
 

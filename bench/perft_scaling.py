@@ -86,6 +86,8 @@ def main():
     p.add_argument("--depth", type=int, default=8)
     p.add_argument("--split-depth", type=int, default=0, help="default: 3 at one rank, chesshpc's choice otherwise")
     p.add_argument("--hash-total", default="1G", help="table memory of all ranks together (default 1G)")
+    p.add_argument("--hash-per-rank", help="table memory of each rank instead, as on a cluster where every node "
+                   "brings its own (e.g. 256M); more ranks than cores are fine for the CPU-time column")
     p.add_argument("--repeat", type=int, default=1, help="runs per configuration; the fastest is shown")
     p.add_argument("--configs", default="1x1,1x2,2x1,2x2", help="RANKSxTHREADS list (default 1x1,1x2,2x1,2x2)")
     p.add_argument("--json", action="store_true", help="also print the rows as one JSON object")
@@ -101,7 +103,8 @@ def main():
             for i in range(args.repeat):
                 print(f"{ranks} rank(s) x {threads} thread(s), run {i + 1}/{args.repeat}...", file=sys.stderr, flush=True)
                 out = os.path.join(tmp, "perft.h5")
-                runs.append(run_one(args, ranks, threads, total // ranks, out))
+                per_rank = parse_size(args.hash_per_rank) if args.hash_per_rank else total // ranks
+                runs.append(run_one(args, ranks, threads, per_rank, out))
                 if args.keep:
                     os.makedirs(args.keep, exist_ok=True)
                     shutil.copy(out, os.path.join(args.keep, f"perft{args.depth}-{ranks}x{threads}-{i}.h5"))
@@ -110,7 +113,8 @@ def main():
     nodes = {r["nodes"] for r in rows}
     if len(nodes) != 1:
         sys.exit(f"node counts differ between configurations: {nodes}")
-    print(f"perft {args.depth} of {args.fen}: {rows[0]['nodes']:,} nodes; hash {args.hash_total} in all; {cores} cores")
+    memory = f"hash {args.hash_per_rank} per rank" if args.hash_per_rank else f"hash {args.hash_total} in all"
+    print(f"perft {args.depth} of {args.fen}: {rows[0]['nodes']:,} nodes; {memory}; {cores} cores")
     print(f"{'ranks':>5} {'thr':>3} {'split':>5} {'units':>7} {'seconds':>9} {'Mnps':>8} {'eff':>6} "
           f"{'cpu s':>8} {'work eff':>8} {'busy':>6} {'MPI':>6} {'HDF5':>6}")
     for r in rows:

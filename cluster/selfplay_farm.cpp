@@ -99,6 +99,7 @@ class GameLedger {
       unsaved_.append(g);
       positions += g.plies.size();
       ++results_[std::string(chess::result_string(g.result))];
+      search_seconds_ += g.search_seconds;
     }
     done_ += games.size();
     progress_.done(games.size(), positions);
@@ -114,13 +115,20 @@ class GameLedger {
     std::lock_guard lock(mutex_);
     frozen_ = true;
   }
+  // Games per second of this run and the results so far, for the progress line.
   std::string results() const {
     std::lock_guard lock(mutex_);
-    std::string s;
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    char rate[32];
+    std::snprintf(rate, sizeof rate, ", %.1f games/s;", secs > 0 ? double(done_) / secs : 0.0);
+    std::string s = rate;
     for (const auto& [result, n] : results_) s += " " + result + " " + std::to_string(n);
-    return s.empty() ? "" : ";" + s;
+    return s;
   }
-  void add_done(uint64_t n) { done_ += n; }
+  double search_seconds() const {
+    std::lock_guard lock(mutex_);
+    return search_seconds_;
+  }
 
  private:
   Progress& progress_;
@@ -129,6 +137,8 @@ class GameLedger {
   uint64_t done_ = 0;
   std::map<std::string, uint64_t> results_;
   bool frozen_ = false;
+  double search_seconds_ = 0;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
 // Rank 0, before any game: the games an earlier run recorded (with --resume), and a first
@@ -161,8 +171,10 @@ int open_store(const SelfplayRequest& req, SelfplayStore& store, std::set<uint64
   return EXIT_OK;
 }
 
+// search_seconds: time the players spent choosing moves in this run, over all ranks and
+// threads; the rest of ranks x threads x secs went to game bookkeeping, MPI, HDF5 and waits.
 void print_summary(const SelfplayRequest& req, const SelfplayTables& t, double secs, int threads, size_t resumed,
-                   size_t dropped, std::ostream& out) {
+                   size_t dropped, double search_seconds, std::ostream& out) {
   std::map<std::string, uint64_t> results, terminations;
   for (const std::string& r : t.games.result) ++results[r];
   for (const std::string& r : t.games.termination) ++terminations[r.rfind("error", 0) == 0 ? "error" : r];
@@ -176,6 +188,9 @@ void print_summary(const SelfplayRequest& req, const SelfplayTables& t, double s
     o.add("duplicates_dropped", (unsigned long long)dropped).add("seconds", secs);
     o.add("games_per_second", secs > 0 ? double(computed) / secs : 0.0).add("threads", threads).add("ranks", req.ranks);
     o.add("results", res).add("terminations", term).add("seed", (unsigned long long)req.seed);
+    o.add("positions_per_second", secs > 0 ? double(t.positions.size()) / secs : 0.0);
+    o.add("search_seconds", search_seconds);
+    o.add("outside_search_share", secs > 0 ? 1 - search_seconds / (secs * threads * req.ranks) : 0.0);
     out << o.str() << "\n";
     return;
   }
@@ -282,7 +297,7 @@ int run_selfplay(SelfplayRequest req, std::ostream& out, std::ostream& err) {
     }
   }
   if (req.out.empty()) all.sort_by_game();
-  print_summary(req, all, secs, threads, done.size(), dropped, out);
+  print_summary(req, all, secs, threads, done.size(), dropped, ledger.search_seconds(), out);
   return EXIT_OK;
 }
 

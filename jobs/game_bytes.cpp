@@ -81,6 +81,7 @@ std::vector<char> encode_games(const std::vector<GameRecord>& games) {
     }
     for (int f : g.first_fire) w.put(int32_t(f));
     w.put(uint8_t(g.perpetual_check)), w.put(int32_t(g.checks[0])), w.put(int32_t(g.checks[1]));
+    w.put(g.search_seconds);
   }
   return w.take();
 }
@@ -114,6 +115,7 @@ std::vector<GameRecord> decode_games(const std::vector<char>& bytes) {
     for (int& f : g.first_fire) f = r.get<int32_t>();
     g.perpetual_check = r.get<uint8_t>();
     g.checks[0] = r.get<int32_t>(), g.checks[1] = r.get<int32_t>();
+    g.search_seconds = r.get<double>();
   }
   if (!r.done()) throw std::runtime_error("trailing bytes after game records");
   return games;

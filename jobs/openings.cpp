@@ -9,6 +9,7 @@
 #include "pgn.h"
 #include "random.h"
 #include "san.h"
+#include "uci.h"
 
 namespace chesshpc {
 
@@ -51,6 +52,39 @@ std::vector<BookLine> read_epd_book(const std::string& path, std::istream& in) {
   return book;
 }
 
+// A line of UCI moves from the start position ("e2e4 e7e5 g1f3"), as data/openings.txt.
+std::vector<BookLine> read_uci_book(const std::string& path, std::istream& in) {
+  std::vector<BookLine> book;
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    line = trim(line);
+    if (line.empty() || line[0] == '#') continue;
+    BookLine b{line, chess::Position::start(), {}};
+    chess::Position pos = b.start;
+    std::istringstream words(line);
+    for (std::string w; words >> w;) {
+      std::optional<chess::Move> m = chess::parse_uci(pos, w);
+      if (!m) throw BookError(path + ":" + std::to_string(number) + ": '" + w + "' is not a legal move here");
+      b.moves.push_back(*m);
+      pos = pos.after(*m);
+    }
+    book.push_back(std::move(b));
+  }
+  return book;
+}
+
+bool looks_like_uci_moves(const std::string& text) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    line = trim(line);
+    if (line.empty() || line[0] == '#') continue;
+    return line.size() >= 4 && line[0] >= 'a' && line[0] <= 'h' && line[1] >= '1' && line[1] <= '8' && line[2] >= 'a' &&
+           line[2] <= 'h' && line[3] >= '1' && line[3] <= '8';
+  }
+  return false;
+}
+
 std::vector<BookLine> read_pgn_book(const std::string& path, const std::string& text) {
   std::vector<BookLine> book;
   for (const chess::PgnChunk& chunk : chess::split_pgn(text)) {
@@ -88,7 +122,9 @@ std::vector<BookLine> read_book(const std::string& path) {
   bool pgn = path.size() >= 4 && path.compare(path.size() - 4, 4, ".pgn") == 0;
   pgn = pgn || (first != std::string::npos && text[first] == '[');
   std::istringstream lines(text);
-  std::vector<BookLine> book = pgn ? read_pgn_book(path, text) : read_epd_book(path, lines);
+  std::vector<BookLine> book = pgn                          ? read_pgn_book(path, text)
+                               : looks_like_uci_moves(text) ? read_uci_book(path, lines)
+                                                            : read_epd_book(path, lines);
   if (book.empty()) throw BookError("book '" + path + "' has no line");
   return book;
 }

@@ -22,10 +22,12 @@ struct BookLine {
   std::vector<chess::Move> moves;  // empty for EPD
 };
 
-// Reads an EPD book (one position a line: the four FEN fields, optional clocks, then any
-// opcodes, which are ignored) or a PGN book (each game's main line), told apart by the
-// file name (.pgn) or its first non-blank character ('['). Throws BookError naming the
-// file, the line and the fault; a book without a line is an error too.
+// Reads a book of one of three kinds: PGN (each game's main line; told by a .pgn name or
+// a first non-blank '['), lines of UCI moves from the start position (data/openings.txt;
+// told by a first line that starts with a square pair like "e2e4"), or EPD (one position
+// a line: the four FEN fields, optional clocks, then any opcodes, which are ignored).
+// '#' starts a comment line in the last two. Throws BookError naming the file, the line
+// and the fault; a book without a line is an error too.
 std::vector<BookLine> read_book(const std::string& path);
 
 enum class BookOrder : uint8_t { SEQUENTIAL, RANDOM };

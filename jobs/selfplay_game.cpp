@@ -92,6 +92,7 @@ GameRecord play_game(const GameSpec& spec, uint64_t index, Player& first, Player
       finish(rec, Ending::ERROR, chess::Result::ONGOING, std::string("error: ") + player.name() + ": " + e.what());
       break;
     }
+    rec.search_seconds += c.seconds;
     if (clock) {
       long& left = (*clock)[us];
       left -= long(c.seconds * 1000);

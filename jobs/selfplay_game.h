@@ -78,7 +78,8 @@ struct GameRecord {
   std::vector<PlyRecord> plies;  // every move from the opening's start, book moves first
   std::array<int, chess::RULE_NB> first_fire{};
   bool perpetual_check = false;
-  int checks[2] = {0, 0};  // given by White, by Black
+  int checks[2] = {0, 0};     // given by White, by Black
+  double search_seconds = 0;  // the players' time choosing moves (not in the dataset: it varies by run)
 };
 
 struct GameSpec {

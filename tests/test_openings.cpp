@@ -70,6 +70,14 @@ TEST(Openings, PgnBookGivesMoves) {
   EXPECT_EQ(book[1].text, "e4");
 }
 
+TEST(Openings, UciMoveBookIsTheShippedOne) {
+  std::vector<BookLine> book = read_book(std::string(CHESSHPC_TEST_DATA) + "/openings.txt");
+  ASSERT_EQ(book.size(), 32u);
+  EXPECT_EQ(book[0].text, "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6");
+  EXPECT_EQ(book[0].moves.size(), 8u);
+  EXPECT_THROW(read_book(write_file("bad.txt", "e2e4 e7e5\ne2e4 e2e4\n")), BookError);
+}
+
 TEST(Openings, PairsShareTheirOpeningAndRandomOrderUsesEveryLine) {
   std::vector<BookLine> book;
   for (const char* san : {"e4", "d4", "c4", "Nf3", "g3"}) {

@@ -36,7 +36,10 @@ std::string epd_fen(const std::string& line) {
   return fen + " 0 1";
 }
 
-std::vector<BookLine> read_epd_book(const std::string& path, std::istream& in) {
+// Every line of a line-oriented book, blank lines and '#' comments skipped, read by
+// `parse`; a BookError names the file and the line.
+template <typename Parse>
+std::vector<BookLine> read_lines(const std::string& path, std::istream& in, Parse parse) {
   std::vector<BookLine> book;
   int number = 0;
   for (std::string line; std::getline(in, line);) {
@@ -44,34 +47,28 @@ std::vector<BookLine> read_epd_book(const std::string& path, std::istream& in) {
     line = trim(line);
     if (line.empty() || line[0] == '#') continue;
     try {
-      book.push_back({line, chess::Position::from_fen(epd_fen(line)), {}});
-    } catch (const chess::FenError& e) {
+      book.push_back(parse(line));
+    } catch (const std::exception& e) {
       throw BookError(path + ":" + std::to_string(number) + ": " + e.what());
     }
   }
   return book;
 }
 
+BookLine epd_line(const std::string& line) { return {line, chess::Position::from_fen(epd_fen(line)), {}}; }
+
 // A line of UCI moves from the start position ("e2e4 e7e5 g1f3"), as data/openings.txt.
-std::vector<BookLine> read_uci_book(const std::string& path, std::istream& in) {
-  std::vector<BookLine> book;
-  int number = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++number;
-    line = trim(line);
-    if (line.empty() || line[0] == '#') continue;
-    BookLine b{line, chess::Position::start(), {}};
-    chess::Position pos = b.start;
-    std::istringstream words(line);
-    for (std::string w; words >> w;) {
-      std::optional<chess::Move> m = chess::parse_uci(pos, w);
-      if (!m) throw BookError(path + ":" + std::to_string(number) + ": '" + w + "' is not a legal move here");
-      b.moves.push_back(*m);
-      pos = pos.after(*m);
-    }
-    book.push_back(std::move(b));
+BookLine uci_line(const std::string& line) {
+  BookLine b{line, chess::Position::start(), {}};
+  chess::Position pos = b.start;
+  std::istringstream words(line);
+  for (std::string w; words >> w;) {
+    std::optional<chess::Move> m = chess::parse_uci(pos, w);
+    if (!m) throw std::runtime_error("'" + w + "' is not a legal move here");
+    b.moves.push_back(*m);
+    pos = pos.after(*m);
   }
-  return book;
+  return b;
 }
 
 bool looks_like_uci_moves(const std::string& text) {
@@ -123,8 +120,8 @@ std::vector<BookLine> read_book(const std::string& path) {
   pgn = pgn || (first != std::string::npos && text[first] == '[');
   std::istringstream lines(text);
   std::vector<BookLine> book = pgn                          ? read_pgn_book(path, text)
-                               : looks_like_uci_moves(text) ? read_uci_book(path, lines)
-                                                            : read_epd_book(path, lines);
+                               : looks_like_uci_moves(text) ? read_lines(path, lines, uci_line)
+                                                            : read_lines(path, lines, epd_line);
   if (book.empty()) throw BookError("book '" + path + "' has no line");
   return book;
 }

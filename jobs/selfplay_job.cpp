@@ -23,8 +23,7 @@ std::string SelfplayRequest::identity() const {
     << ";nodes=" << limits.nodes << ";depth=" << limits.depth << ";movetime=" << limits.movetime_ms;
   player("first", first);
   player("second", second);
-  s << ";hash=" << hash_bytes << ";temperature=" << temperature << ";sample_plies=" << sample_plies
-    << ";games_per_unit=" << games_per_unit;
+  s << ";hash=" << hash_bytes << ";temperature=" << temperature << ";sample_plies=" << sample_plies;
   return s.str();
 }
 

@@ -31,11 +31,11 @@ struct SelfplayRequest {
   Adjudication adjudication;
   TimeControl clock;
   MoveLimits limits;
-  PlayerSpec first, second;              // first has White in even games, Black in odd ones
-  size_t hash_bytes = size_t(16) << 20;  // per built-in search
-  double temperature = 0;                // built-in: softmax sampling over root moves...
-  int sample_plies = 0;                  // ...in the first this many plies of each side's own moves
-  int games_per_unit = 0;                // 0: chosen from the batch size
+  PlayerSpec first, second;             // first has White in even games, Black in odd ones
+  size_t hash_bytes = size_t(2) << 20;  // per built-in search: cleared every game, so small by default
+  double temperature = 0;               // built-in: softmax sampling over root moves...
+  int sample_plies = 0;                 // ...in the first this many plies of each side's own moves
+  int games_per_unit = 0;               // 0: 16 per thread of a rank
   int threads = 0;
   std::string out;
   bool resume = false;

@@ -132,6 +132,17 @@ def main(mpiexec, binary):
         assert len(openings) >= 12, f"sampling gave only {len(openings)} distinct openings in 24 games"
         print(f"built-in search: the same 24 games on 2 threads and on 3 ranks, {len(openings)} distinct openings")
 
+        # --dedup keeps the first row of each position (clocks aside) in game order.
+        bd = os.path.join(tmp, "dedup.h5")
+        r = run(builtin(binary, bd, 2) + ["--dedup"])
+        deduped = columns(bd)
+        keys = [bytes(row[:26]) for row in built["positions/packed"]]
+        first = sorted({k: i for i, k in reversed(list(enumerate(keys)))}.values())
+        assert r["duplicates_dropped"] == len(keys) - len(first) > 0, (r["duplicates_dropped"], len(keys), len(first))
+        assert np.array_equal(deduped["positions/packed"], built["positions/packed"][first])
+        assert np.array_equal(deduped["games/moves"], built["games/moves"])
+        print(f"--dedup: {r['duplicates_dropped']} repeated positions dropped, the first of each kept")
+
         killed = os.path.join(tmp, "killed.h5")
         cmd = selfplay(binary, killed, "--checkpoint", "0.05")
         proc = subprocess.Popen(mpirun(mpiexec, 2) + cmd, env=ENV, stdout=subprocess.DEVNULL, start_new_session=True)

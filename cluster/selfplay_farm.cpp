@@ -1,8 +1,6 @@
 #include "selfplay_farm.h"
 
 #include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include <chrono>
 #include <cstdio>
@@ -28,12 +26,12 @@ namespace chesshpc {
 
 namespace {
 
-// Units of consecutive games still to play: 16 games per thread of a rank. A rank plays a
-// unit's games in parallel and waits for the longest before the next unit; at 2 games per
-// thread that wait took 18% of the time, at 16 under 9%, at 32 4% (1,000 nodes a move).
-// Units are formed on rank 0 from the games left to play (all of them, or those a resumed
-// batch lacks) and sent to every rank, so they never need to match an earlier run's.
-uint64_t default_games_per_unit(int threads) { return uint64_t(std::max(threads, 1)) * 16; }
+// Units of consecutive games still to play, two games each: a rank plays one unit per
+// thread at once, so small units only cost messages and keep the last ones spread over
+// the ranks. Units are formed on rank 0 from the games left to play (all of them, or
+// those a resumed batch lacks) and sent to every rank, so they never need to match an
+// earlier run's.
+constexpr uint64_t GAMES_PER_UNIT = 2;
 
 // Each thread keeps its own pair of players for every game it plays (external engines
 // start once per thread, not once per game).
@@ -79,16 +77,14 @@ struct Batch {
     return p;
   }
 
-  std::vector<GameRecord> play(size_t unit, tbb::task_arena& arena) {
+  // On the calling thread: a rank plays as many units at once as it has threads.
+  std::vector<GameRecord> play(size_t unit) {
     auto [a, b] = games_of(unit);
-    std::vector<GameRecord> games(b - a);
-    arena.execute([&] {
-      tbb::parallel_for(a, b, size_t(1), [&](size_t k) {
-        Players& p = my_players();
-        uint64_t i = todo[k];
-        games[k - a] = p.error.empty() ? play_game(spec, i, *p.first, *p.second) : failed_game(req, i, p.error);
-      });
-    });
+    std::vector<GameRecord> games;
+    Players& p = my_players();
+    for (size_t k = a; k < b; ++k)
+      games.push_back(p.error.empty() ? play_game(spec, todo[k], *p.first, *p.second)
+                                      : failed_game(req, todo[k], p.error));
     return games;
   }
 };
@@ -253,7 +249,7 @@ int run_selfplay(SelfplayRequest req, std::ostream& out, std::ostream& err) {
   if (rank == 0) {
     for (uint64_t i = 0; i < req.games; ++i)
       if (!done.count(i)) batch.todo.push_back(i);
-    batch.per_unit = req.games_per_unit ? uint64_t(req.games_per_unit) : default_games_per_unit(threads);
+    batch.per_unit = req.games_per_unit ? uint64_t(req.games_per_unit) : GAMES_PER_UNIT;
   }
   uint64_t sizes[2] = {batch.per_unit, batch.todo.size()};
   MPI_Bcast(sizes, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD);
@@ -261,7 +257,6 @@ int run_selfplay(SelfplayRequest req, std::ostream& out, std::ostream& err) {
   MPI_Bcast(batch.todo.data(), int(batch.todo.size()), MPI_UINT64_T, 0, MPI_COMM_WORLD);
   std::vector<size_t> pending;
   for (size_t u = 0; rank == 0 && u < batch.units(); ++u) pending.push_back(u);
-  tbb::task_arena arena(threads);
   Progress progress(err, "selfplay", !req.quiet && rank == 0, req.progress_interval, "positions/s");
   progress.set_unit_name("games");
   progress.add_total(req.games - done.size());
@@ -269,7 +264,8 @@ int run_selfplay(SelfplayRequest req, std::ostream& out, std::ostream& err) {
   progress.set_detail([&] { return ledger.results(); });
 
   FarmTask task;
-  task.compute = [&](size_t unit) { return encode_games(batch.play(unit, arena)); };
+  task.compute = [&](size_t unit) { return encode_games(batch.play(unit)); };
+  task.concurrency = threads;
   task.record = [&](size_t, Payload&& bytes, double, int) { ledger.record(decode_games(bytes)); };
   std::optional<Checkpointer> checkpointer;
   if (rank == 0) {

@@ -3,10 +3,15 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
 #include <thread>
+#include <utility>
 
 namespace chesshpc {
 
@@ -16,11 +21,7 @@ constexpr int TAG_REPORT = 1;  // worker -> 0: {unit or NONE, seconds as bits, r
 constexpr int TAG_RESULT = 2;  // worker -> 0: the result's bytes, right after a report with any
 constexpr int TAG_ASSIGN = 3;  // 0 -> worker: {unit or NONE (stop)}
 constexpr uint64_t NONE = ~uint64_t(0);
-
-// Each worker keeps IN_FLIGHT requests open, so that its next unit is already there when
-// it finishes one: the round trip to rank 0 (a fraction of a millisecond, as rank 0 polls)
-// overlaps the computing instead of adding to it.
-constexpr int IN_FLIGHT = 2;
+constexpr uint64_t BYE = ~uint64_t(1);  // worker -> 0 in a report: all done, no answer wanted
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
@@ -55,47 +56,136 @@ void send_report(uint64_t unit, double secs, const Payload& result) {
   if (!result.empty()) MPI_Send(result.data(), int(result.size()), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
 }
 
-void worker(const FarmTask& task, double& busy, double& idle) {
-  uint64_t current = NONE, next = NONE;
-  double t0 = now();
-  for (int i = 0; i < IN_FLIGHT; ++i) send_report(NONE, 0, {});
-  gentle_recv(&current, 1, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_STATUS_IGNORE);
-  idle += now() - t0;
-  // Rank 0 answers every request, with NONE once the queue is empty; messages between two
-  // ranks arrive in order, so after the first NONE only NONEs follow.
-  while (current != NONE) {
-    MPI_Request pending;
-    MPI_Irecv(&next, 1, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_COMM_WORLD, &pending);
-    double t1 = now();
-    Payload result = task.compute(current);
-    double t2 = now();
-    busy += t2 - t1;
-    send_report(current, t2 - t1, result);
-    gentle_wait(&pending, MPI_STATUS_IGNORE);
-    idle += now() - t2;
-    current = next;
+// The units a rank computes at once, each on its own thread, fed by the rank's main
+// thread (the only one that calls MPI).
+class UnitPool {
+ public:
+  UnitPool(const FarmTask& task, int threads) : task_(task) {
+    for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { run(); });
   }
-  for (int i = 1; i < IN_FLIGHT; ++i) gentle_recv(&next, 1, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_STATUS_IGNORE);
+  ~UnitPool() {
+    {
+      std::lock_guard lock(mutex_);
+      closing_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+  void add(uint64_t unit) {
+    {
+      std::lock_guard lock(mutex_);
+      todo_.push_back(unit), ++working_;
+    }
+    wake_.notify_one();
+  }
+  struct Done {
+    uint64_t unit;
+    Payload result;
+    double seconds;
+  };
+  std::vector<Done> take_done() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(done_, {});
+  }
+  // Nothing to compute and nothing computed left to take.
+  bool idle() const {
+    std::lock_guard lock(mutex_);
+    return working_ == 0 && done_.empty();
+  }
+  double busy_seconds() const {
+    std::lock_guard lock(mutex_);
+    return busy_;
+  }
+
+ private:
+  void run() {
+    for (std::unique_lock lock(mutex_);;) {
+      wake_.wait(lock, [&] { return closing_ || !todo_.empty(); });
+      if (todo_.empty()) return;
+      uint64_t unit = todo_.front();
+      todo_.pop_front();
+      lock.unlock();
+      double t0 = now();
+      Payload result = task_.compute(unit);
+      double secs = now() - t0;
+      lock.lock();
+      done_.push_back({unit, std::move(result), secs});
+      busy_ += secs, --working_;
+    }
+  }
+
+  const FarmTask& task_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<uint64_t> todo_;
+  std::vector<Done> done_;
+  int working_ = 0;  // units added and not yet done
+  double busy_ = 0;
+  bool closing_ = false;
+  std::vector<std::thread> threads_;
+};
+
+// Keeps concurrency + 1 requests open, so that a unit is waiting whenever a thread frees
+// up: the round trip to rank 0 (a fraction of a millisecond, as rank 0 polls) overlaps
+// the computing. Rank 0 answers every request, with NONE once the queue is empty; when
+// every answer is in and every unit done, the worker says BYE.
+void worker(const FarmTask& task, double& busy, double& idle) {
+  const int concurrency = std::max(task.concurrency, 1);
+  double start = now();
+  int open = 0;
+  for (int i = 0; i <= concurrency; ++i) send_report(NONE, 0, {}), ++open;
+  UnitPool pool(task, concurrency);
+  uint64_t assign = NONE;
+  MPI_Request request;
+  MPI_Irecv(&assign, 1, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_COMM_WORLD, &request);
+  while (open > 0 || !pool.idle()) {
+    bool progress = false;
+    int arrived = 0;
+    if (open > 0 && (MPI_Test(&request, &arrived, MPI_STATUS_IGNORE), arrived)) {
+      --open, progress = true;
+      if (assign != NONE) pool.add(assign);
+      if (open > 0) MPI_Irecv(&assign, 1, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_COMM_WORLD, &request);
+    }
+    for (UnitPool::Done& d : pool.take_done()) {
+      send_report(d.unit, d.seconds, d.result);
+      progress = true;
+      // Each report asks for another unit; rank 0 answers every one (NONE when drained).
+      if (open++ == 0) MPI_Irecv(&assign, 1, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_COMM_WORLD, &request);
+    }
+    if (!progress) std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  uint64_t bye[3] = {BYE, 0, 0};
+  MPI_Send(bye, 3, MPI_UINT64_T, 0, TAG_REPORT, MPI_COMM_WORLD);
+  busy = pool.busy_seconds() / concurrency;
+  idle = now() - start - busy;
 }
 
 void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int ranks, double& busy, double& idle) {
   std::atomic<size_t> next{0};
   const size_t n = pending.size();
+  const int concurrency = std::max(task.concurrency, 1);
   double start = now();
+  std::atomic<double> computing{0};
   // Rank 0's own share, drawn from the same queue as the others'.
-  std::thread local([&] {
-    for (size_t i; (i = next.fetch_add(1)) < n;) {
-      double t0 = now();
-      Payload result = task.compute(pending[i]);
-      double secs = now() - t0;
-      busy += secs;
-      task.record(pending[i], std::move(result), secs, 0);
-    }
-  });
-  for (int stopped = 0; stopped < IN_FLIGHT * (ranks - 1);) {
+  std::vector<std::thread> local;
+  for (int t = 0; t < concurrency; ++t)
+    local.emplace_back([&] {
+      for (size_t i; (i = next.fetch_add(1)) < n;) {
+        double t0 = now();
+        Payload result = task.compute(pending[i]);
+        double secs = now() - t0;
+        computing = computing + secs;
+        task.record(pending[i], std::move(result), secs, 0);
+      }
+    });
+  for (int byes = 0; byes < ranks - 1;) {
     uint64_t report[3];
     MPI_Status status;
     gentle_recv(report, 3, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_REPORT, &status);
+    if (report[0] == BYE) {
+      ++byes;
+      continue;
+    }
     if (report[0] != NONE) {
       Payload result(report[2]);
       if (!result.empty())
@@ -104,10 +194,10 @@ void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int r
     }
     size_t i = next.fetch_add(1);
     uint64_t assign = i < n ? uint64_t(pending[i]) : NONE;
-    stopped += assign == NONE;
     MPI_Send(&assign, 1, MPI_UINT64_T, status.MPI_SOURCE, TAG_ASSIGN, MPI_COMM_WORLD);
   }
-  local.join();
+  for (std::thread& t : local) t.join();
+  busy = computing / concurrency;
   idle = now() - start - busy;
 }
 

@@ -20,6 +20,10 @@ struct FarmTask {
   // Takes a finished unit on rank 0, whichever rank computed it. Called from rank 0's two
   // threads (the one serving the others and the one computing), so it must be thread-safe.
   std::function<void(size_t unit, Payload&& result, double seconds, int rank)> record;
+  // Units a rank computes at once, each on its own thread: 1 when compute spreads one
+  // unit over the rank's threads (perft), the thread count when a unit is sequential
+  // work (selfplay games), so that no thread waits for another's unit to finish.
+  int concurrency = 1;
 };
 
 // Collective over MPI_COMM_WORLD. On rank 0, `pending` lists the units to compute, in the

@@ -160,22 +160,49 @@ void worker(const FarmTask& task, double& busy, double& idle) {
   idle = now() - start - busy;
 }
 
+// Rank 0's queues of units, one per rank: a unit goes to the queue of its affinity group
+// (all to one queue without affinity), each queue keeping the order it was given. A rank
+// takes from its own queue and, when that is empty, from the longest other one.
+class UnitQueues {
+ public:
+  UnitQueues(const FarmTask& task, const std::vector<size_t>& pending, int ranks) : queues_(size_t(ranks)) {
+    for (size_t u : pending) queues_[task.affinity ? task.affinity(u) % size_t(ranks) : 0].push_back(u);
+    shared_ = !task.affinity;
+  }
+  // The next unit for `rank`, or NONE when every queue is empty.
+  uint64_t next(int rank) {
+    std::lock_guard lock(mutex_);
+    std::deque<size_t>* q = &queues_[shared_ ? 0 : size_t(rank)];
+    if (q->empty())
+      q = &*std::max_element(queues_.begin(), queues_.end(),
+                             [](const auto& a, const auto& b) { return a.size() < b.size(); });
+    if (q->empty()) return NONE;
+    size_t u = q->front();
+    q->pop_front();
+    return u;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::deque<size_t>> queues_;
+  bool shared_ = true;
+};
+
 void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int ranks, double& busy, double& idle) {
-  std::atomic<size_t> next{0};
-  const size_t n = pending.size();
+  UnitQueues queues(task, pending, ranks);
   const int concurrency = std::max(task.concurrency, 1);
   double start = now();
   std::atomic<double> computing{0};
-  // Rank 0's own share, drawn from the same queue as the others'.
+  // Rank 0's own share, drawn from the same queues as the others'.
   std::vector<std::thread> local;
   for (int t = 0; t < concurrency; ++t)
     local.emplace_back([&] {
-      for (size_t i; (i = next.fetch_add(1)) < n;) {
+      for (uint64_t u; (u = queues.next(0)) != NONE;) {
         double t0 = now();
-        Payload result = task.compute(pending[i]);
+        Payload result = task.compute(u);
         double secs = now() - t0;
         computing = computing + secs;
-        task.record(pending[i], std::move(result), secs, 0);
+        task.record(u, std::move(result), secs, 0);
       }
     });
   for (int byes = 0; byes < ranks - 1;) {
@@ -192,8 +219,7 @@ void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int r
         gentle_recv(result.data(), int(result.size()), MPI_BYTE, status.MPI_SOURCE, TAG_RESULT, MPI_STATUS_IGNORE);
       task.record(report[0], std::move(result), from_bits(report[1]), status.MPI_SOURCE);
     }
-    size_t i = next.fetch_add(1);
-    uint64_t assign = i < n ? uint64_t(pending[i]) : NONE;
+    uint64_t assign = queues.next(status.MPI_SOURCE);
     MPI_Send(&assign, 1, MPI_UINT64_T, status.MPI_SOURCE, TAG_ASSIGN, MPI_COMM_WORLD);
   }
   for (std::thread& t : local) t.join();

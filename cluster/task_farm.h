@@ -24,6 +24,10 @@ struct FarmTask {
   // unit over the rank's threads (perft), the thread count when a unit is sequential
   // work (selfplay games), so that no thread waits for another's unit to finish.
   int concurrency = 1;
+  // Optional: a key for units that share work (perft units that transpose into each
+  // other), so that they go to the same rank (key % ranks) while that rank has any left;
+  // a rank with none left takes from the longest other queue. Empty: one shared queue.
+  std::function<size_t(size_t unit)> affinity;
 };
 
 // Collective over MPI_COMM_WORLD. On rank 0, `pending` lists the units to compute, in the

@@ -162,7 +162,9 @@ void worker(const FarmTask& task, double& busy, double& idle) {
 
 // Rank 0's queues of units, one per rank: a unit goes to the queue of its affinity group
 // (all to one queue without affinity), each queue keeping the order it was given. A rank
-// takes from its own queue and, when that is empty, from the longest other one.
+// takes from the front of its own queue and, when that is empty, from the back of the
+// longest other one: the smallest units, so that stealing does not leave a big unit
+// running at the end.
 class UnitQueues {
  public:
   UnitQueues(const FarmTask& task, const std::vector<size_t>& pending, int ranks) : queues_(size_t(ranks)) {
@@ -173,12 +175,16 @@ class UnitQueues {
   uint64_t next(int rank) {
     std::lock_guard lock(mutex_);
     std::deque<size_t>* q = &queues_[shared_ ? 0 : size_t(rank)];
-    if (q->empty())
-      q = &*std::max_element(queues_.begin(), queues_.end(),
-                             [](const auto& a, const auto& b) { return a.size() < b.size(); });
+    if (!q->empty()) {
+      size_t u = q->front();
+      q->pop_front();
+      return u;
+    }
+    q = &*std::max_element(queues_.begin(), queues_.end(),
+                           [](const auto& a, const auto& b) { return a.size() < b.size(); });
     if (q->empty()) return NONE;
-    size_t u = q->front();
-    q->pop_front();
+    size_t u = q->back();
+    q->pop_back();
     return u;
   }
 

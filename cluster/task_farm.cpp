@@ -6,11 +6,14 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstring>
 #include <deque>
 #include <mutex>
 #include <thread>
+
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+#include <tbb/task_group.h>
 #include <utility>
 
 namespace chesshpc {
@@ -56,27 +59,21 @@ void send_report(uint64_t unit, double secs, const Payload& result) {
   if (!result.empty()) MPI_Send(result.data(), int(result.size()), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
 }
 
-// The units a rank computes at once, each on its own thread, fed by the rank's main
-// thread (the only one that calls MPI).
+// The units a rank computes at once, each as a TBB task of an arena of its own, fed by
+// the rank's main thread (the only one that calls MPI). The arena reserves no slot for
+// that thread, which never joins it until the end.
 class UnitPool {
  public:
-  UnitPool(const FarmTask& task, int threads) : task_(task) {
-    for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { run(); });
-  }
+  UnitPool(const FarmTask& task, int threads) : task_(task), arena_(threads, 0) {}
   ~UnitPool() {
-    {
-      std::lock_guard lock(mutex_);
-      closing_ = true;
-    }
-    wake_.notify_all();
-    for (std::thread& t : threads_) t.join();
+    arena_.execute([&] { group_.wait(); });
   }
   void add(uint64_t unit) {
     {
       std::lock_guard lock(mutex_);
-      todo_.push_back(unit), ++working_;
+      ++working_;
     }
-    wake_.notify_one();
+    arena_.execute([&] { group_.run([this, unit] { run(unit); }); });
   }
   struct Done {
     uint64_t unit;
@@ -98,31 +95,22 @@ class UnitPool {
   }
 
  private:
-  void run() {
-    for (std::unique_lock lock(mutex_);;) {
-      wake_.wait(lock, [&] { return closing_ || !todo_.empty(); });
-      if (todo_.empty()) return;
-      uint64_t unit = todo_.front();
-      todo_.pop_front();
-      lock.unlock();
-      double t0 = now();
-      Payload result = task_.compute(unit);
-      double secs = now() - t0;
-      lock.lock();
-      done_.push_back({unit, std::move(result), secs});
-      busy_ += secs, --working_;
-    }
+  void run(uint64_t unit) {
+    double t0 = now();
+    Payload result = task_.compute(unit);
+    double secs = now() - t0;
+    std::lock_guard lock(mutex_);
+    done_.push_back({unit, std::move(result), secs});
+    busy_ += secs, --working_;
   }
 
   const FarmTask& task_;
+  tbb::task_arena arena_;
+  tbb::task_group group_;
   mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<uint64_t> todo_;
   std::vector<Done> done_;
   int working_ = 0;  // units added and not yet done
   double busy_ = 0;
-  bool closing_ = false;
-  std::vector<std::thread> threads_;
 };
 
 // Keeps concurrency + 1 requests open, so that a unit is waiting whenever a thread frees
@@ -199,17 +187,21 @@ void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int r
   const int concurrency = std::max(task.concurrency, 1);
   double start = now();
   std::atomic<double> computing{0};
-  // Rank 0's own share, drawn from the same queues as the others'.
-  std::vector<std::thread> local;
+  // Rank 0's own share, drawn from the same queues as the others', in as many TBB tasks
+  // as units it computes at once, on an arena that leaves this thread to MPI.
+  tbb::task_arena arena(concurrency, 0);
+  tbb::task_group local;
   for (int t = 0; t < concurrency; ++t)
-    local.emplace_back([&] {
-      for (uint64_t u; (u = queues.next(0)) != NONE;) {
-        double t0 = now();
-        Payload result = task.compute(u);
-        double secs = now() - t0;
-        computing = computing + secs;
-        task.record(u, std::move(result), secs, 0);
-      }
+    arena.execute([&] {
+      local.run([&] {
+        for (uint64_t u; (u = queues.next(0)) != NONE;) {
+          double t0 = now();
+          Payload result = task.compute(u);
+          double secs = now() - t0;
+          computing = computing + secs;
+          task.record(u, std::move(result), secs, 0);
+        }
+      });
     });
   for (int byes = 0; byes < ranks - 1;) {
     uint64_t report[3];
@@ -228,7 +220,7 @@ void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int r
     uint64_t assign = queues.next(status.MPI_SOURCE);
     MPI_Send(&assign, 1, MPI_UINT64_T, status.MPI_SOURCE, TAG_ASSIGN, MPI_COMM_WORLD);
   }
-  for (std::thread& t : local) t.join();
+  arena.execute([&] { local.wait(); });
   busy = computing / concurrency;
   idle = now() - start - busy;
 }
@@ -240,6 +232,12 @@ std::vector<RankLoad> run_farm(const FarmTask& task, const std::vector<size_t>& 
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   double busy = 0, idle = 0;
+  // TBB allows one worker fewer than the cores by default, counting on the main thread to
+  // join; here the main thread serves MPI, so the unit tasks need workers of their own
+  // (and a job's compute may add its own threads inside, as perft does).
+  tbb::global_control workers(
+      tbb::global_control::max_allowed_parallelism,
+      std::max<size_t>(tbb::this_task_arena::max_concurrency(), 0) + size_t(std::max(task.concurrency, 1)) + 1);
   if (rank == 0)
     coordinator(task, pending, ranks, busy, idle);
   else

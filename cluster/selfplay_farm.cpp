@@ -82,9 +82,15 @@ struct Batch {
     auto [a, b] = games_of(unit);
     std::vector<GameRecord> games;
     Players& p = my_players();
-    for (size_t k = a; k < b; ++k)
+    for (size_t k = a; k < b; ++k) {
       games.push_back(p.error.empty() ? play_game(spec, todo[k], *p.first, *p.second)
                                       : failed_game(req, todo[k], p.error));
+      GameRecord& g = games.back();
+      bool swapped = g.index % 2;  // the second player has White in odd games
+      g.white_settings = player_settings(swapped ? req.second : req.first, req);
+      g.black_settings = player_settings(swapped ? req.first : req.second, req);
+      g.seed = req.seed;
+    }
     return games;
   }
 };

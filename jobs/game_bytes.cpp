@@ -69,7 +69,8 @@ std::vector<char> encode_games(const std::vector<GameRecord>& games) {
   w.put(uint32_t(games.size()));
   for (const GameRecord& g : games) {
     w.put(g.index), w.put(g.opening.id), w.put(g.opening.text), w.put(g.opening.start.fen());
-    w.put(g.white), w.put(g.black), w.put(uint8_t(g.result)), w.put(uint8_t(g.ending)), w.put(g.termination);
+    w.put(g.white), w.put(g.black), w.put(g.white_settings), w.put(g.black_settings), w.put(g.seed);
+    w.put(uint8_t(g.result)), w.put(uint8_t(g.ending)), w.put(g.termination);
     w.put(uint32_t(g.plies.size()));
     chess::Position pos = g.opening.start;
     for (const PlyRecord& p : g.plies) {
@@ -95,6 +96,8 @@ std::vector<GameRecord> decode_games(const std::vector<char>& bytes) {
     g.opening.text = r.text();
     g.opening.start = chess::Position::from_fen(r.text());
     g.white = r.text(), g.black = r.text();
+    g.white_settings = r.text(), g.black_settings = r.text();
+    g.seed = r.get<uint64_t>();
     g.result = chess::Result(r.get<uint8_t>()), g.ending = Ending(r.get<uint8_t>());
     g.termination = r.text();
     g.plies.resize(r.get<uint32_t>());

@@ -14,7 +14,8 @@ namespace {
 
 const char* README =
     "chesshpc selfplay: a batch of games played by engines, game i's opening and randomness derived from (seed, i).\n"
-    "/games: one row per game, by game index: game, opening_id, opening, white, black, result (1-0, 0-1, 1/2-1/2, "
+    "/games: one row per game, by game index: game, seed, opening_id, opening, white, black, white_settings, "
+    "black_settings (player, limits, options), result (1-0, 0-1, 1/2-1/2, "
     "* for void or error), termination (a rule: checkmate, stalemate, insufficient_material, threefold_repetition, "
     "fivefold_repetition, fifty_moves, seventy_five_moves, site_thirty_moves, site_ten_checks, site_thirty_checks; "
     "or resign, draw_adjudicated, max_length, flag_fall, flag_fall_draw, void, error: ...), start_fen, moves (UCI, "

@@ -70,7 +70,9 @@ struct PlyRecord {
 struct GameRecord {
   uint64_t index = 0;
   Opening opening;
-  std::string white, black;  // player names
+  std::string white, black;                    // player names
+  std::string white_settings, black_settings;  // what the batch asked of each (limits, options)
+  uint64_t seed = 0;                           // the batch's seed: with index, all the game's randomness
   chess::Result result = chess::Result::ONGOING;
   Ending ending = Ending::RULE;
   std::string termination;       // the rule's name ("checkmate", ...) or "resign", "draw_adjudicated",

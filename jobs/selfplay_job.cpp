@@ -31,6 +31,25 @@ std::string SelfplayRequest::identity() const {
 
 namespace chesshpc {
 
+std::string player_settings(const PlayerSpec& p, const SelfplayRequest& req) {
+  std::ostringstream s;
+  s << p.label();
+  if (req.clock.on())
+    s << " tc=" << req.clock.base_ms << "+" << req.clock.increment_ms << "ms";
+  else if (req.limits.nodes)
+    s << " nodes=" << req.limits.nodes;
+  else if (req.limits.depth)
+    s << " depth=" << req.limits.depth;
+  else
+    s << " movetime=" << req.limits.movetime_ms << "ms";
+  if (p.command.empty()) {
+    s << " hash=" << req.hash_bytes;
+    if (req.temperature > 0) s << " temperature=" << req.temperature << " sample_plies=" << req.sample_plies;
+  }
+  for (const auto& [name, value] : p.options) s << " " << name << "=" << value;
+  return s.str();
+}
+
 std::unique_ptr<Player> make_player(const PlayerSpec& spec, const SelfplayRequest& req) {
   if (spec.command.empty())
     return std::make_unique<SearchPlayer>(req.limits, req.hash_bytes, req.temperature, req.sample_plies);

@@ -20,6 +20,11 @@ struct PlayerSpec {
   std::string label() const { return command.empty() ? "chesshpc" : "uci:" + command; }
 };
 
+struct SelfplayRequest;
+// "chesshpc nodes=1000 hash=2097152 temperature=1 sample_plies=8" or
+// "uci:/usr/games/stockfish nodes=1000 Threads=1 Hash=16": the player and what it was asked.
+std::string player_settings(const PlayerSpec& p, const SelfplayRequest& req);
+
 struct SelfplayRequest {
   uint64_t games = 0;
   uint64_t seed = 0;

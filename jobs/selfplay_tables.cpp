@@ -36,6 +36,7 @@ void permute_rows(std::vector<uint8_t>& flat, const std::vector<size_t>& order, 
 
 void keep_rows(GameColumns& g, const std::vector<size_t>& order) {
   permute(g.game, order), permute(g.opening_id, order), permute(g.opening, order), permute(g.white, order);
+  permute(g.seed, order), permute(g.white_settings, order), permute(g.black_settings, order);
   permute(g.black, order), permute(g.result, order), permute(g.termination, order), permute(g.start_fen, order);
   permute(g.moves, order), permute(g.plies, order), permute(g.book_plies, order), permute(g.checks_white, order);
   permute(g.checks_black, order), permute(g.first_fire, order), permute(g.perpetual_check, order);
@@ -69,6 +70,8 @@ void SelfplayTables::append(const GameRecord& g) {
   c.opening_id.push_back(g.opening.id);
   c.opening.push_back(g.opening.text);
   c.white.push_back(g.white), c.black.push_back(g.black);
+  c.white_settings.push_back(g.white_settings), c.black_settings.push_back(g.black_settings);
+  c.seed.push_back(g.seed);
   c.result.emplace_back(chess::result_string(g.result));
   c.termination.push_back(g.termination);
   c.start_fen.push_back(g.opening.start.fen());
@@ -111,6 +114,7 @@ void SelfplayTables::append(const SelfplayTables& o) {
   GameColumns& g = games;
   const GameColumns& h = o.games;
   concat(g.game, h.game), concat(g.opening_id, h.opening_id), concat(g.opening, h.opening), concat(g.white, h.white);
+  concat(g.seed, h.seed), concat(g.white_settings, h.white_settings), concat(g.black_settings, h.black_settings);
   concat(g.black, h.black), concat(g.result, h.result), concat(g.termination, h.termination);
   concat(g.start_fen, h.start_fen), concat(g.moves, h.moves), concat(g.plies, h.plies);
   concat(g.book_plies, h.book_plies), concat(g.checks_white, h.checks_white), concat(g.checks_black, h.checks_black);
@@ -151,6 +155,9 @@ void write_selfplay_tables(hid_t file, const SelfplayTables& t) {
     h5::write_column(g.id(), "opening", c.opening, "the book line as the book gives it, and the random plies");
     h5::write_column(g.id(), "white", c.white, "White's player");
     h5::write_column(g.id(), "black", c.black, "Black's player");
+    h5::write_column(g.id(), "white_settings", c.white_settings, "what the batch asked of White's player");
+    h5::write_column(g.id(), "black_settings", c.black_settings, "what the batch asked of Black's player");
+    h5::write_column(g.id(), "seed", c.seed, "the batch's seed; with game, it decides all of the game's randomness");
     h5::write_column(g.id(), "result", c.result, "1-0, 0-1, 1/2-1/2, or * (void or error)");
     h5::write_column(g.id(), "termination", c.termination, "rule or adjudication that ended the game");
     h5::write_column(g.id(), "start_fen", c.start_fen, "position before the first move (book moves included)");
@@ -198,6 +205,9 @@ SelfplayTables read_selfplay_tables(hid_t file) {
     h5::read_column(g.id(), "game", c.game);
     h5::read_column(g.id(), "opening", c.opening);
     h5::read_column(g.id(), "white", c.white), h5::read_column(g.id(), "black", c.black);
+    h5::read_column(g.id(), "white_settings", c.white_settings);
+    h5::read_column(g.id(), "black_settings", c.black_settings);
+    h5::read_column(g.id(), "seed", c.seed);
     h5::read_column(g.id(), "result", c.result), h5::read_column(g.id(), "termination", c.termination);
     h5::read_column(g.id(), "start_fen", c.start_fen), h5::read_column(g.id(), "moves", c.moves);
     h5::read_column(g.id(), "plies", c.plies), h5::read_column(g.id(), "book_plies", c.book_plies);

@@ -20,6 +20,7 @@ import tempfile
 import time
 
 import h5py
+from procs import kill_all
 
 DEPTH, SPLIT, PUBLISHED = 7, 3, 3195901860  # start position
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
@@ -49,24 +50,6 @@ def wait_for_units(path, proc, what):
         assert proc.poll() is None, f"{what} ended before its first checkpoint with a unit"
         assert time.time() < deadline, f"{what}: no unit recorded in 120 s"
         time.sleep(0.01)
-
-
-def kill_all(proc, path):
-    """SIGKILL to mpirun and every rank (Open MPI puts each rank in its own process group)."""
-    pids = []
-    for pid in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if path.encode() in f.read():
-                    pids.append(int(pid))
-        except (FileNotFoundError, ProcessLookupError, PermissionError, NotADirectoryError):
-            pass
-    for pid in pids + [proc.pid]:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    proc.wait()
 
 
 def run_json(cmd):

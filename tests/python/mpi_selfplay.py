@@ -25,6 +25,7 @@ import time
 
 import h5py
 import numpy as np
+from procs import kill_all
 
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 GAMES = 12
@@ -85,17 +86,6 @@ def wait_for_games(path, proc, what):
         assert proc.poll() is None, f"{what} ended before its first part with a game"
         assert time.time() < deadline, f"{what}: no game recorded in 300 s"
         time.sleep(0.02)
-
-
-def kill_all(proc, path):
-    for pid in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if path.encode() in f.read():
-                    os.kill(int(pid), signal.SIGKILL)
-        except (FileNotFoundError, ProcessLookupError, PermissionError, NotADirectoryError):
-            pass
-    proc.wait()
 
 
 def main(mpiexec, binary):

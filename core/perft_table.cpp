@@ -2,25 +2,14 @@
 
 #include <bit>
 #include <charconv>
-#include <cstdlib>
 #include <new>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
+#include "large_pages.h"
 
 namespace chess {
-
-namespace {
-
-constexpr size_t HUGE_PAGE = size_t(2) << 20;
-
-}  // namespace
-
-void PerftTable::Free::operator()(Bucket* p) const { std::free(p); }
 
 // Touching gigabytes of fresh 4 KB pages one fault at a time took seconds per gigabyte in
 // a virtual machine here: 2 MB pages need 512 times fewer faults, and clearing the table
@@ -28,13 +17,7 @@ void PerftTable::Free::operator()(Bucket* p) const { std::free(p); }
 PerftTable::PerftTable(size_t bytes) {
   size_t n = std::bit_floor(std::max<size_t>(bytes / sizeof(Bucket), 1));
   size_t size = n * sizeof(Bucket);
-  size_t align = size >= HUGE_PAGE ? HUGE_PAGE : alignof(Bucket);
-  void* raw = std::aligned_alloc(align, (size + align - 1) / align * align);
-  if (!raw) throw std::bad_alloc();
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (size >= HUGE_PAGE) madvise(raw, size, MADV_HUGEPAGE);
-#endif
-  Bucket* b = static_cast<Bucket*>(raw);
+  Bucket* b = static_cast<Bucket*>(allocate_large_pages(size));
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [b](const tbb::blocked_range<size_t>& r) {
     for (size_t i = r.begin(); i < r.end(); ++i) new (&b[i]) Bucket();
   });

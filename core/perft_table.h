@@ -14,6 +14,7 @@
 #include <memory>
 #include <string_view>
 
+#include "large_pages.h"
 #include "types.h"
 
 namespace chess {
@@ -38,10 +39,7 @@ class PerftTable {
     Entry entries[4];
   };
 
-  struct Free {
-    void operator()(Bucket* p) const;
-  };
-  std::unique_ptr<Bucket[], Free> buckets_;
+  LargePagesPtr<Bucket> buckets_;
   size_t mask_;
 };
 

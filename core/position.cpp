@@ -56,14 +56,6 @@ void Position::put_piece(Color c, PieceType pt, Square s) {
   by_type_[pt] |= square_bb(s);
 }
 
-Piece Position::piece_on(Square s) const {
-  Bitboard b = square_bb(s);
-  if (!(pieces() & b)) return NO_PIECE;
-  for (int pt = PAWN; pt <= KING; ++pt)
-    if (by_type_[pt] & b) return make_piece(by_color_[BLACK] & b ? BLACK : WHITE, PieceType(pt));
-  return NO_PIECE;
-}
-
 Position Position::from_fen(std::string_view fen) {
   if (fen == "startpos") fen = START_FEN;
   std::vector<std::string_view> f = split_fields(fen);

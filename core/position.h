@@ -41,7 +41,14 @@ class Position {
   Bitboard pieces(PieceType pt) const { return by_type_[pt]; }
   Bitboard pieces(Color c, PieceType pt) const { return by_color_[c] & by_type_[pt]; }
   Bitboard pieces(Color c, PieceType a, PieceType b) const { return by_color_[c] & (by_type_[a] | by_type_[b]); }
-  Piece piece_on(Square s) const;
+  Piece piece_on(Square s) const {
+    // Exactly one type bitboard holds an occupied square: summing type × bit needs no
+    // branch per type, and the search asks this for nearly every move it orders.
+    int pt = 0;
+    for (int t = PAWN; t <= KING; ++t) pt += t * int((by_type_[t] >> s) & 1);
+    if (!((pieces() >> s) & 1)) return NO_PIECE;
+    return make_piece(Color((by_color_[BLACK] >> s) & 1), PieceType(pt));
+  }
   Square king_square(Color c) const { return lsb(pieces(c, KING)); }
 
   Color side_to_move() const { return Color(side_); }

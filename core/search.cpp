@@ -70,42 +70,48 @@ PieceType captured_type(const Position& pos, Move m) {
 }
 
 // Picks moves best-first from a scored list: most nodes cut after one or two moves,
-// so a full sort would be wasted work.
+// so a full sort would be wasted work. Moves and scores sit together, so that ordering
+// moves one 8-byte pair instead of chasing an index into a second array.
 class MovePicker {
  public:
-  MovePicker(const MoveList& moves, const int* scores) : moves_(moves), n_(int(moves.size())) {
-    std::copy(scores, scores + n_, scores_);
-    for (int i = 0; i < n_; ++i) order_[i] = i;
-  }
+  void add(Move m, int score) { list_[n_++].s = {m, score}; }
   bool next(Move& m, int& score) {
     if (i_ >= n_) return false;
     if (i_ < SELECTED) {
       int best = i_;
       for (int j = i_ + 1; j < n_; ++j)
-        if (scores_[order_[j]] > scores_[order_[best]]) best = j;
-      std::swap(order_[i_], order_[best]);
+        if (list_[j].s.score > list_[best].s.score) best = j;
+      std::swap(list_[i_].s, list_[best].s);
     } else if (i_ == SELECTED) {
       // A node that got this far will likely search all its moves: one (stable)
       // insertion sort of the rest is cheaper than selecting each.
       for (int j = i_ + 1; j < n_; ++j) {
-        uint8_t x = order_[j];
+        Scored x = list_[j].s;
         int k = j;
-        for (; k > i_ && scores_[order_[k - 1]] < scores_[x]; --k) order_[k] = order_[k - 1];
-        order_[k] = x;
+        for (; k > i_ && list_[k - 1].s.score < x.score; --k) list_[k].s = list_[k - 1].s;
+        list_[k].s = x;
       }
     }
-    m = moves_[order_[i_]];
-    score = scores_[order_[i_]];
+    m = list_[i_].s.move;
+    score = list_[i_].s.score;
     ++i_;
     return true;
   }
 
  private:
+  struct Scored {
+    Move move;
+    int score;
+  };
+  // Left uninitialised (Move's default would zero 2 KB per node): add() fills a slot
+  // before anything reads it.
+  union Slot {
+    Scored s;
+    Slot() {}
+  };
   static constexpr int SELECTED = 3;
-  const MoveList& moves_;
-  int n_, i_ = 0;
-  int scores_[MoveList::CAPACITY];
-  uint8_t order_[MoveList::CAPACITY];
+  int n_ = 0, i_ = 0;
+  Slot list_[MoveList::CAPACITY];
 };
 
 constexpr int SCORE_TT_MOVE = 1 << 30;
@@ -221,19 +227,17 @@ int Search::qsearch(const Position& pos, int alpha, int beta, int ply) {
     TacticalSink sink{moves, pos.pieces(~pos.side_to_move())};
     generate_legal(pos, sink);
   }
-  int scores[MoveList::CAPACITY];
-  for (size_t i = 0; i < moves.size(); ++i) {
-    Move m = moves[i];
+  MovePicker picker;
+  for (Move m : moves) {
     PieceType victim = captured_type(pos, m);
     if (m == tt_move)
-      scores[i] = SCORE_TT_MOVE;
+      picker.add(m, SCORE_TT_MOVE);
     else if (victim != NO_PIECE_TYPE || m.kind() == PROMOTION)
-      scores[i] = SCORE_GOOD_CAPTURE + mvv_lva(pos, m, victim);
+      picker.add(m, SCORE_GOOD_CAPTURE + mvv_lva(pos, m, victim));
     else
-      scores[i] = history_[pos.side_to_move() * 4096 + m.from() * 64 + m.to()];
+      picker.add(m, history_[pos.side_to_move() * 4096 + m.from() * 64 + m.to()]);
   }
 
-  MovePicker picker(moves, scores);
   Move m, best_move;
   int s;
   const int old_alpha = alpha;
@@ -426,23 +430,21 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
     if (moves.empty()) return in_check ? -VALUE_MATE + ply : VALUE_DRAW;
 
     const int* hist = history_.get() + us * 4096;
-    int scores[MoveList::CAPACITY];
-    for (size_t i = 0; i < moves.size(); ++i) {
-      Move m = moves[i];
+    MovePicker picker;
+    for (Move m : moves) {
       PieceType victim = captured_type(pos, m);
       if (m == tt_move)
-        scores[i] = SCORE_TT_MOVE;
+        picker.add(m, SCORE_TT_MOVE);
       else if (victim != NO_PIECE_TYPE || m.kind() == PROMOTION)
-        scores[i] = (see_ge(pos, m, 0) ? SCORE_GOOD_CAPTURE : SCORE_BAD_CAPTURE) + mvv_lva(pos, m, victim);
+        picker.add(m, (see_ge(pos, m, 0) ? SCORE_GOOD_CAPTURE : SCORE_BAD_CAPTURE) + mvv_lva(pos, m, victim));
       else if (m == frame.killers[0])
-        scores[i] = SCORE_KILLER + 1;
+        picker.add(m, SCORE_KILLER + 1);
       else if (m == frame.killers[1])
-        scores[i] = SCORE_KILLER;
+        picker.add(m, SCORE_KILLER);
       else
-        scores[i] = hist[m.from() * 64 + m.to()];
+        picker.add(m, hist[m.from() * 64 + m.to()]);
     }
 
-    MovePicker picker(moves, scores);
     Move m;
     int order_score;
     while (picker.next(m, order_score))

@@ -9,7 +9,7 @@ void SearchTT::resize(size_t bytes) {
   size_t n = 1;
   while (n * 2 * sizeof(Bucket) <= bytes) n *= 2;
   if (n != buckets_) {
-    table_ = std::make_unique<Bucket[]>(n);
+    table_.reset(static_cast<Bucket*>(allocate_large_pages(n * sizeof(Bucket))));
     buckets_ = n;
   }
   clear();

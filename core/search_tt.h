@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "large_pages.h"
 #include "types.h"
 
 namespace chess {
@@ -50,7 +51,7 @@ class SearchTT {
   };
   Bucket& bucket(Key key) const { return table_[key & (buckets_ - 1)]; }
 
-  std::unique_ptr<Bucket[]> table_;
+  LargePagesPtr<Bucket> table_;
   size_t buckets_ = 0;
   uint8_t generation_ = 0;
 };

@@ -93,7 +93,7 @@ const Suite* find_suite(std::string_view name) {
   return nullptr;
 }
 
-std::string_view suite_names() { return "standard|quick"; }
+std::string_view suite_names() { return "standard or quick"; }
 
 bool is_perft(Benchmark b) {
   return b == Benchmark::PERFT || b == Benchmark::STOCKFISH_PERFT || b == Benchmark::PERFT_THREADS ||

@@ -32,7 +32,7 @@ struct Suite {
 
 // The suite called name ("standard" or "quick"), or null.
 const Suite* find_suite(std::string_view name);
-// "standard|quick", for messages.
+// "standard or quick", for messages.
 std::string_view suite_names();
 
 // Whether a benchmark counts perft nodes that must equal the published count.

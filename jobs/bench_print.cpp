@@ -22,14 +22,17 @@ std::string format(const char* fmt, double v) {
 void print_table(const BenchRun& run, std::ostream& out) {
   char line[200];
   std::snprintf(line, sizeof line, "%-16s %-9s %5s %7s %5s %13s %10s %10s %10s %9s %9s\n", "benchmark", "set", "depth",
-                "threads", "ranks", "nodes", "median s", "min s", "max s", "Mnps", "vs SF");
+                "threads", "ranks", "nodes", "median ms", "min ms", "max ms", "Mnps", "vs SF");
   out << line;
   for (const SummaryRow& s : run.summary) {
-    std::string ratio = std::isnan(s.stockfish_ratio) ? "" : format("%.2f", s.stockfish_ratio);
-    std::snprintf(line, sizeof line, "%-16s %-9s %5d %7d %5d %13llu %10.4f %10.4f %10.4f %9.1f %9s\n",
+    std::string ratio = std::isnan(s.stockfish_ratio) ? "" : format("%9.2f", s.stockfish_ratio);
+    std::snprintf(line, sizeof line, "%-16s %-9s %5d %7d %5d %13llu %10.3f %10.3f %10.3f %9.1f %s\n",
                   s.benchmark.c_str(), s.set.c_str(), s.depth, s.threads, s.ranks, (unsigned long long)s.nodes,
-                  s.median_seconds, s.min_seconds, s.max_seconds, s.median_nodes_per_second / 1e6, ratio.c_str());
-    out << line;
+                  s.median_seconds * 1e3, s.min_seconds * 1e3, s.max_seconds * 1e3, s.median_nodes_per_second / 1e6,
+                  ratio.c_str());
+    std::string text = line;
+    text.erase(text.find_last_not_of(" \n") + 1);  // no trailing blanks where there is no ratio
+    out << text << "\n";
   }
 }
 

@@ -36,7 +36,7 @@ struct Runner {
 
   MeasurementRow run(size_t index, const BenchSpec& spec, int repeat) const {
     MeasurementRow row{std::string(benchmark_name(spec.benchmark)), std::string(spec.set), spec.depth, repeat};
-    row.threads = uses_threads(spec.benchmark) ? threads : 1;
+    row.threads = is_threaded(spec.benchmark) ? threads : 1;
     row.ranks = spec.benchmark == Benchmark::CLUSTER_PERFT ? ranks.ranks : 1;
     BenchResult r = spec.benchmark == Benchmark::STOCKFISH_PERFT ? stockfish->perft(set_fen(spec.set), spec.depth)
                     : spec.benchmark == Benchmark::CLUSTER_PERFT ? ranks.cluster_perft(index, spec, threads)
@@ -44,11 +44,6 @@ struct Runner {
     check_nodes(spec, r.nodes);
     row.nodes = r.nodes, row.seconds = r.seconds;
     return row;
-  }
-
-  static bool uses_threads(Benchmark b) {
-    return b == Benchmark::PERFT_THREADS || b == Benchmark::HASHED_PERFT || b == Benchmark::SEARCH ||
-           b == Benchmark::CLUSTER_PERFT;
   }
 };
 
@@ -67,6 +62,21 @@ std::vector<MeasurementRow> run_suite(const Suite& suite, const std::vector<size
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The run before its measurements: what was asked, where, and on what.
+BenchRun describe_run(const BenchRequest& req, const RankHooks& ranks, const Stockfish* stockfish) {
+  BenchRun run;
+  run.suite = req.suite;
+  run.threads = req.threads > 0 ? req.threads : chess::perft::default_threads();
+  run.ranks = ranks.ranks, run.repeats = req.repeats;
+  run.command_line = req.command_line;
+  run.started_utc = h5::utc_now();
+  run.machine = describe_machine();
+  for (const std::string& h : ranks.hosts) run.hosts += (run.hosts.empty() ? "" : ",") + h;
+  if (run.hosts.empty()) run.hosts = run.machine.hostname;
+  if (stockfish) run.stockfish = stockfish->description();
+  return run;
 }
 
 }  // namespace
@@ -89,16 +99,7 @@ int run_bench(const BenchRequest& req, const RankHooks& ranks, std::ostream& out
     return EXIT_INPUT;
   }
 
-  BenchRun run;
-  run.suite = req.suite;
-  run.threads = req.threads > 0 ? req.threads : chess::perft::default_threads();
-  run.ranks = ranks.ranks, run.repeats = req.repeats;
-  run.command_line = req.command_line;
-  run.started_utc = h5::utc_now();
-  run.machine = describe_machine();
-  for (const std::string& h : ranks.hosts) run.hosts += (run.hosts.empty() ? "" : ",") + h;
-  if (run.hosts.empty()) run.hosts = run.machine.hostname;
-  if (stockfish) run.stockfish = stockfish->description();
+  BenchRun run = describe_run(req, ranks, stockfish.get());
   std::vector<size_t> indices = runnable(suite, stockfish != nullptr, bool(ranks.cluster_perft));
   Progress progress(err, "bench", !req.quiet, req.progress_interval);
   progress.set_unit_name("measurements");

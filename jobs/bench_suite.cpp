@@ -100,4 +100,9 @@ bool is_perft(Benchmark b) {
          b == Benchmark::HASHED_PERFT || b == Benchmark::CLUSTER_PERFT;
 }
 
+bool is_threaded(Benchmark b) {
+  return b == Benchmark::PERFT_THREADS || b == Benchmark::HASHED_PERFT || b == Benchmark::SEARCH ||
+         b == Benchmark::CLUSTER_PERFT;
+}
+
 }  // namespace chesshpc

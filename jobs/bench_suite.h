@@ -37,5 +37,7 @@ std::string_view suite_names();
 
 // Whether a benchmark counts perft nodes that must equal the published count.
 bool is_perft(Benchmark b);
+// Whether a benchmark runs on --threads threads (the others run on one).
+bool is_threaded(Benchmark b);
 
 }  // namespace chesshpc

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "bench_farm.h"
+#include "bench_suite.h"
 #include "drawstats.h"
 #include "export_job.h"
 #include "options.h"
@@ -109,6 +111,18 @@ const std::vector<OptionSpec> BENCH_OPTIONS = {
     {"help", "", "show this help"},
 };
 
+const std::vector<OptionSpec> BENCH_SUITE_OPTIONS = {
+    {"suite", "standard|quick", "the suite of measurements (default: standard; quick takes a second or two)"},
+    {"threads", "T", "threads of the threaded benchmarks, per rank (default: every core this process may use)"},
+    {"repeats", "N", "repeats of each measurement; the summary has their median (default: 3)"},
+    {"out", "FILE.h5", "the result file (default: bench.h5)"},
+    {"stockfish", "PATH|none", "Stockfish to compare perft with (default: /usr/games/stockfish when it exists)"},
+    {"json", "", "print the machine and the summary as one JSON object"},
+    {"quiet", "", "no progress on stderr"},
+    {"progress", "SECONDS", "seconds between progress reports (default: 1 on a terminal, 10 otherwise)"},
+    {"help", "", "show this help"},
+};
+
 const char* USAGE =
     "usage: chesshpc COMMAND [options]\n"
     "commands:\n"
@@ -118,7 +132,7 @@ const char* USAGE =
     "  selfplay   play a batch of games over ranks and threads into an HDF5 dataset\n"
     "  export     a selfplay dataset as PGN\n"
     "  uci        play chess over the UCI protocol on standard input and output\n"
-    "  bench      'bench search': fixed positions to a fixed depth; node-count signature and speed\n"
+    "  bench      the benchmark suite into an HDF5 file; 'bench search': the search's node-count signature\n"
     "run 'chesshpc COMMAND --help' for its options; 'chesshpc --version' for the build.\n";
 
 int perft_command(const std::vector<std::string>& args, const std::string& command_line) {
@@ -316,18 +330,51 @@ int export_command(const std::vector<std::string>& args) {
   return export_pgn(opt.get("pgn", ""), std::cout, std::cerr);
 }
 
-int bench_command(const std::vector<std::string>& args) {
-  Options opt("bench", args, BENCH_OPTIONS, 1);
-  if (opt.has("help")) {
-    std::cout << "usage: chesshpc bench search [--depth D] [--hash MB] [--json]\n" << Options::help_text(BENCH_OPTIONS);
-    return EXIT_OK;
-  }
-  if (opt.positional().empty() || opt.positional()[0] != "search") throw UsageError("bench needs a kind: search");
+int search_bench_command(const std::vector<std::string>& args) {
+  Options opt("bench search", args, BENCH_OPTIONS, 1);
   SearchBenchRequest req;
   req.depth = opt.get_int("depth", 0, 1, 64);
   req.hash_mb = opt.get_int("hash", 16, 1, 65536);
   req.json = opt.has("json");
   return run_search_bench(req, std::cout);
+}
+
+int suite_bench_command(const std::vector<std::string>& args, const std::string& command_line) {
+  Options opt("bench", args, BENCH_SUITE_OPTIONS, 1);
+  BenchRequest req;
+  req.suite = opt.get("suite", req.suite);
+  if (!find_suite(req.suite))
+    throw UsageError("--suite must be " + std::string(suite_names()) + ", not '" + req.suite + "'");
+  req.threads = opt.get_int("threads", 0, 1, 4096);
+  req.repeats = opt.get_int("repeats", req.repeats, 1, 1000);
+  req.out = opt.get("out", req.out);
+  req.stockfish = opt.get("stockfish", "");
+  if (opt.has("stockfish") && req.stockfish.empty()) throw UsageError("--stockfish takes a path or none");
+  req.json = opt.has("json");
+  req.quiet = opt.has("quiet");
+  req.progress_interval = opt.get_double("progress", 0, 0.01, 86400);
+  req.command_line = command_line;
+  return run_bench_farm(req, std::cout, std::cerr);
+}
+
+// `bench search` and `bench [suite]` take different options: find the kind first (with
+// every option of both known, so that an option's value is not taken for the kind).
+int bench_command(const std::vector<std::string>& args, const std::string& command_line) {
+  std::vector<OptionSpec> all = BENCH_OPTIONS;
+  all.insert(all.end(), BENCH_SUITE_OPTIONS.begin(), BENCH_SUITE_OPTIONS.end());
+  Options any("bench", args, all, 1);
+  std::string kind = any.positional().empty() ? "suite" : any.positional()[0];
+  if (any.has("help")) {
+    std::cout << "usage: chesshpc bench [suite] [--suite standard|quick] [--threads T] [--repeats N] [--out FILE.h5] "
+                 "[--stockfish PATH|none] [--json]\n"
+              << Options::help_text(BENCH_SUITE_OPTIONS)
+              << "usage: chesshpc bench search [--depth D] [--hash MB] [--json]\n"
+              << Options::help_text(BENCH_OPTIONS);
+    return EXIT_OK;
+  }
+  if (kind == "search") return search_bench_command(args);
+  if (kind == "suite") return suite_bench_command(args, command_line);
+  throw UsageError("bench takes a kind: suite (the default) or search, not '" + kind + "'");
 }
 
 std::string join_command_line(int argc, char** argv) {
@@ -358,7 +405,7 @@ int dispatch(int argc, char** argv) {
       Options opt("uci", args, {});
       return run_uci_server(std::cin, std::cout);
     }
-    if (command == "bench") return bench_command(args);
+    if (command == "bench") return bench_command(args, join_command_line(argc, argv));
     if (command == "drawstats") return drawstats_command(args, join_command_line(argc, argv));
     if (command == "selfplay") return selfplay_command(args, join_command_line(argc, argv));
     if (command == "export") return export_command(args);

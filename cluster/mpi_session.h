@@ -4,6 +4,9 @@
 
 #include <mpi.h>
 
+#include <chrono>
+#include <thread>
+
 namespace chesshpc {
 
 struct MpiSession {
@@ -26,5 +29,13 @@ struct MpiSession {
     return n;
   }
 };
+
+// Waits for a nonblocking request without spinning: Open MPI's blocking calls busy-poll,
+// which would take a core from the rank's own computing threads.
+inline void gentle_wait(MPI_Request* req, MPI_Status* status = MPI_STATUS_IGNORE,
+                        std::chrono::microseconds poll = std::chrono::microseconds(200)) {
+  int done = 0;
+  while (MPI_Test(req, &done, status), !done) std::this_thread::sleep_for(poll);
+}
 
 }  // namespace chesshpc

@@ -74,6 +74,16 @@ FarmTask perft_task(const PerftPlan& plan, tbb::task_arena& arena, chess::PerftT
   return task;
 }
 
+}  // namespace
+
+std::vector<RankLoad> count_on_farm(const PerftPlan& plan, int threads, chess::PerftTable* table, Ledger* ledger,
+                                    const std::vector<size_t>& pending, int run) {
+  tbb::task_arena arena(threads);
+  return run_farm(perft_task(plan, arena, table, ledger), pending, run);
+}
+
+namespace {
+
 // Rank 0, before any counting: the units an earlier run recorded (with --resume), and a
 // first write of the file, so that an unwritable --out fails now and not after hours.
 int open_result_file(const PerftRequest& req, const PerftPlan& plan, UnitResults& r, std::optional<PerftFile>& file,
@@ -160,8 +170,7 @@ int run_perft_farm(PerftRequest req, std::ostream& out, std::ostream& err) {
                          [notice = StopNotice{"perft", "units", plan.units.size(), req.out, req.command_line,
                                               req.resume}](int sig, size_t done) { stop_job(notice, sig, done); });
   }
-  tbb::task_arena arena(threads);
-  std::vector<RankLoad> load = run_farm(perft_task(plan, arena, table.get(), &ledger), pending, r.this_run);
+  std::vector<RankLoad> load = count_on_farm(plan, threads, table.get(), &ledger, pending, r.this_run);
   if (checkpointer)
     report.checkpoints = checkpointer->writes(), report.checkpoint_seconds = checkpointer->seconds_writing();
   checkpointer.reset();

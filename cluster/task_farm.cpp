@@ -16,6 +16,8 @@
 #include <tbb/task_group.h>
 #include <utility>
 
+#include "mpi_session.h"
+
 namespace chesshpc {
 
 namespace {
@@ -38,13 +40,6 @@ double from_bits(uint64_t u) {
   double d;
   std::memcpy(&d, &u, sizeof d);
   return d;
-}
-
-// Waits for a request without spinning: Open MPI's blocking calls busy-poll, which would
-// take a core from the rank's own computing threads.
-void gentle_wait(MPI_Request* req, MPI_Status* status) {
-  int done = 0;
-  while (MPI_Test(req, &done, status), !done) std::this_thread::sleep_for(std::chrono::microseconds(200));
 }
 
 void gentle_recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Status* status) {
@@ -245,14 +240,22 @@ std::vector<RankLoad> run_farm(const FarmTask& task, const std::vector<size_t>& 
   double mine[2] = {busy, idle};
   std::vector<double> all(2 * size_t(ranks));
   MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  std::vector<std::string> hosts = gather_hosts();
+  std::vector<RankLoad> load;
+  for (size_t i = 0; i < hosts.size(); ++i) load.push_back({run, int(i), all[2 * i], all[2 * i + 1], hosts[i]});
+  return load;
+}
+
+std::vector<std::string> gather_hosts() {
   constexpr int HOST = 256;
   char host[HOST] = {};
   gethostname(host, HOST - 1);
-  std::vector<char> hosts(size_t(HOST) * size_t(ranks));
-  MPI_Gather(host, HOST, MPI_CHAR, hosts.data(), HOST, MPI_CHAR, 0, MPI_COMM_WORLD);
-  std::vector<RankLoad> load;
-  for (int i = 0; i < ranks; ++i) load.push_back({run, i, all[2 * i], all[2 * i + 1], &hosts[size_t(HOST) * i]});
-  return load;
+  int ranks = MpiSession::size();
+  std::vector<char> all(size_t(HOST) * size_t(ranks));
+  MPI_Gather(host, HOST, MPI_CHAR, all.data(), HOST, MPI_CHAR, 0, MPI_COMM_WORLD);
+  std::vector<std::string> hosts;
+  for (int i = 0; MpiSession::rank() == 0 && i < ranks; ++i) hosts.push_back(&all[size_t(HOST) * size_t(i)]);
+  return hosts;
 }
 
 }  // namespace chesshpc

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "rank_load.h"
@@ -34,5 +35,8 @@ struct FarmTask {
 // order to hand them out; the other ranks pass an empty list. Returns, on rank 0, every
 // rank's busy and idle time as load rows of run `run`.
 std::vector<RankLoad> run_farm(const FarmTask& task, const std::vector<size_t>& pending, int run);
+
+// Collective: on rank 0, every rank's host name in rank order; elsewhere nothing.
+std::vector<std::string> gather_hosts();
 
 }  // namespace chesshpc

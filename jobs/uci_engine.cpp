@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 #include <thread>
@@ -149,14 +150,39 @@ void UciEngine::new_game() {
   wait_for("readyok", 10);
 }
 
-UciAnswer UciEngine::go(const std::string& position, const std::vector<std::string>& moves, const UciLimits& limits,
-                        double grace_seconds) {
+void UciEngine::set_position(const std::string& position, const std::vector<std::string>& moves) {
   std::string cmd = position == "startpos" ? "position startpos" : "position fen " + position;
   if (!moves.empty()) {
     cmd += " moves";
     for (const std::string& m : moves) cmd += " " + m;
   }
   send(cmd);
+}
+
+UciPerft UciEngine::perft(const std::string& position, int depth, double timeout_seconds) {
+  set_position(position, {});
+  // Stockfish answers a position only when asked something: make sure it has taken it
+  // before the clock starts.
+  send("isready");
+  wait_for("readyok", timeout_seconds);
+  auto start = Clock::now();
+  send("go perft " + std::to_string(depth));
+  const std::string key = "Nodes searched:";
+  for (std::string line;;) {
+    line = read_line(timeout_seconds - std::chrono::duration<double>(Clock::now() - start).count());
+    if (line.rfind(key, 0) != 0) continue;
+    UciPerft p;
+    p.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    char* end = nullptr;
+    p.nodes = std::strtoull(line.c_str() + key.size(), &end, 10);
+    if (end == line.c_str() + key.size()) throw UciError("engine '" + command_ + "' sent '" + line + "'");
+    return p;
+  }
+}
+
+UciAnswer UciEngine::go(const std::string& position, const std::vector<std::string>& moves, const UciLimits& limits,
+                        double grace_seconds) {
+  set_position(position, moves);
   std::string go = "go";
   double budget = 0;  // seconds the search may take by its limit
   if (limits.nodes) go += " nodes " + std::to_string(limits.nodes);

@@ -34,6 +34,12 @@ struct UciAnswer {
   double seconds = 0;  // wall time from go to bestmove
 };
 
+// A perft count by the engine: Stockfish's `go perft D`, an extension of UCI.
+struct UciPerft {
+  unsigned long long nodes = 0;
+  double seconds = 0;  // wall time from sending go to reading the count
+};
+
 class UciEngine {
  public:
   // Starts `command` (split on spaces; the first word is looked up on PATH), waits for
@@ -50,8 +56,12 @@ class UciEngine {
   // come within the limit's time plus `grace_seconds`, else the engine is stopped and this throws.
   UciAnswer go(const std::string& position, const std::vector<std::string>& moves, const UciLimits& limits,
                double grace_seconds = 10);
+  // Counts perft(depth) of position ("startpos" or a FEN) with `go perft`, reading the
+  // engine's "Nodes searched: N"; throws UciError when no count comes within timeout_seconds.
+  UciPerft perft(const std::string& position, int depth, double timeout_seconds);
 
  private:
+  void set_position(const std::string& position, const std::vector<std::string>& moves);
   void send(const std::string& line);
   // The next line, or throws when the engine has exited or the deadline (seconds from now) passes.
   std::string read_line(double seconds);

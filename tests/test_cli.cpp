@@ -209,3 +209,61 @@ TEST(Cli, HashedAndVerificationRunsAgree) {
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("--hash takes a size"), std::string::npos);
 }
+
+// ---- bench ----------------------------------------------------------------------------
+
+TEST(Cli, BenchUnusableStockfishIsInputError) {
+  std::string out = testing::TempDir() + "bench_stockfish.h5";
+  Result r = chesshpc("bench --suite quick --stockfish /nonexistent --out " + out);
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("chesshpc bench: cannot use Stockfish: '/nonexistent' is not an executable file"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(std::ifstream(out)) << "no result file without a run";
+  EXPECT_FALSE(std::ifstream(out + ".partial"));
+}
+
+TEST(Cli, BenchUnwritableOutIsIoErrorBeforeMeasuring) {
+  Result r = chesshpc("bench --suite quick --stockfish none --out /nonexistent/dir/bench.h5 --progress 0.01");
+  EXPECT_EQ(r.code, 4);
+  EXPECT_NE(r.err.find("cannot create '/nonexistent/dir/bench.h5.partial'"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("measurements"), std::string::npos) << "nothing measured: " << r.err;
+}
+
+TEST(Cli, BenchBadOptionsAreUsageErrors) {
+  Result suite = chesshpc("bench --suite fast");
+  EXPECT_EQ(suite.code, 2);
+  EXPECT_NE(suite.err.find("--suite must be standard or quick, not 'fast'"), std::string::npos) << suite.err;
+  Result repeats = chesshpc("bench --repeats 0");
+  EXPECT_EQ(repeats.code, 2);
+  EXPECT_NE(repeats.err.find("--repeats must be a whole number from 1"), std::string::npos) << repeats.err;
+  Result kind = chesshpc("bench searches");
+  EXPECT_EQ(kind.code, 2);
+  EXPECT_NE(kind.err.find("suite (the default) or search, not 'searches'"), std::string::npos) << kind.err;
+  Result mixed = chesshpc("bench search --suite quick");
+  EXPECT_EQ(mixed.code, 2);
+  EXPECT_NE(mixed.err.find("unknown option --suite for 'bench search'"), std::string::npos) << mixed.err;
+}
+
+TEST(Cli, BenchSearchKeepsItsOptions) {
+  Result r = chesshpc("bench search --depth 3 --hash 4 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("{\"positions\": 40, \"depth\": 3, \"hash_mb\": 4, \"nodes\": ", 0), 0u) << r.out;
+  Result option_first = chesshpc("bench --depth 3 search");
+  ASSERT_EQ(option_first.code, 0) << option_first.err;
+  EXPECT_NE(option_first.out.find("bench search: 40 positions, depth 3"), std::string::npos) << option_first.out;
+}
+
+TEST(Cli, BenchQuickPrintsTheSummaryTable) {
+  Result r = chesshpc("bench --suite quick --repeats 1 --threads 1 --stockfish none --quiet --out " +
+                      testing::TempDir() + "bench_quick.h5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("bench quick (suite version 1): 1 thread, 1 rank, 1 repeat on ", 0), 0u) << r.out;
+  for (const char* row : {"\nperft            start         4       1     1        197281 ",
+                          "\nhashed_perft     start         5       1     1       4865609 ",
+                          "\ncluster_perft    start         5       1     1       4865609 ",
+                          "\nStockfish: none (--stockfish PATH to compare)\n", " 14 measurements in "})
+    EXPECT_NE(r.out.find(row), std::string::npos) << row << " in " << r.out;
+  EXPECT_EQ(r.err, "");
+}

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 
 #include "movegen.h"
 #include "position.h"
@@ -92,4 +94,32 @@ TEST(UciEngine, EngineThatHangsTimesOut) {
   }
   // The destructor kills the hung process instead of waiting for it.
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10);
+}
+
+// `go perft` (a Stockfish extension) as the bench uses it: the count of the
+// "Nodes searched" line, and the time from go to that line.
+TEST(UciEngine, StockfishPerftCountsNodes) {
+  UciEngine sf(STOCKFISH, {{"Threads", "1"}});
+  UciPerft start = sf.perft("startpos", 4, 60);
+  EXPECT_EQ(start.nodes, 197281u);
+  EXPECT_GT(start.seconds, 0);
+  EXPECT_EQ(sf.perft("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3, 60).nodes, 97862u);
+}
+
+TEST(UciEngine, PerftWithoutACountTimesOut) {
+  // Answers the handshake, never a perft.
+  std::string path = testing::TempDir() + "uci_no_perft.sh";
+  {
+    std::ofstream script(path);
+    script << "#!/bin/sh\nwhile read -r c rest; do\n  case \"$c\" in\n    uci) echo uciok ;;\n"
+           << "    isready) echo readyok ;;\n    quit) exit 0 ;;\n  esac\ndone\n";
+  }
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  UciEngine e(path);
+  try {
+    e.perft("startpos", 3, 0.3);
+    FAIL() << "a count from an engine that gives none";
+  } catch (const UciError& err) {
+    EXPECT_NE(std::string(err.what()).find("did not answer in time"), std::string::npos) << err.what();
+  }
 }

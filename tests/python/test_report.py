@@ -321,16 +321,16 @@ QUICK = [("movegen", "suite", 0), ("perft", "start", 5), ("perft", "kiwipete", 4
          ("stockfish_perft", "start", 5), ("stockfish_perft", "kiwipete", 4)]
 
 
-def make_bench_files(t, sweep=SWEEP, suite="quick"):
-    """Bench files of a scaling sweep, written exactly per /work/shared/BENCH_FORMAT.md
-    (suite_version 1) with made-up but consistent numbers.
+def make_bench_files(t):
+    """Bench files of a scaling sweep (SWEEP), written exactly per BENCH_FORMAT.md (job
+    "bench", suite "quick", suite_version 1) with made-up but consistent numbers.
 
-    To be replaced by runs of `chesshpc bench --suite quick` (under mpirun -np R, with
-    --threads T) once the binary has the bench job; the checks read only what the format
-    promises, so they stay as they are."""
+    To be replaced by runs of `chesshpc bench --suite quick --threads T --out FILE.h5`
+    (under mpirun -np R where R > 1) once the binary has the bench job; the checks read
+    only what the format promises, so they stay as they are."""
     rng = np.random.default_rng(5)
     paths = []
-    for ranks, threads in sweep:
+    for ranks, threads in SWEEP:
         rows = []
         for bench, set_name, depth in QUICK:
             t_, r_ = _bench_cores(bench, ranks, threads)
@@ -338,7 +338,7 @@ def make_bench_files(t, sweep=SWEEP, suite="quick"):
             for repeat in range(3):
                 rate = 5e7 * (t_ * r_) ** 0.9 * rng.uniform(0.9, 1.1) * (0.6 if bench == "stockfish_perft" else 1)
                 rows.append((bench, set_name, depth, repeat, t_, r_, nodes, nodes / rate, rate))
-        paths.append(_write_bench_file(t.path(f"bench-{suite}-{ranks}x{threads}.h5"), rows, ranks, threads, suite))
+        paths.append(_write_bench_file(t.path(f"bench-{ranks}x{threads}.h5"), rows, ranks, threads))
     return paths
 
 
@@ -349,10 +349,10 @@ def _bench_cores(bench, ranks, threads):
     return (threads, ranks) if bench == "cluster_perft" else (threads, 1)
 
 
-def _write_bench_file(path, rows, ranks, threads, suite):
+def _write_bench_file(path, rows, ranks, threads):
     text = h5py.string_dtype("utf-8")
     with h5py.File(path, "w") as f:
-        attrs = {"job": "bench", "suite": suite, "suite_version": np.int64(1), "chesshpc_version": "0.1.0-test",
+        attrs = {"job": "bench", "suite": "quick", "suite_version": np.int64(1), "chesshpc_version": "0.1.0-test",
                  "started_utc": "2026-11-29T19:30:00Z", "seconds": 12.5, "cpu_model": "Test CPU @ 3.0GHz",
                  "logical_cpus": np.int64(8), "cpus_allowed": np.int64(8), "memory_bytes": np.uint64(16 * 2**30),
                  "hostname": "node1", "hosts": ",".join(["node1"] * ranks), "os": "Linux 6.1.0",
@@ -454,7 +454,9 @@ def check_bench(t):
     md = t.markdown(*paths)
     assert "## bench: " in md and "## bench files side by side" in md and "Test CPU @ 3.0GHz" in md, md
     assert "| set | depth | chesshpc n/s | stockfish n/s | ratio |" in md and "Speed-up (efficiency" in md, md
-    standard = make_bench_files(t, sweep=[(1, 1)], suite="standard")[0]
+    standard = shutil.copy(paths[0], t.path("standard.h5"))
+    with h5py.File(standard, "a") as f:
+        f.attrs["suite"] = "standard"
     code, _, err = t.in_process(paths[0], standard)
     assert code == 3 and "bench files of different suites cannot be set side by side" in err, (code, err)
     print(f"bench: medians, Stockfish ratios, speed-ups and efficiencies of {len(paths)} files: ok")

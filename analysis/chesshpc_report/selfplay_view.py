@@ -76,10 +76,15 @@ def plots(s, f):
     if any(s["rules"].get(n, {}).get("fired") for n in rule_stats.MOVE_COUNT_RULES):
         out.append(rule_stats_view.move_count_first_fires(
             f"Where the move-count rules would end the games: {s['path']}", games))
-    out.append(figures.overlaid_histograms(f"Checks given per game: {s['path']}", "checks given in the game",
-                                           [("White", column(games, "checks_white")),
-                                            ("Black", column(games, "checks_black"))], 30))
+    out.append(_checks_histogram(s, games))
     return out
+
+
+def _checks_histogram(s, games):
+    white, black = column(games, "checks_white"), column(games, "checks_black")
+    most = max((int(v.max()) for v in (white, black) if len(v)), default=0)
+    return figures.overlaid_histograms(f"Checks given per game: {s['path']}", "checks given in the game",
+                                       [("White", white), ("Black", black)], min(50, most + 1))  # one bin per count
 
 
 def _length_histogram(s, games):

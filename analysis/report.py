@@ -4,7 +4,8 @@
 usage: report.py FILE.h5 [FILE2.h5 ...] [--html report.html] [--json] [--title T]
 
 Markdown on stdout (or one JSON object with --json); --html also writes a self-contained
-page with the plots. Several files of one job are also set side by side.
+page with the plots. Several files of one job are also set side by side (bench files: a
+scaling sweep, and only of one suite).
 Exit codes as chesshpc's: 0 done, 2 bad usage, 3 not a result file this report knows,
 4 a file that cannot be read or written. Use the analysis/chesshpc-report launcher,
 which finds a Python with h5py, numpy and matplotlib.
@@ -21,7 +22,7 @@ from chesshpc_report.errors import ReportError  # noqa: E402
 
 def parse(argv):
     p = argparse.ArgumentParser(prog="chesshpc-report", description="Any chesshpc result file as a report.")
-    p.add_argument("files", nargs="+", metavar="FILE.h5", help="chesshpc result files (perft, drawstats)")
+    p.add_argument("files", nargs="+", metavar="FILE.h5", help="chesshpc result files (perft, drawstats, selfplay, bench)")
     p.add_argument("--html", metavar="PAGE", help="also write a self-contained HTML page with the plots")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of Markdown")
     p.add_argument("--title", help="title of the HTML page")

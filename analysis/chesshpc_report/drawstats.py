@@ -2,10 +2,8 @@
 (rule_stats) the games in which its condition held, the games it ended, and at which ply."""
 import numpy as np
 
-from . import rule_stats
+from . import checks, rule_stats
 from .resultfile import attr_int, attr_text, column, provenance
-
-CHECKS_PREFIX = "checks"  # per-game check counts, in files that record them
 
 
 def summarise(f):
@@ -20,7 +18,7 @@ def summarise(f):
         "perpetual_checks": int(column(games, "perpetual_check").astype(bool).sum()),
         "rules": rule_stats.summarise_rules(f["rules"], games),
         "terminations": rule_stats.terminations(games),
-        "checks": {name: _stats(column(games, name)) for name in check_columns(f)},
+        "checks": checks.summarise(games),
         "provenance": provenance(f),
     }
 
@@ -32,27 +30,14 @@ def game_lengths(f):
     return np.where(end != rule_stats.NEVER, end, column(games, "plies"))
 
 
-def check_columns(f):
-    return [name for name in f["games"] if name.startswith(CHECKS_PREFIX)]
-
-
-def _stats(values):
-    if len(values) == 0:
-        return {"games": 0}
-    return {"games": int(len(values)), "total": int(values.sum()), "mean": float(values.mean()),
-            "median": float(np.median(values)), "max": int(values.max())}
-
-
 def compare(summaries):
     """Per rule, fired and ended in each file, in the files' order: the same corpus under
     two rulesets shows, e.g., FIDE's 50-move rule against the site's 30-move rule."""
-    names = list(dict.fromkeys(n for s in summaries for n in s["rules"]))
     corpora = {(s["pgn_file"], s["games"], s["plies"]) for s in summaries}
     return {
         "files": [s["path"] for s in summaries],
         "rulesets": [s["ruleset"] for s in summaries],
         "same_corpus": len(corpora) == 1,
         "games": [s["games"] for s in summaries],
-        "rules": {n: {k: [s["rules"].get(n, {}).get(k) for s in summaries] for k in ("fired", "ended", "ended_median_ply")}
-                  for n in names},
+        "rules": rule_stats.compare_rules([s["rules"] for s in summaries]),
     }

@@ -2,6 +2,8 @@
 pyplot is imported on first use: Markdown and JSON reports do without its start-up time."""
 import io
 
+import numpy as np
+
 from .blocks import Plot
 
 COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
@@ -16,10 +18,12 @@ def _pyplot():
     return plt
 
 
-def figure(width=8, height=4):
-    fig, ax = _pyplot().subplots(figsize=(width, height), dpi=100)
-    ax.grid(True, alpha=0.3)
-    return fig, ax
+def figure(width=8, height=4, ncols=1):
+    """A figure and its axes (a list of ncols axes when ncols > 1)."""
+    fig, axes = _pyplot().subplots(1, ncols, figsize=(width, height), dpi=100)
+    for ax in (axes if ncols > 1 else [axes]):
+        ax.grid(True, alpha=0.3)
+    return fig, axes
 
 
 def plot(title, fig):
@@ -40,3 +44,36 @@ def label_y(ax, positions, labels, fontsize=8):
 def label_x(ax, positions, labels, fontsize=8, **kw):
     ax.set_xticks(positions)
     ax.set_xticklabels(labels, fontsize=fontsize, **kw)
+
+
+def common_bins(arrays, n):
+    """n bins from 0 shared by every array, so that their histograms line up."""
+    hi = max((int(a.max()) for a in arrays if len(a)), default=1)
+    return np.linspace(0, hi + 1, n + 1)
+
+
+def overlaid_histograms(title, xlabel, series, nbins):
+    """One step histogram per (label, values), on common bins."""
+    fig, ax = figure()
+    bins = common_bins([values for _, values in series], nbins)
+    for label, values in series:
+        ax.hist(values, bins=bins, histtype="step", linewidth=1.5, label=label)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("games")
+    ax.legend(fontsize=8)
+    ax.set_title(title)
+    return plot(title, fig)
+
+
+def grouped_bars(title, categories, series, ylabel):
+    """For each category a group of bars, one per (label, counts) of series."""
+    fig, ax = figure(9, 4.5)
+    x = np.arange(len(categories))
+    width = 0.8 / max(1, len(series))
+    for i, (label, counts) in enumerate(series):
+        ax.bar(x + i * width - 0.4 + width / 2, counts, width, label=label)
+    label_x(ax, x, categories, rotation=30, ha="right")
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8)
+    ax.set_title(title)
+    return plot(title, fig)

@@ -1,12 +1,12 @@
 """The report of each job, by the value of a result file's root attribute 'job'.
 
-A new job (selfplay, bench) plugs in with one entry: how to summarise one file into
+A new job plugs in with one entry: how to summarise one file into
 JSON-ready numbers, how to show that summary (tables, then plots read from the file),
 and how to set several summaries side by side."""
 from dataclasses import dataclass
 from typing import Callable
 
-from . import drawstats, drawstats_view, perft, perft_view
+from . import bench, bench_view, drawstats, drawstats_view, perft, perft_view, selfplay, selfplay_view
 
 
 @dataclass(frozen=True)
@@ -35,5 +35,21 @@ JOBS = {
         compare=drawstats.compare,
         compare_sections=drawstats_view.compare_sections,
         compare_plots=drawstats_view.compare_plots,
+    ),
+    "selfplay": JobReport(
+        summarise=selfplay.summarise,
+        sections=selfplay_view.sections,
+        plots=selfplay_view.plots,
+        compare=selfplay.compare,
+        compare_sections=selfplay_view.compare_sections,
+        compare_plots=selfplay_view.compare_plots,
+    ),
+    "bench": JobReport(
+        summarise=bench.summarise,
+        sections=bench_view.sections,
+        plots=lambda s, f: bench_view.plots(s),
+        compare=bench.compare,
+        compare_sections=bench_view.compare_sections,
+        compare_plots=lambda c, files: bench_view.compare_plots(c),
     ),
 }

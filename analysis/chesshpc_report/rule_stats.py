@@ -8,6 +8,7 @@ from .resultfile import column, number
 
 FIRE_PREFIX = "first_fire_"
 NEVER = -1
+MOVE_COUNT_RULES = ("fifty_moves", "seventy_five_moves", "site_thirty_moves")
 
 
 def summarise_rules(rules, games):
@@ -52,3 +53,15 @@ def terminations(games):
     """Games per ending rule; 'none' for games that ran to their recorded result."""
     names, counts = np.unique(column(games, "termination").astype(str), return_counts=True)
     return {(n or "none"): int(c) for n, c in zip(names, counts)}
+
+
+def compare_rules(rules_per_file):
+    """Per rule, fired, ended and the median ending ply in each file, in the files' order:
+    the same games under two rulesets show, e.g., FIDE's 50-move rule against the site's 30-move rule."""
+    names = list(dict.fromkeys(n for rules in rules_per_file for n in rules))
+    keys = ("fired", "ended", "ended_median_ply")
+    return {n: {k: [rules.get(n, {}).get(k) for rules in rules_per_file] for k in keys} for n in names}
+
+
+def any_move_count_endings(compared):
+    return any(any(compared.get(n, {}).get("ended") or []) for n in MOVE_COUNT_RULES)

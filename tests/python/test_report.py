@@ -5,7 +5,14 @@
              verified, MISMATCH and unknown totals past 2**64 in relabelled copies
   drawstats  one corpus under the fide and the site rulesets: per-rule counts against /rules,
              the side-by-side comparison, and checks per game when a file has them
-  html       the page opens in headless Chromium without script errors and shows every plot
+  selfplay   batches under the fide and the site rulesets and one chesshpc against Stockfish:
+             results, White's score, terminations, lengths, score by ply, per-rule counts and
+             checks per game against the files' own tables; the side-by-side comparison
+  bench      a scaling sweep written here per BENCH_FORMAT.md (make_bench_files): medians,
+             Stockfish ratios, speed-ups and efficiencies against /measurements; two suites
+             given together are refused
+  html       the pages (perft and drawstats, selfplay, bench) open in headless Chromium
+             without script errors and show every plot
   errors     missing, non-HDF5, job-less, unknown-job and malformed files; no usable Python
 
 usage: test_report.py CASE REPORT CHESSHPC MAKE_PGN_CORPUS MPIEXEC
@@ -110,6 +117,16 @@ class Tools:
             assert r.returncode == 0, f"drawstats {ruleset}: {r.stderr}"
             paths.append(out)
         return paths
+
+    def selfplay(self, out, games, *extra):
+        cmd = [self.chesshpc, "selfplay", "--games", str(games), "--nodes", "300", "--random-plies", "4",
+               "--seed", "11", "--threads", "1", "--quiet", "--out", self.path(out), *extra]
+        r = self.run(*cmd)
+        assert r.returncode == 0, f"{cmd}: exit {r.returncode}: {r.stderr}"
+        return self.path(out)
+
+    def selfplay_rulesets(self, games):
+        return [self.selfplay(f"selfplay-{r}.h5", games, "--ruleset", r) for r in ("fide", "site")]
 
 
 def units_done(path):
@@ -222,6 +239,231 @@ def check_drawstats(t):
     print("drawstats: per-rule counts of fide and site files match /rules: ok")
 
 
+def games_table(path):
+    """/games and the positions' scores as plain numpy arrays, read straight from the file."""
+    with h5py.File(path, "r") as f:
+        g = {k: (f["games"][k].asstr()[:] if h5py.check_string_dtype(f["games"][k].dtype) else f["games"][k][:])
+             for k in ("result", "termination", "plies", "checks_white", "checks_black")}
+        rules = {n: (int(fi), int(en)) for n, fi, en in
+                 zip(f["drawstats/name"].asstr()[:], f["drawstats/fired"][:], f["drawstats/ended"][:])}
+        fen, ply, cp = f["positions/fen"].asstr()[:], f["positions/ply"][:], f["positions/score_cp"][:]
+    white = np.array([x.split()[1] == "w" for x in fen])
+    g["white_view"] = (ply[~np.isnan(cp)], np.where(white, cp, -cp)[~np.isnan(cp)])
+    return g, rules
+
+
+def check_selfplay_file(s, path, games):
+    g, rules = games_table(path)
+    result, term = g["result"], g["termination"]
+    assert s["job"] == "selfplay" and s["games"] == len(result) == games, (s["games"], len(result))
+    counts = {"white_wins": "1-0", "draws": "1/2-1/2", "black_wins": "0-1", "void": "*"}
+    assert s["results"] == {k: int((result == r).sum()) for k, r in counts.items()}, s["results"]
+    w, d, b = (int((result == r).sum()) for r in ("1-0", "1/2-1/2", "0-1"))
+    points = np.array([1.0] * w + [0.5] * d + [0.0] * b)
+    half = 1.959964 * points.std() / np.sqrt(len(points))  # the normal approximation's 95%
+    want = (points.mean(), max(0.0, points.mean() - half), min(1.0, points.mean() + half))
+    assert np.allclose([s["white_score"][k] for k in ("score", "low", "high")], want), (s["white_score"], want)
+    kinds, n = np.unique(term, return_counts=True)
+    assert s["terminations"] == {str(k): int(c) for k, c in zip(kinds, n)}, s["terminations"]
+    assert {name: (r["fired"], r["ended"]) for name, r in s["rules"].items()} == rules, (s["rules"], rules)
+    for name, r in s["rules"].items():  # a rule's endings are the games whose termination it is
+        assert r["ended"] == int((term == name).sum()) or name not in set(term), name
+    assert s["lengths"]["median"] == float(np.median(g["plies"])) and s["lengths"]["max"] == int(g["plies"].max())
+    both = g["checks_white"].astype(int) + g["checks_black"]
+    assert s["checks"]["checks_white"]["total"] == int(g["checks_white"].sum()), s["checks"]
+    assert s["checks"]["checks_black"]["total"] == int(g["checks_black"].sum()), s["checks"]
+    assert s["checks"]["checks_both"]["total"] == int(both.sum()) and s["checks"]["checks_both"]["max"] == both.max()
+    assert abs(s["checks"]["checks_both"]["mean"] - both.mean()) < 1e-12
+    ply, cp = g["white_view"]
+    width = s["score_by_ply"]["bucket_plies"]
+    for bucket in s["score_by_ply"]["buckets"]:
+        mine = cp[(ply >= bucket["from_ply"]) & (ply <= bucket["to_ply"])]
+        assert bucket["to_ply"] - bucket["from_ply"] + 1 == width and bucket["positions"] == len(mine), bucket
+        assert np.allclose([bucket["q1"], bucket["median"], bucket["q3"]], np.quantile(mine, [0.25, 0.5, 0.75])), bucket
+    assert sum(b["positions"] for b in s["score_by_ply"]["buckets"]) == len(cp)
+
+
+def check_selfplay(t):
+    fide, site = t.selfplay_rulesets(32)
+    stockfish = t.selfplay("stockfish.h5", 8, "--black", "uci:/usr/games/stockfish",
+                           "--uci-options", "Threads=1,Hash=16")
+    report = t.report_json(fide, site, stockfish)
+    for path, games in ((fide, 32), (site, 32), (stockfish, 8)):
+        check_selfplay_file(by_path(report, path), path, games)
+    assert by_path(report, site)["settings"]["ruleset"] == "site"
+    assert by_path(report, fide)["settings"]["limits"] == "nodes 300"
+
+    players = by_path(report, stockfish)["players"]
+    assert len(players) == 2 and all(p["games"] == 8 for p in players.values()), players
+    assert sum(p["score"] for p in players.values()) == 1.0 and any(n.startswith("uci:") for n in players), players
+    decided = by_path(report, fide)["white_score"]["games"]
+    assert list(by_path(report, fide)["players"].values())[0]["games"] == 2 * decided  # both colours, one player
+
+    c = report["comparisons"]["selfplay"]
+    assert c["files"] == [fide, site, stockfish] and c["same_openings"] is False, c
+    for i, path in enumerate(c["files"]):
+        term = games_table(path)[0]["termination"]
+        assert {k: v[i] for k, v in c["terminations"].items() if v[i]} == {str(k): int((term == k).sum())
+                                                                           for k in set(term)}
+        for name, r in c["rules"].items():
+            assert r["ended"][i] == by_path(report, path)["rules"][name]["ended"], name
+    assert c["rules"]["site_thirty_moves"]["ended"][0] == 0 and c["rules"]["fifty_moves"]["ended"][1] == 0
+    assert t.report_json(fide, site)["comparisons"]["selfplay"]["same_openings"] is True
+
+    md = t.markdown(fide, site)
+    assert "## selfplay: " in md and "## selfplay files side by side" in md and "White's score (95% interval)" in md, md
+    assert "site 30-move" in md and "Checks given per game:" in md, md
+    assert "Results by player" in t.markdown(stockfish)
+    print("selfplay: results, terminations, rules, checks and score by ply of fide, site and Stockfish files: ok")
+
+
+SWEEP = [(1, 1), (1, 2), (1, 4), (2, 2), (4, 2)]  # (ranks, threads) of each file
+QUICK = [("movegen", "suite", 0), ("perft", "start", 5), ("perft", "kiwipete", 4), ("perft_threads", "start", 5),
+         ("hashed_perft", "start", 5), ("search", "bench", 8), ("cluster_perft", "start", 6),
+         ("stockfish_perft", "start", 5), ("stockfish_perft", "kiwipete", 4)]
+
+
+def make_bench_files(t):
+    """Bench files of a scaling sweep (SWEEP), written exactly per BENCH_FORMAT.md (job
+    "bench", suite "quick", suite_version 1) with made-up but consistent numbers.
+
+    To be replaced by runs of `chesshpc bench --suite quick --threads T --out FILE.h5`
+    (under mpirun -np R where R > 1) once the binary has the bench job; the checks read
+    only what the format promises, so they stay as they are."""
+    rng = np.random.default_rng(5)
+    paths = []
+    for ranks, threads in SWEEP:
+        rows = []
+        for bench, set_name, depth in QUICK:
+            t_, r_ = _bench_cores(bench, ranks, threads)
+            nodes = 10_000_000 + 1_000_000 * depth + len(set_name)
+            for repeat in range(3):
+                rate = 5e7 * (t_ * r_) ** 0.9 * rng.uniform(0.9, 1.1) * (0.6 if bench == "stockfish_perft" else 1)
+                rows.append((bench, set_name, depth, repeat, t_, r_, nodes, nodes / rate, rate))
+        paths.append(_write_bench_file(t.path(f"bench-{ranks}x{threads}.h5"), rows, ranks, threads))
+    return paths
+
+
+def _bench_cores(bench, ranks, threads):
+    """(threads, ranks) a benchmark runs on, as BENCH_FORMAT.md describes each one."""
+    if bench in ("movegen", "perft", "stockfish_perft"):
+        return 1, 1
+    return (threads, ranks) if bench == "cluster_perft" else (threads, 1)
+
+
+def _write_bench_file(path, rows, ranks, threads):
+    text = h5py.string_dtype("utf-8")
+    with h5py.File(path, "w") as f:
+        attrs = {"job": "bench", "suite": "quick", "suite_version": np.int64(1), "chesshpc_version": "0.1.0-test",
+                 "started_utc": "2026-11-29T19:30:00Z", "seconds": 12.5, "cpu_model": "Test CPU @ 3.0GHz",
+                 "logical_cpus": np.int64(8), "cpus_allowed": np.int64(8), "memory_bytes": np.uint64(16 * 2**30),
+                 "hostname": "node1", "hosts": ",".join(["node1"] * ranks), "os": "Linux 6.1.0",
+                 "compiler": "GNU 12.2.0", "build_type": "Release", "build_flags": "-O3", "native": np.int64(0),
+                 "pext": np.int64(0), "ranks": np.int64(ranks), "threads": np.int64(threads), "repeats": np.int64(3),
+                 "stockfish": "/usr/games/stockfish Stockfish 15.1"}
+        f.attrs.update(attrs)
+        cols = list(zip(*rows))
+        m = f.create_group("measurements")
+        for name, values, dtype in zip(("benchmark", "set", "depth", "repeat", "threads", "ranks", "nodes", "seconds",
+                                        "nodes_per_second"), cols,
+                                       (text, text, np.int32, np.int32, np.int32, np.int32, np.uint64, np.float64,
+                                        np.float64)):
+            m.create_dataset(name, data=np.array(values, dtype=dtype))
+        _write_bench_summary(f.create_group("summary"), rows, text)
+    return path
+
+
+def _write_bench_summary(g, rows, text):
+    keys = list(dict.fromkeys(r[:3] for r in rows))
+    out = []
+    for key in keys:
+        mine = [r for r in rows if r[:3] == key]
+        secs = [r[7] for r in mine]
+        out.append(key + (mine[0][4], mine[0][5], mine[0][6], float(np.median(secs)), min(secs), max(secs),
+                          float(np.median([r[8] for r in mine]))))
+    perft = {k[1:3]: o[-1] for k, o in zip(keys, out) if k[0] == "perft"}
+    stockfish = {k[1:3]: o[-1] for k, o in zip(keys, out) if k[0] == "stockfish_perft"}
+    ratio = [perft[k[1:3]] / stockfish[k[1:3]] if k[0] == "perft" and k[1:3] in stockfish else np.nan for k in keys]
+    cols = list(zip(*out)) + [ratio]
+    for name, values, dtype in zip(("benchmark", "set", "depth", "threads", "ranks", "nodes", "median_seconds",
+                                    "min_seconds", "max_seconds", "median_nodes_per_second", "stockfish_ratio"), cols,
+                                   (text, text, np.int32, np.int32, np.int32, np.uint64) + (np.float64,) * 5):
+        g.create_dataset(name, data=np.array(values, dtype=dtype))
+
+
+def measurements(path):
+    with h5py.File(path, "r") as f:
+        m = f["measurements"]
+        return {k: (m[k].asstr()[:] if h5py.check_string_dtype(m[k].dtype) else m[k][:]) for k in m}
+
+
+def expected_bench_rows(path):
+    """Per (benchmark, set, depth): median, min and max n/s, median nodes and seconds, cores."""
+    m = measurements(path)
+    out = {}
+    for key in dict.fromkeys(zip(m["benchmark"], m["set"], m["depth"])):
+        mine = (m["benchmark"] == key[0]) & (m["set"] == key[1]) & (m["depth"] == key[2])
+        nps = m["nodes_per_second"][mine]
+        out[key] = (np.median(nps), nps.min(), nps.max(), np.median(m["nodes"][mine].astype(float)),
+                    np.median(m["seconds"][mine]), int((m["threads"][mine] * m["ranks"][mine]).max()))
+    return out
+
+
+def expected_rates(path):
+    """Per benchmark: summed median nodes over summed median seconds, and its cores."""
+    rows = expected_bench_rows(path)
+    out = {}
+    for bench in dict.fromkeys(k[0] for k in rows):
+        mine = [v for k, v in rows.items() if k[0] == bench]
+        out[bench] = (sum(v[3] for v in mine) / sum(v[4] for v in mine), max(v[5] for v in mine))
+    return out
+
+
+def check_bench(t):
+    paths = make_bench_files(t)
+    report = t.report_json(*reversed(paths))
+    for path in paths:
+        s = by_path(report, path)
+        assert s["job"] == "bench" and s["suite"] == "quick" and s["machine"]["cpu_model"] == "Test CPU @ 3.0GHz", s
+        expected = expected_bench_rows(path)
+        assert [(r["benchmark"], r["set"], r["depth"]) for r in s["rows"]] == list(expected)
+        for r in s["rows"]:
+            median, lo, hi = expected[(r["benchmark"], r["set"], r["depth"])][:3]
+            assert (r["median_nodes_per_second"], r["min_nodes_per_second"], r["max_nodes_per_second"]) == \
+                (median, lo, hi), (r, median, lo, hi)
+        ratios = {(x["set"], x["depth"]): x["ratio"] for x in s["stockfish"]}
+        for (set_name, depth), ratio in ratios.items():
+            want = expected[("perft", set_name, depth)][0] / expected[("stockfish_perft", set_name, depth)][0]
+            assert abs(ratio - want) < 1e-12 * want, (ratio, want)
+        assert sorted(ratios) == [("kiwipete", 4), ("start", 5)], ratios
+
+    c = report["comparisons"]["bench"]
+    assert [(f["ranks"], f["threads"]) for f in c["files"]] == SWEEP, c["files"]  # by ranks x threads, then ranks
+    assert c["baseline"] == paths[0] and c["against_threads"] == paths[:3] and c["against_ranks"] == {"2": [
+        paths[1], paths[3], paths[4]]}, (c["against_threads"], c["against_ranks"])
+    rates = {f["path"]: expected_rates(f["path"]) for f in c["files"]}
+    base = rates[paths[0]]
+    assert set(c["speedup"]) == {"perft_threads", "hashed_perft", "search", "cluster_perft"}, c["speedup"]
+    for i, f in enumerate(c["files"]):
+        for bench, (rate, cores) in rates[f["path"]].items():
+            assert abs(c["nodes_per_second"][bench][i] - rate) <= 1e-9 * rate, (bench, f)
+            if bench in c["speedup"]:
+                speedup = rate / base[bench][0]
+                assert abs(c["speedup"][bench][i] - speedup) < 1e-9, (bench, f, c["speedup"][bench][i], speedup)
+                assert abs(c["efficiency"][bench][i] - speedup / (cores / base[bench][1])) < 1e-9, (bench, f)
+    assert c["efficiency"]["cluster_perft"][-1] < 1 < c["speedup"]["cluster_perft"][-1]
+
+    md = t.markdown(*paths)
+    assert "## bench: " in md and "## bench files side by side" in md and "Test CPU @ 3.0GHz" in md, md
+    assert "| set | depth | chesshpc n/s | stockfish n/s | ratio |" in md and "Speed-up (efficiency" in md, md
+    standard = shutil.copy(paths[0], t.path("standard.h5"))
+    with h5py.File(standard, "a") as f:
+        f.attrs["suite"] = "standard"
+    code, _, err = t.in_process(paths[0], standard)
+    assert code == 3 and "bench files of different suites cannot be set side by side" in err, (code, err)
+    print(f"bench: medians, Stockfish ratios, speed-ups and efficiencies of {len(paths)} files: ok")
+
+
 def chromium():
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -246,29 +488,55 @@ def check_html(t):
     two = t.perft("two.h5", 3, 1)
     fide, site = t.drawstats(100, 3, "fide", "site")
     checks = add_checks_column(fide, t.path("checks.h5"))
-    page = t.path("report.html")
-    r = t.run(t.report, one, two, fide, site, checks, "--html", page, "--title", "test report")
+    rules = t.report_json(fide, site, checks)["comparisons"]["drawstats"]["rules"]
+    # 2 per perft file + 1 side by side; 2 per drawstats file + 1 for checks + 2 or 3 side by side
+    shown = check_page(t, browser, "report.html", [one, two, fide, site, checks],
+                       2 + 2 + 1 + 2 + 2 + 3 + 2 + move_count_endings(rules))
+
+    selfplay = t.selfplay_rulesets(16)
+    report = t.report_json(*selfplay)
+    # per file: terminations, lengths, score by ply, first fires, checks, and the move-count rules'
+    # first fires where one held; side by side: lengths, score, terminations, endings (+ move-count endings)
+    per_file = [5 + any(s["rules"][n]["fired"] for n in MOVE_COUNT_RULES) for s in report["files"]]
+    shown += check_page(t, browser, "selfplay.html", selfplay,
+                        sum(per_file) + 4 + move_count_endings(report["comparisons"]["selfplay"]["rules"]))
+
+    bench = make_bench_files(t)
+    # one throughput plot per file; speed-up and efficiency against threads and against ranks
+    shown += check_page(t, browser, "bench.html", bench, len(bench) + 2)
+    print(f"html: {shown} plots on 3 pages shown in headless Chromium, no script errors: ok")
+
+
+MOVE_COUNT_RULES = ("fifty_moves", "seventy_five_moves", "site_thirty_moves")
+
+
+def move_count_endings(rules):
+    return any(any(rules[n]["ended"]) for n in MOVE_COUNT_RULES)
+
+
+def check_page(t, browser, name, files, expected):
+    """The page of the files has the expected plots, no external resource, and shows every
+    plot in headless Chromium without a script error."""
+    page = t.path(name)
+    r = t.run(t.report, *files, "--html", page, "--title", f"test report {name}")
     assert r.returncode == 0, r.stderr
     made = int(re.search(r"\((\d+) plots\)", r.stderr).group(1))
-    rules = t.report_json(fide, site, checks)["comparisons"]["drawstats"]["rules"]
-    move_count_endings = any(any(rules[n]["ended"]) for n in ("fifty_moves", "seventy_five_moves", "site_thirty_moves"))
-    # 2 per perft file + 1 side by side; 2 per drawstats file + 1 for checks + 2 or 3 side by side
-    assert made == 2 + 2 + 1 + 2 + 2 + 3 + 2 + move_count_endings, made
+    assert made == expected, f"{name}: {made} plots, expected {expected}"
     text = open(page, encoding="utf-8").read()
     assert text.count('<img class="plot"') == made
     external = re.findall(r'(?:src|href)="(?!data:)[^"]*"', text)
-    assert not external, f"the page loads external resources: {external[:3]}"
+    assert not external, f"{name} loads external resources: {external[:3]}"
 
     with tempfile.TemporaryDirectory() as profile:
         dom, log = dump_dom(browser, page, profile)
     html_tag = re.search(r"<html[^>]*>", dom).group(0)
     attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', html_tag))
-    assert attrs.get("plots") == str(made), f"the page's self-check did not run or miscounted: {html_tag}"
-    assert attrs.get("plots-shown") == str(made), f"plots shown {attrs.get('plots-shown')} of {made}"
-    assert attrs.get("js-errors") == "0", f"script errors: {attrs.get('js-errors')}"
+    assert attrs.get("plots") == str(made), f"{name}: the page's self-check did not run or miscounted: {html_tag}"
+    assert attrs.get("plots-shown") == str(made), f"{name}: plots shown {attrs.get('plots-shown')} of {made}"
+    assert attrs.get("js-errors") == "0", f"{name}: script errors: {attrs.get('js-errors')}"
     console_errors = [l for l in log.splitlines() if "CONSOLE" in l and ("Uncaught" in l or "Error" in l)]
     assert not console_errors, console_errors
-    print(f"html: {made} plots shown in headless Chromium, no script errors: ok")
+    return made
 
 
 def check_errors(t):
@@ -288,12 +556,16 @@ def check_errors(t):
     with h5py.File(t.path("nojob.h5"), "w") as f:
         f["x"] = [1]
     expect(3, "has no 'job' attribute", t.path("nojob.h5"))
-    with h5py.File(t.path("selfplay.h5"), "w") as f:
-        f.attrs["job"] = "selfplay"
-    expect(3, "holds a 'selfplay' result; reports exist for: drawstats, perft", t.path("selfplay.h5"))
+    with h5py.File(t.path("tune.h5"), "w") as f:
+        f.attrs["job"] = "tune"
+    expect(3, "holds a 'tune' result; reports exist for: bench, drawstats, perft, selfplay", t.path("tune.h5"))
     with h5py.File(t.path("broken.h5"), "w") as f:
         f.attrs["job"] = "perft"
     expect(3, "not a well-formed chesshpc perft file", t.path("broken.h5"))
+    for job in ("selfplay", "bench"):
+        with h5py.File(t.path(f"broken-{job}.h5"), "w") as f:
+            f.attrs["job"] = job
+        expect(3, f"not a well-formed chesshpc {job} file", t.path(f"broken-{job}.h5"))
     expect_from_launcher(2, "usage")
     lacking = t.path("python-without-h5py")
     with open(lacking, "w") as f:
@@ -304,7 +576,8 @@ def check_errors(t):
     print("errors: exit codes 2, 3 and 4 with their messages: ok")
 
 
-CASES = {"perft": check_perft, "drawstats": check_drawstats, "html": check_html, "errors": check_errors}
+CASES = {"perft": check_perft, "drawstats": check_drawstats, "selfplay": check_selfplay, "bench": check_bench,
+         "html": check_html, "errors": check_errors}
 
 
 def main(case, report, chesshpc, corpus, mpiexec):

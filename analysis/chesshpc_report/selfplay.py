@@ -1,0 +1,140 @@
+"""The numbers of a selfplay result file (jobs/selfplay_file.cpp, jobs/selfplay_tables.cpp):
+the batch's settings, results by colour and by player with White's score and its 95%
+interval, terminations, game lengths, the search score by ply, checks per game, and per
+rule (rule_stats, group /drawstats) the games in which its condition held, the games it
+ended and at which ply."""
+import numpy as np
+
+from . import checks, rule_stats
+from .resultfile import attr_int, attr_text, column, provenance
+
+RESULTS = {"1-0": "white_wins", "1/2-1/2": "draws", "0-1": "black_wins", "*": "void"}
+WHITE_POINTS = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
+Z95 = 1.959964  # two-sided 95% of the normal distribution
+PLY_BUCKETS = 30  # at most, of at least 10 plies each
+
+
+def summarise(f):
+    games, positions = f["games"], f["positions"]
+    result = column(games, "result").astype(str)
+    return {
+        "settings": settings(f),
+        "games": attr_int(f, "games", len(result)),
+        "positions": attr_int(f, "positions", len(column(positions, "ply"))),
+        "results": {key: int((result == r).sum()) for r, key in RESULTS.items()},
+        "white_score": score([WHITE_POINTS[r] for r in result if r in WHITE_POINTS]),
+        "players": players(games),
+        "terminations": rule_stats.terminations(games),
+        "lengths": quartiles(column(games, "plies")),
+        "book_plies": quartiles(column(games, "book_plies")),
+        "score_by_ply": score_by_ply(games, positions),
+        "perpetual_checks": int(column(games, "perpetual_check").astype(bool).sum()),
+        "checks": {**checks.summarise(games), "checks_both": checks.stats(checks_per_game(games))},
+        "rules": rule_stats.summarise_rules(f["drawstats"], games),
+        "provenance": provenance(f),
+    }
+
+
+def settings(f):
+    """The batch's settings, from the root attribute 'identity' (key=value;key=value...)."""
+    fields = dict(item.split("=", 1) for item in attr_text(f, "identity").split(";") if "=" in item)
+    limits = [f"{k} {fields[k]}" for k in ("nodes", "depth", "movetime") if fields.get(k, "0") not in ("0", "")]
+    if fields.get("clock", "0+0") != "0+0":
+        limits.append(f"clock {fields['clock']} ms")
+    return {"ruleset": fields.get("ruleset", ""), "claims": fields.get("claims", ""),
+            "limits": ", ".join(limits), "first": fields.get("first", ""), "second": fields.get("second", ""),
+            "seed": attr_int(f, "seed"), "identity": fields}
+
+
+def label(s):
+    """A file's name in side-by-side tables and legends: path, ruleset and limits."""
+    extra = ", ".join(x for x in (s["settings"]["ruleset"], s["settings"]["limits"]) if x)
+    return f"{s['path']} ({extra})" if extra else s["path"]
+
+
+def score(points):
+    """Mean points, and its 95% interval by the normal approximation over the per-game
+    points (1, 0.5, 0), clipped to [0, 1]; None without games."""
+    if not points:
+        return {"games": 0, "score": None, "low": None, "high": None}
+    p = np.asarray(points, dtype=float)
+    half = Z95 * p.std() / np.sqrt(len(p))
+    return {"games": len(p), "score": float(p.mean()), "low": float(max(0.0, p.mean() - half)),
+            "high": float(min(1.0, p.mean() + half))}
+
+
+def players(games):
+    """Per player's settings (as /games records them), games, wins, draws, losses and score:
+    two engines or two settings in one batch, colours alternating."""
+    tally = {}
+    for r, w, b in zip(column(games, "result").astype(str), column(games, "white_settings"),
+                       column(games, "black_settings")):
+        if r in WHITE_POINTS:
+            tally.setdefault(str(w), []).append(WHITE_POINTS[r])
+            tally.setdefault(str(b), []).append(1.0 - WHITE_POINTS[r])
+    return {name: {"wins": points.count(1.0), "draws": points.count(0.5), "losses": points.count(0.0), **score(points)}
+            for name, points in tally.items()}
+
+
+def quartiles(values):
+    if len(values) == 0:
+        return {"games": 0}
+    q1, median, q3 = np.quantile(values, [0.25, 0.5, 0.75])
+    return {"games": int(len(values)), "min": int(values.min()), "q1": float(q1), "median": float(median),
+            "q3": float(q3), "max": int(values.max()), "mean": float(values.mean())}
+
+
+def checks_per_game(games):
+    return column(games, "checks_white").astype(np.int64) + column(games, "checks_black")
+
+
+def white_scores(games, positions):
+    """(ply, score in centipawns from White's view) of every searched position with a
+    centipawn score: book moves and mate scores (NaN in score_cp) are left out."""
+    ply, cp = column(positions, "ply").astype(np.int64), column(positions, "score_cp").astype(float)
+    order = np.argsort(column(games, "game"), kind="stable")
+    row = order[np.searchsorted(column(games, "game")[order], column(positions, "game"))]
+    white_starts = np.array([fen.split()[1] == "w" for fen in column(games, "start_fen")], dtype=bool)
+    white_moves = white_starts[row] ^ (ply % 2 == 1) if len(ply) else np.zeros(0, dtype=bool)
+    keep = ~np.isnan(cp)
+    return ply[keep], np.where(white_moves, cp, -cp)[keep]
+
+
+def bucket_width(max_ply):
+    return max(10, int(np.ceil(max_ply / PLY_BUCKETS / 10.0)) * 10)
+
+
+def score_by_ply(games, positions):
+    """Quartiles of White's score per bucket of plies: how far games drift from balance."""
+    ply, cp = white_scores(games, positions)
+    if len(ply) == 0:
+        return {"bucket_plies": None, "buckets": []}
+    width = bucket_width(int(ply.max()))
+    buckets = []
+    for start in range(0, int(ply.max()) + 1, width):
+        mine = cp[(ply >= start) & (ply < start + width)]
+        if len(mine):
+            q1, median, q3 = np.quantile(mine, [0.25, 0.5, 0.75])
+            buckets.append({"from_ply": start, "to_ply": start + width - 1, "positions": int(len(mine)),
+                            "q1": float(q1), "median": float(median), "q3": float(q3)})
+    return {"bucket_plies": width, "buckets": buckets}
+
+
+def compare(summaries):
+    """Results, White's score and terminations per file, and per rule fired and ended in
+    each file: the same seed and openings under two rulesets or two engine settings."""
+    batches = {(s["games"], s["settings"]["seed"], s["settings"]["identity"].get("book"),
+                s["settings"]["identity"].get("random_plies")) for s in summaries}
+    kinds = list(dict.fromkeys(k for s in summaries for k in s["terminations"]))
+    return {
+        "files": [s["path"] for s in summaries],
+        "labels": [label(s) for s in summaries],
+        "same_openings": len(batches) == 1,
+        "games": [s["games"] for s in summaries],
+        "results": [s["results"] for s in summaries],
+        "white_score": [s["white_score"] for s in summaries],
+        "median_length": [s["lengths"].get("median") for s in summaries],
+        "checks_per_game": [s["checks"]["checks_both"].get("mean") for s in summaries],
+        "terminations": {k: [s["terminations"].get(k, 0) for s in summaries] for k in kinds},
+        "rules": rule_stats.compare_rules([s["rules"] for s in summaries]),
+    }

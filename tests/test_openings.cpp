@@ -72,9 +72,10 @@ TEST(Openings, PgnBookGivesMoves) {
 
 TEST(Openings, UciMoveBookIsTheShippedOne) {
   std::vector<BookLine> book = read_book(std::string(CHESSHPC_TEST_DATA) + "/openings.txt");
-  ASSERT_EQ(book.size(), 32u);
+  ASSERT_EQ(book.size(), 100u);
   EXPECT_EQ(book[0].text, "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6");
   EXPECT_EQ(book[0].moves.size(), 8u);
+  EXPECT_EQ(book[99].text, "d2d4 g8f6 f2f3 d7d5 e2e4 d5e4 b1c3 e4f3");
   EXPECT_THROW(read_book(write_file("bad.txt", "e2e4 e7e5\ne2e4 e2e4\n")), BookError);
 }
 

@@ -228,6 +228,7 @@ def main():
     ap.add_argument("--check-every", type=int, default=8, help="plies between asks of chesshpc rules")
     ap.add_argument("--concurrency", type=int, default=1, help="games at once (one core each)")
     ap.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    ap.add_argument("--quiet", action="store_true", help="no per-game progress on stderr")
     args = ap.parse_args()
     args.base, args.inc = (float(x) for x in (args.tc.split("+") + ["0"])[:2])
 
@@ -250,7 +251,7 @@ def main():
                 scores.append(score)
                 games.append({"pair": i, "chesshpc_white": white, "result": result, "termination": termination,
                               "plies": plies, "score": score, "moves": " ".join(moves)})
-                if not args.json:
+                if not args.quiet:
                     s = summary(scores)
                     print(f"game {len(scores)}/{len(jobs)}: pair {i} chesshpc {'white' if white else 'black'} "
                           f"{result} ({termination}, {plies} plies); W/D/L {s['wins']}/{s['draws']}/{s['losses']}",

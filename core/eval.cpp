@@ -79,6 +79,29 @@ struct Acc {
   void add(const Score& s, int n) { mg += s.mg * n, eg += s.eg * n; }
 };
 
+// Everything that depends on the pawns alone: their material and squares, passed,
+// isolated and doubled pawns.
+template <Color Us>
+Acc pawn_side(const Position& pos, const EvalParams& p, const PieceSquareTable& table) {
+  const auto& psq = table.value[Us];
+  const Bitboard our_pawns = pos.pieces(Us, PAWN), their_pawns = pos.pieces(~Us, PAWN);
+  Acc a;
+  for (Bitboard b = our_pawns; b;) {
+    Square s = pop_lsb(b);
+    Square rel = Us == WHITE ? s : flip_rank(s);
+    a.add(psq[PAWN][s]);
+    if (!(PASSED_SPAN[Us][s] & their_pawns)) a.add(p.passed[rank_of(rel)]);
+    if (!(ADJACENT_FILES[file_of(s)] & our_pawns)) a.add(p.isolated);
+    if (FORWARD_FILE[Us][s] & our_pawns) a.add(p.doubled);
+  }
+  return a;
+}
+
+Score pawn_score(const Position& pos, const EvalParams& p, const PieceSquareTable& table) {
+  Acc w = pawn_side<WHITE>(pos, p, table), b = pawn_side<BLACK>(pos, p, table);
+  return {w.mg - b.mg, w.eg - b.eg};
+}
+
 template <Color Us>
 Acc evaluate_side(const Position& pos, const EvalParams& p, const PieceSquareTable& table, int& phase) {
   const auto& psq = table.value[Us];
@@ -92,14 +115,6 @@ Acc evaluate_side(const Position& pos, const EvalParams& p, const PieceSquareTab
   int attackers = 0;
   Acc attack;
 
-  for (Bitboard b = our_pawns; b;) {
-    Square s = pop_lsb(b);
-    Square rel = Us == WHITE ? s : flip_rank(s);
-    a.add(psq[PAWN][s]);
-    if (!(PASSED_SPAN[Us][s] & their_pawns)) a.add(p.passed[rank_of(rel)]);
-    if (!(ADJACENT_FILES[file_of(s)] & our_pawns)) a.add(p.isolated);
-    if (FORWARD_FILE[Us][s] & our_pawns) a.add(p.doubled);
-  }
   // One loop per piece type, each compiled for its type.
   auto pieces = [&]<PieceType Pt>() {
     for (Bitboard b = pos.pieces(Us, Pt); b;) {
@@ -182,11 +197,14 @@ int evaluate(const Position& pos, const EvalParams& p) {
   return evaluate(pos, p, piece_square_table(p));
 }
 
-[[gnu::flatten]] EVAL_CLONES int evaluate(const Position& pos, const EvalParams& p, const PieceSquareTable& table) {
+namespace {
+
+[[gnu::flatten]] EVAL_CLONES int evaluate_with(const Position& pos, const EvalParams& p, const PieceSquareTable& table,
+                                               Score pawns) {
   int phase = 0;
   Acc w = evaluate_side<WHITE>(pos, p, table, phase);
   Acc b = evaluate_side<BLACK>(pos, p, table, phase);
-  int mg = w.mg - b.mg, eg = w.eg - b.eg;
+  int mg = w.mg - b.mg + pawns.mg, eg = w.eg - b.eg + pawns.eg;
   phase = std::min(phase, PHASE_MAX);
   // Truncation toward zero keeps the blend colour-symmetric.
   int score = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
@@ -201,6 +219,22 @@ int evaluate(const Position& pos, const EvalParams& p) {
   }
   int tempo = (p.tempo.mg * phase + p.tempo.eg * (PHASE_MAX - phase)) / PHASE_MAX;
   return (pos.side_to_move() == WHITE ? score : -score) + tempo;
+}
+
+}  // namespace
+
+int evaluate(const Position& pos, const EvalParams& p, const PieceSquareTable& table) {
+  return evaluate_with(pos, p, table, pawn_score(pos, p, table));
+}
+
+int evaluate(const Position& pos, PawnCache& cache) {
+  const Bitboard white = pos.pieces(WHITE, PAWN), black = pos.pieces(BLACK, PAWN);
+  PawnCache::Entry& e = cache.entry(white, black);
+  if (e.white != white || e.black != black || !e.valid) {
+    Score s = pawn_score(pos, DEFAULT_EVAL_PARAMS, DEFAULT_TABLE);
+    e = {white, black, int16_t(s.mg), int16_t(s.eg), true};
+  }
+  return evaluate_with(pos, DEFAULT_EVAL_PARAMS, DEFAULT_TABLE, {e.mg, e.eg});
 }
 
 std::string mirrored_fen(const Position& pos) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "position.h"
@@ -55,6 +56,29 @@ PieceSquareTable piece_square_table(const EvalParams& p);
 // positions with one set of weights passes the table itself.
 int evaluate(const Position& pos, const EvalParams& p = DEFAULT_EVAL_PARAMS);
 int evaluate(const Position& pos, const EvalParams& p, const PieceSquareTable& table);
+
+// The pawn terms of recent pawn structures with DEFAULT_EVAL_PARAMS: a search meets few
+// structures many times, and those terms are a fifth of an evaluation. Entries hold
+// both pawn bitboards, so a hit is exact and evaluate(pos, cache) == evaluate(pos).
+class PawnCache {
+ public:
+  struct Entry {
+    Bitboard white, black;
+    int16_t mg, eg;
+    bool valid;
+  };
+  PawnCache() : entries_(new Entry[SIZE]()) {}
+  Entry& entry(Bitboard white, Bitboard black) {
+    return entries_[((white * 0x9E3779B97F4A7C15ULL) ^ (black * 0xC2B2AE3D27D4EB4FULL)) >> (64 - BITS)];
+  }
+
+ private:
+  static constexpr int BITS = 11;  // 2048 entries of 24 bytes: stays in the L2 cache
+  static constexpr size_t SIZE = size_t(1) << BITS;
+  std::unique_ptr<Entry[]> entries_;
+};
+
+int evaluate(const Position& pos, PawnCache& cache);
 
 // The FEN of pos with colours and ranks swapped, for symmetry checks.
 std::string mirrored_fen(const Position& pos);

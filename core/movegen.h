@@ -29,6 +29,10 @@ class MoveList {
  public:
   static constexpr size_t CAPACITY = 256;  // no legal position has more than 218 moves
 
+  // The slots are left uninitialised (Move's default would zero 512 bytes per list, and
+  // the search makes one per node): push() writes a slot before anything reads it.
+  MoveList() {}
+
   const Move* begin() const { return moves_; }
   const Move* end() const { return moves_ + size_; }
   size_t size() const { return size_; }
@@ -39,7 +43,9 @@ class MoveList {
 
  private:
   // A count, not an end pointer, so that copies stay valid.
-  Move moves_[CAPACITY];
+  union {
+    Move moves_[CAPACITY];
+  };
   uint32_t size_ = 0;
 };
 

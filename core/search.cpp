@@ -160,8 +160,8 @@ bool Search::enter_node(int ply) {
 // mated), dead material, and a repetition. A position seen before on the search path
 // is scored a draw at once (the side that could avoid it will); one seen only in the
 // game before the root must have stood there twice, as threefold repetition asks.
-bool Search::is_draw(const Position& pos, int ply) const {
-  if (pos.rule50() >= 100 && (!pos.in_check() || has_legal_move(pos))) return true;
+bool Search::is_draw(const Position& pos, int ply, bool in_check) const {
+  if (pos.rule50() >= 100 && (!in_check || has_legal_move(pos))) return true;
   if (insufficient_material(pos)) return true;
   int back = std::min(pos.rule50(), stack_[ply].plies_from_null);
   size_t index = root_index_ + ply;
@@ -194,11 +194,10 @@ void Search::update_quiet_stats(const Position& pos, int ply, Move best, const M
     if (quiets[i] != best) apply(quiets[i], -bonus);
 }
 
-int Search::qsearch(const Position& pos, int alpha, int beta, int ply) {
+int Search::qsearch(const Position& pos, int alpha, int beta, int ply, bool in_check) {
   if (!enter_node(ply)) return 0;
   pv_len_[ply] = ply;
-  if (ply >= MAX_PLY) return evaluate(pos);
-  const bool in_check = pos.in_check();
+  if (ply >= MAX_PLY) return evaluate(pos, pawns_);
 
   const TTEntry* tte = tt_.probe(pos.key());
   Move tt_move;
@@ -212,7 +211,7 @@ int Search::qsearch(const Position& pos, int alpha, int beta, int ply) {
 
   int best = -VALUE_INFINITE, stand_pat = 0;
   if (!in_check) {
-    stand_pat = tte ? tte->eval : evaluate(pos);
+    stand_pat = tte ? tte->eval : evaluate(pos, pawns_);
     if (stand_pat >= beta) return stand_pat;
     alpha = std::max(alpha, stand_pat);
     best = stand_pat;
@@ -250,7 +249,7 @@ int Search::qsearch(const Position& pos, int alpha, int beta, int ply) {
     }
     Position child = pos.after(m);
     tt_.prefetch(child.key());
-    int v = -qsearch(child, -beta, -alpha, ply + 1);
+    int v = -qsearch(child, -beta, -alpha, ply + 1, child.in_check());
     if (stopped_) return 0;
     if (v > best) {
       best = v;
@@ -267,22 +266,21 @@ int Search::qsearch(const Position& pos, int alpha, int beta, int ply) {
   return best;
 }
 
-int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply, bool null_allowed) {
-  if (depth <= 0) return qsearch(pos, alpha, beta, ply);
+int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply, bool null_allowed, bool in_check) {
+  if (depth <= 0) return qsearch(pos, alpha, beta, ply, in_check);
   if (!enter_node(ply)) return 0;
   const bool pv_node = beta - alpha > 1;
   const bool root = ply == 0;
   pv_len_[ply] = ply;
 
   if (!root) {
-    if (is_draw(pos, ply)) return VALUE_DRAW;
-    if (ply >= MAX_PLY) return evaluate(pos);
+    if (is_draw(pos, ply, in_check)) return VALUE_DRAW;
+    if (ply >= MAX_PLY) return evaluate(pos, pawns_);
     // No mate found further down can beat one already certain nearer the root.
     alpha = std::max(alpha, -VALUE_MATE + ply);
     beta = std::min(beta, VALUE_MATE - ply - 1);
     if (alpha >= beta) return alpha;
   }
-  const bool in_check = pos.in_check();
   Frame& frame = stack_[ply];
   stack_[ply + 1].killers[0] = stack_[ply + 1].killers[1] = Move::none();
 
@@ -302,7 +300,7 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
   if (in_check) {
     frame.eval = -VALUE_INFINITE;
   } else {
-    eval = frame.eval = tte ? tte->eval : evaluate(pos);
+    eval = frame.eval = tte ? tte->eval : evaluate(pos, pawns_);
     improving = ply >= 2 && stack_[ply - 2].eval != -VALUE_INFINITE && eval > stack_[ply - 2].eval;
   }
 
@@ -318,7 +316,7 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
       keys_[root_index_ + ply + 1] = child.key();
       stack_[ply + 1].plies_from_null = 0;
       frame.move = Move::none();
-      int v = -negamax(child, -beta, -beta + 1, depth - r, ply + 1, false);
+      int v = -negamax(child, -beta, -beta + 1, depth - r, ply + 1, false, false);
       if (stopped_) return 0;
       if (v >= beta) return v >= VALUE_MATE_IN_MAX_PLY ? beta : v;
     }
@@ -386,7 +384,7 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
 
     int v;
     if (move_count == 1) {
-      v = -negamax(child, -beta, -alpha, new_depth, ply + 1, true);
+      v = -negamax(child, -beta, -alpha, new_depth, ply + 1, true, checks);
     } else {
       int r = 0;
       if (depth >= 3 && move_count > 2 && quiet) {
@@ -397,9 +395,9 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
         r -= order_score / 8192;
         r = std::clamp(r, 0, new_depth - 1);
       }
-      v = -negamax(child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
-      if (v > alpha && r > 0) v = -negamax(child, -alpha - 1, -alpha, new_depth, ply + 1, true);
-      if (v > alpha && v < beta) v = -negamax(child, -beta, -alpha, new_depth, ply + 1, true);
+      v = -negamax(child, -alpha - 1, -alpha, new_depth - r, ply + 1, true, checks);
+      if (v > alpha && r > 0) v = -negamax(child, -alpha - 1, -alpha, new_depth, ply + 1, true, checks);
+      if (v > alpha && v < beta) v = -negamax(child, -beta, -alpha, new_depth, ply + 1, true, checks);
     }
     if (stopped_) return true;
 
@@ -513,7 +511,7 @@ SearchResult Search::run(const Position& root, const std::vector<Key>& history, 
     if (depth >= 5) alpha = std::max(score - delta, -VALUE_INFINITE), beta = std::min(score + delta, VALUE_INFINITE);
     int v;
     while (true) {
-      v = negamax(root, alpha, beta, depth, 0, false);
+      v = negamax(root, alpha, beta, depth, 0, false, root.in_check());
       if (stopped_) break;
       if (v <= alpha) {
         beta = (alpha + beta) / 2;

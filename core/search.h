@@ -15,6 +15,7 @@
 #include <memory>
 #include <vector>
 
+#include "eval.h"
 #include "position.h"
 #include "search_tt.h"
 
@@ -91,15 +92,17 @@ class Search {
     int plies_from_null = 0;  // plies since the last null move on the path
   };
 
-  int negamax(const Position& pos, int alpha, int beta, int depth, int ply, bool null_allowed);
-  int qsearch(const Position& pos, int alpha, int beta, int ply);
+  // in_check: whether the side to move at pos is in check, known to every caller.
+  int negamax(const Position& pos, int alpha, int beta, int depth, int ply, bool null_allowed, bool in_check);
+  int qsearch(const Position& pos, int alpha, int beta, int ply, bool in_check);
   bool enter_node(int ply);
-  bool is_draw(const Position& pos, int ply) const;
+  bool is_draw(const Position& pos, int ply, bool in_check) const;
   void update_quiet_stats(const Position& pos, int ply, Move best, const Move* quiets, int quiet_count, int depth);
   void update_pv(int ply, Move m);
   int64_t elapsed_ms() const;
 
   SearchTT tt_;
+  PawnCache pawns_;
   std::unique_ptr<int[]> history_;  // [color][from][to], bounded by gravity
   Frame stack_[MAX_PLY + 2];
   Move pv_[MAX_PLY + 1][MAX_PLY + 1];

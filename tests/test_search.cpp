@@ -176,6 +176,26 @@ TEST(Eval, MirroredPositionsEvaluateTheSame) {
   EXPECT_GT(checked, 1000);
 }
 
+TEST(Eval, PawnCacheGivesTheUncachedEvaluation) {
+  // One cache over thousands of positions, so that its 2048 slots are reused by other
+  // structures: a hit must never be a stale or foreign entry.
+  PawnCache cache;
+  std::mt19937_64 rng(777);
+  int checked = 0;
+  for (int round = 0; round < 3; ++round)
+    for (std::string_view fen : chesshpc::bench_positions()) {
+      Position pos = Position::from_fen(fen);
+      for (int ply = 0; ply < 80; ++ply) {
+        ASSERT_EQ(evaluate(pos, cache), evaluate(pos)) << pos.fen();
+        ++checked;
+        MoveList moves = legal_moves(pos);
+        if (moves.empty()) break;
+        pos.do_move(moves[rng() % moves.size()]);
+      }
+    }
+  EXPECT_GT(checked, 5000);
+}
+
 TEST(Eval, TunerWeightsEvaluateAsTheDefaults) {
   // A copy of the default weights takes the tuner's path (its own table each call).
   EvalParams copy = DEFAULT_EVAL_PARAMS;

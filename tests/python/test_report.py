@@ -2,7 +2,8 @@
 
   perft      1 rank, 2 ranks (mpirun), a run stopped by SIGTERM and the same run resumed:
              the JSON's totals, verification, units per run and load balance against the files;
-             verified, MISMATCH and unknown totals past 2**64 in relabelled copies
+             verified, MISMATCH and unknown totals past 2**64 in relabelled copies; every
+             position of the published-count table counted by chesshpc to depth 3
   drawstats  one corpus under the fide and the site rulesets: per-rule counts against /rules,
              the side-by-side comparison, and checks per game when a file has them
   selfplay   batches under the fide and the site rulesets and one chesshpc against Stockfish:
@@ -178,6 +179,7 @@ def check_perft(t):
     assert report["comparisons"]["perft"]["totals_agree"] is True
 
     check_verification(t, one)
+    check_published_table(t)
 
     md = t.markdown(one)
     assert "total 197,281, verified against the published count" in md and "| e2e4 | 13,160 |" in md, md
@@ -202,6 +204,19 @@ def check_verification(t, one):
     got = [(s["total"], s["verification"]) for s in t.report_json(*files)["files"]]
     assert got == [(d14, "verified"), (d14 + 1, "MISMATCH"), (1, "no published count")], got
     assert "MISMATCH: the published count is 61,885,021,521,585,529,237" in t.markdown(files[1])
+
+
+def check_published_table(t):
+    """Every position of the report's table of published counts, counted by chesshpc to
+    depth 3: a mistyped FEN or count would call a right total a MISMATCH."""
+    module = os.path.join(os.path.dirname(t.report), "chesshpc_report", "published.py")
+    spec = importlib.util.spec_from_file_location("published", module)
+    published = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(published)
+    for fen, counts in published.COUNTS.items():
+        r = t.run(t.chesshpc, "perft", "--fen", fen, "--depth", "3", "--json", "--quiet")
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["nodes"] == counts[2], (fen, r.stdout)
 
 
 def add_checks_column(path, out):

@@ -11,6 +11,7 @@ from .resultfile import attr_int, attr_text, column, number
 
 BENCHMARKS = ("movegen", "perft", "perft_threads", "hashed_perft", "search", "cluster_perft", "stockfish_perft")
 MULTI_CORE = ("perft_threads", "hashed_perft", "search", "cluster_perft")
+OVER_RANKS = ("cluster_perft",)  # the others run on rank 0 alone, whatever the rank count
 MACHINE_TEXT = ("chesshpc_version", "started_utc", "cpu_model", "hostname", "hosts", "os", "compiler", "build_type",
                 "build_flags", "stockfish")
 MACHINE_INT = ("logical_cpus", "cpus_allowed", "memory_bytes", "native", "pext")

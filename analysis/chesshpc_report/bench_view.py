@@ -104,22 +104,24 @@ def compare_plots(c):
     index = {f["path"]: i for i, f in enumerate(c["files"])}
     if len(c["against_threads"]) > 1:
         rows = [index[p] for p in c["against_threads"]]
-        out.append(_scaling(c, "threads", [("", rows)], "Speed-up and efficiency against threads (ranks = 1)"))
+        out.append(_scaling(c, "threads", [("", rows)], list(c["speedup"]),
+                            "Speed-up and efficiency against threads (ranks = 1)"))
     if c["against_ranks"]:
         sweeps = [(f"{t} threads", [index[p] for p in paths]) for t, paths in c["against_ranks"].items()]
-        out.append(_scaling(c, "ranks", sweeps, "Speed-up and efficiency against ranks (threads equal)"))
+        over_ranks = [b for b in c["speedup"] if b in bench.OVER_RANKS]
+        out.append(_scaling(c, "ranks", sweeps, over_ranks, "Speed-up and efficiency against ranks (threads equal)"))
     return out
 
 
-def _scaling(c, axis, sweeps, title):
-    """Speed-up (left, with the ideal line) and efficiency (right) of each multi-core
-    benchmark along one axis, a line per benchmark and sweep."""
+def _scaling(c, axis, sweeps, benchmarks, title):
+    """Speed-up (left, with the ideal line) and efficiency (right) of the given
+    benchmarks along one axis, a line per benchmark and sweep."""
     fig, (left, right) = figures.figure(11, 4.5, ncols=2)
     base = c["files"][0]
     styles = ["-", "--", ":", "-."]
     for j, (sweep, rows) in enumerate(sweeps):
         x = [c["files"][i][axis] for i in rows]
-        for k, b in enumerate(c["speedup"]):
+        for k, b in enumerate(benchmarks):
             kw = {"color": figures.COLORS[k % len(figures.COLORS)], "linestyle": styles[j % len(styles)], "marker": "o",
                   "label": f"{b} {sweep}".strip()}
             left.plot(x, [_nan(c["speedup"][b][i]) for i in rows], **kw)

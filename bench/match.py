@@ -188,6 +188,10 @@ def elo(p):
     return -400 * math.log10(1 / p - 1)
 
 
+def signed(v, infinite="+inf"):
+    return infinite if v is None else f"{v:+.0f}"
+
+
 def summary(scores):
     n = len(scores)
     w = sum(1 for s in scores if s == 1.0)
@@ -196,8 +200,16 @@ def summary(scores):
     p = (w + d / 2) / n if n else 0.0
     var = sum((s - p) ** 2 for s in scores) / n if n else 0.0
     se = math.sqrt(var / n) if n else 0.0
-    return {"games": n, "wins": w, "draws": d, "losses": l, "score": p, "elo": elo(p),
-            "elo_low": elo(p - 1.96 * se), "elo_high": elo(p + 1.96 * se)}
+    out = {"games": n, "wins": w, "draws": d, "losses": l, "score": p, "elo": elo(p),
+           "elo_low": elo(p - 1.96 * se), "elo_high": elo(p + 1.96 * se)}
+    if n and (w == n or l == n):
+        # Every game won (or lost): the difference has no finite estimate and the normal
+        # approximation no width. The exact binomial bound (Clopper-Pearson, 95% two-sided)
+        # still says how large it must at least be; JSON null stands for infinite.
+        bound = elo(0.025 ** (1 / n))
+        out.update(elo=None, elo_low=bound, elo_high=None) if w == n else out.update(
+            elo=None, elo_low=None, elo_high=-bound)
+    return out
 
 
 def read_openings(path):
@@ -267,7 +279,8 @@ def main():
     else:
         print(f"chesshpc vs {args.opponent} {dict(args.opponent_option)} at {s['time_control']}: "
               f"W/D/L {s['wins']}/{s['draws']}/{s['losses']} of {s['games']}, score {s['score']:.3f}, "
-              f"Elo {s['elo']:+.0f} (95% {s['elo_low']:+.0f} .. {s['elo_high']:+.0f})")
+              f"Elo {signed(s['elo'], '+inf' if s['score'] > 0.5 else '-inf')} "
+              f"(95% {signed(s['elo_low'], '-inf')} .. {signed(s['elo_high'])})")
 
 
 if __name__ == "__main__":

@@ -200,8 +200,10 @@ def summary(scores):
     p = (w + d / 2) / n if n else 0.0
     var = sum((s - p) ** 2 for s in scores) / n if n else 0.0
     se = math.sqrt(var / n) if n else 0.0
+    low, high = p - 1.96 * se, p + 1.96 * se
+    # An interval reaching a score of 0 or 1 is unbounded on that side (null in JSON).
     out = {"games": n, "wins": w, "draws": d, "losses": l, "score": p, "elo": elo(p),
-           "elo_low": elo(p - 1.96 * se), "elo_high": elo(p + 1.96 * se)}
+           "elo_low": elo(low) if low > 0 else None, "elo_high": elo(high) if high < 1 else None}
     if n and (w == n or l == n):
         # Every game won (or lost): the difference has no finite estimate and the normal
         # approximation no width. The exact binomial bound (Clopper-Pearson, 95% two-sided)

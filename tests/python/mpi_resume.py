@@ -17,10 +17,9 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 import h5py
-from procs import kill_all
+from procs import kill_all, units_done, wait_until_recorded
 
 DEPTH, SPLIT, PUBLISHED = 7, 3, 3195901860  # start position
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
@@ -33,23 +32,6 @@ def mpirun(mpiexec, n):
 def perft(binary, out, *extra):
     return [binary, "perft", "--depth", str(DEPTH), "--split-depth", str(SPLIT), "--threads", "1",
             "--out", out, "--divide", "--json", "--quiet", *extra]
-
-
-def done_units(path):
-    """Units the file records as done, or -1 while it cannot be read."""
-    try:
-        with h5py.File(path, "r") as f:
-            return int(f.attrs["units_done"])
-    except (OSError, KeyError):
-        return -1
-
-
-def wait_for_units(path, proc, what):
-    deadline = time.time() + 120
-    while done_units(path) < 1:
-        assert proc.poll() is None, f"{what} ended before its first checkpoint with a unit"
-        assert time.time() < deadline, f"{what}: no unit recorded in 120 s"
-        time.sleep(0.01)
 
 
 def run_json(cmd):
@@ -97,7 +79,7 @@ def main(mpiexec, binary):
         path = os.path.join(tmp, "killed.h5")
         cmd = perft(binary, path, "--checkpoint", "0.05")
         proc = subprocess.Popen(mpirun(mpiexec, 2) + cmd, env=ENV, stdout=subprocess.DEVNULL, start_new_session=True)
-        wait_for_units(path, proc, "the 2-rank run")
+        wait_until_recorded(lambda: units_done(path), proc, "the 2-rank run", 120)
         kill_all(proc, path)
         recorded = check_recorded_units(binary, path)
         check_resumed(run_json(mpirun(mpiexec, 3) + cmd + ["--resume"]), path, recorded, reference, "kill -9, 2 -> 3 ranks")
@@ -106,11 +88,11 @@ def main(mpiexec, binary):
         path = os.path.join(tmp, "stopped.h5")
         cmd = perft(binary, path, "--checkpoint", "0.05")
         proc = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        wait_for_units(path, proc, "the one-process run")
+        wait_until_recorded(lambda: units_done(path), proc, "the one-process run", 120)
         proc.send_signal(signal.SIGTERM)
         err = proc.communicate(timeout=60)[1]
         assert proc.returncode == 5, f"SIGTERM: exit code {proc.returncode}, stderr {err!r}"
-        kept = done_units(path)
+        kept = units_done(path)
         assert f"stopped by SIGTERM after {kept} of " in err and "resume with: " in err and err.rstrip().endswith("--resume"), err
         recorded = check_recorded_units(binary, path)
         check_resumed(run_json(mpirun(mpiexec, 2) + cmd + ["--resume"]), path, recorded, reference, "SIGTERM, 1 -> 2 ranks")

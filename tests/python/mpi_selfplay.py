@@ -21,11 +21,10 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 import h5py
 import numpy as np
-from procs import kill_all
+from procs import kill_all, wait_until_recorded
 
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 GAMES = 12
@@ -80,14 +79,6 @@ def games_in_parts(path):
     return n
 
 
-def wait_for_games(path, proc, what):
-    deadline = time.time() + 300
-    while games_in_parts(path) < 1:
-        assert proc.poll() is None, f"{what} ended before its first part with a game"
-        assert time.time() < deadline, f"{what}: no game recorded in 300 s"
-        time.sleep(0.02)
-
-
 def main(mpiexec, binary):
     with tempfile.TemporaryDirectory() as tmp:
         one = os.path.join(tmp, "one.h5")
@@ -136,7 +127,7 @@ def main(mpiexec, binary):
         killed = os.path.join(tmp, "killed.h5")
         cmd = selfplay(binary, killed, "--checkpoint", "0.05")
         proc = subprocess.Popen(mpirun(mpiexec, 2) + cmd, env=ENV, stdout=subprocess.DEVNULL, start_new_session=True)
-        wait_for_games(killed, proc, "the 2-rank batch")
+        wait_until_recorded(lambda: games_in_parts(killed), proc, "the 2-rank batch", 300, 0.02)
         kill_all(proc, killed)
         kept = games_in_parts(killed)
         assert 1 <= kept < GAMES, kept
@@ -149,7 +140,7 @@ def main(mpiexec, binary):
         stopped = os.path.join(tmp, "stopped.h5")
         cmd = selfplay(binary, stopped, "--checkpoint", "0.05")
         proc = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        wait_for_games(stopped, proc, "the one-process batch")
+        wait_until_recorded(lambda: games_in_parts(stopped), proc, "the one-process batch", 300, 0.02)
         proc.send_signal(signal.SIGTERM)
         err = proc.communicate(timeout=60)[1]
         assert proc.returncode == 5, (proc.returncode, err)
@@ -165,7 +156,7 @@ def main(mpiexec, binary):
         other = selfplay(binary, stopped, "--checkpoint", "0.05")
         other[other.index("--seed") + 1] = "43"
         proc = subprocess.Popen(other, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_for_games(stopped, proc, "a batch with seed 43")
+        wait_until_recorded(lambda: games_in_parts(stopped), proc, "a batch with seed 43", 300, 0.02)
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
         r = subprocess.run(cmd + ["--resume"], capture_output=True, text=True, env=ENV)

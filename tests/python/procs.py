@@ -1,6 +1,30 @@
-"""What the MPI kill tests share: killing a whole mpirun job at once, as kill -9 would."""
+"""What the tests that stop or kill running jobs share: waiting until a job has recorded
+its first piece of work, reading a perft file's units done while it is being rewritten,
+and killing a whole mpirun job at once, as kill -9 would."""
 import os
 import signal
+import time
+
+import h5py
+
+
+def units_done(path):
+    """Units the perft file records as done, or -1 while it cannot be read."""
+    try:
+        with h5py.File(path, "r") as f:
+            return int(f.attrs["units_done"])
+    except (OSError, KeyError):
+        return -1
+
+
+def wait_until_recorded(count, proc, what, seconds, poll=0.01, output=lambda: ""):
+    """Polls count() until it is at least 1; fails if proc ends first or seconds pass,
+    with what output() says (e.g. the job's own log)."""
+    deadline = time.time() + seconds
+    while count() < 1:
+        assert proc.poll() is None, f"{what} ended before it recorded anything {output()}"
+        assert time.time() < deadline, f"{what}: nothing recorded in {seconds} s {output()}"
+        time.sleep(poll)
 
 
 def kill_all(proc, marker):

@@ -13,9 +13,9 @@ import stat
 import subprocess
 import sys
 import tempfile
-import time
 
 import h5py
+from procs import units_done, wait_until_recorded
 
 # Kiwipete: long enough (seconds) for mpirun, which passes SIGTERM on after about a second.
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -36,14 +36,6 @@ def write_tool(path, text):
     os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
 
 
-def units_done(path):
-    try:
-        with h5py.File(path, "r") as f:
-            return int(f.attrs["units_done"])
-    except (OSError, KeyError):
-        return -1
-
-
 def main(mpiexec, binary, script):
     with tempfile.TemporaryDirectory() as tmp:
         bindir, out, log = os.path.join(tmp, "bin"), os.path.join(tmp, "perft.h5"), os.path.join(tmp, "scontrol.log")
@@ -57,10 +49,7 @@ def main(mpiexec, binary, script):
 
         first = subprocess.Popen(["bash", script], env=env, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                  text=True)
-        deadline = time.time() + 120
-        while units_done(out) < 1:
-            assert first.poll() is None and time.time() < deadline, "the first piece recorded no unit: " + first.stdout.read()
-            time.sleep(0.01)
+        wait_until_recorded(lambda: units_done(out), first, "the first piece", 120, output=first.stdout.read)
         first.send_signal(signal.SIGTERM)  # Slurm's --signal=B:TERM@300
         log1 = first.communicate(timeout=120)[0]
         assert first.returncode != 0, log1

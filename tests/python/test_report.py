@@ -30,10 +30,10 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 import h5py
 import numpy as np
+from procs import units_done, wait_until_recorded
 
 SKIPPED = 77  # ctest's SKIP_RETURN_CODE
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
@@ -94,11 +94,7 @@ class Tools:
         cmd = [self.chesshpc, "perft", "--depth", "7", "--split-depth", "3", "--threads", "1", "--out", out,
                "--checkpoint", "0.05", "--quiet"]
         proc = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        deadline = time.time() + 60
-        while units_done(out) < 1:
-            assert proc.poll() is None, "the run to stop ended before its first checkpoint with a unit"
-            assert time.time() < deadline, "no unit recorded in 60 s"
-            time.sleep(0.01)
+        wait_until_recorded(lambda: units_done(out), proc, "the run to stop", 60)
         proc.send_signal(signal.SIGTERM)
         err = proc.communicate(timeout=60)[1]
         assert proc.returncode == 5, f"SIGTERM: exit {proc.returncode}: {err}"
@@ -128,14 +124,6 @@ class Tools:
 
     def selfplay_rulesets(self, games):
         return [self.selfplay(f"selfplay-{r}.h5", games, "--ruleset", r) for r in ("fide", "site")]
-
-
-def units_done(path):
-    try:
-        with h5py.File(path, "r") as f:
-            return int(f.attrs["units_done"])
-    except (OSError, KeyError):
-        return -1
 
 
 def by_path(report, path):

@@ -230,9 +230,9 @@ int evaluate(const Position& pos, const EvalParams& p, const PieceSquareTable& t
 int evaluate(const Position& pos, PawnCache& cache) {
   const Bitboard white = pos.pieces(WHITE, PAWN), black = pos.pieces(BLACK, PAWN);
   PawnCache::Entry& e = cache.entry(white, black);
-  if (e.white != white || e.black != black || !e.valid) {
+  if (e.white != white || e.black != black) {
     Score s = pawn_score(pos, DEFAULT_EVAL_PARAMS, DEFAULT_TABLE);
-    e = {white, black, int16_t(s.mg), int16_t(s.eg), true};
+    e = {white, black, int16_t(s.mg), int16_t(s.eg)};
   }
   return evaluate_with(pos, DEFAULT_EVAL_PARAMS, DEFAULT_TABLE, {e.mg, e.eg});
 }

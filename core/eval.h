@@ -59,13 +59,13 @@ int evaluate(const Position& pos, const EvalParams& p, const PieceSquareTable& t
 
 // The pawn terms of recent pawn structures with DEFAULT_EVAL_PARAMS: a search meets few
 // structures many times, and those terms are a fifth of an evaluation. Entries hold
-// both pawn bitboards, so a hit is exact and evaluate(pos, cache) == evaluate(pos).
+// both pawn bitboards, so a hit is exact and evaluate(pos, cache) == evaluate(pos). A
+// fresh entry (all zero) is already right for the board without pawns, whose terms are 0.
 class PawnCache {
  public:
   struct Entry {
     Bitboard white, black;
     int16_t mg, eg;
-    bool valid;
   };
   PawnCache() : entries_(new Entry[SIZE]()) {}
   Entry& entry(Bitboard white, Bitboard black) {

@@ -10,9 +10,9 @@
 #include <random>
 #include <string>
 
-#include "game.h"
-#include "movegen.h"
-#include "pgn.h"
+#include "core/game.h"
+#include "core/movegen.h"
+#include "core/pgn.h"
 
 using namespace chess;
 

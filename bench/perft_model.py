@@ -49,7 +49,7 @@ PATHS = {k: PERFT.get(k, n) for k, n in {1: 20, 2: 400, 3: 8902, 4: 197281, 5: 4
 
 
 def default_split(depth, ranks, per_worker=300):
-    """chesshpc's default (jobs/perft_units.cpp): the shallowest k with perft(k) >= 300 x ranks."""
+    """chesshpc's default (jobs/perft/units.cpp): the shallowest k with perft(k) >= 300 x ranks."""
     k = 1
     while k + 1 < depth and PATHS[k] < per_worker * ranks:
         k += 1

@@ -19,11 +19,11 @@
 #include <thread>
 #include <vector>
 
-#include "eval.h"
-#include "game.h"
-#include "movegen.h"
-#include "search.h"
-#include "see.h"
+#include "core/eval.h"
+#include "core/game.h"
+#include "core/movegen.h"
+#include "core/search.h"
+#include "core/see.h"
 
 using namespace chess;
 

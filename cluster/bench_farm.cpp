@@ -1,12 +1,12 @@
-#include "bench_farm.h"
+#include "cluster/bench_farm.h"
 
 #include <chrono>
 
-#include "bench_suite.h"
-#include "ledger.h"
-#include "mpi_session.h"
-#include "perft_farm.h"
-#include "task_farm.h"
+#include "cluster/ledger.h"
+#include "cluster/mpi_session.h"
+#include "cluster/perft_farm.h"
+#include "cluster/task_farm.h"
+#include "jobs/bench/suite.h"
 
 namespace chesshpc {
 

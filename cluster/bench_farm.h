@@ -4,7 +4,7 @@
 
 #include <ostream>
 
-#include "bench_job.h"
+#include "jobs/bench/job.h"
 
 namespace chesshpc {
 

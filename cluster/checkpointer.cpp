@@ -1,4 +1,4 @@
-#include "checkpointer.h"
+#include "cluster/checkpointer.h"
 
 #include <algorithm>
 #include <chrono>
@@ -6,8 +6,8 @@
 #include <exception>
 #include <iostream>
 
-#include "job_common.h"
-#include "signals.h"
+#include "cluster/signals.h"
+#include "jobs/io/job_common.h"
 
 namespace chesshpc {
 

@@ -1,6 +1,6 @@
-#include "ledger.h"
+#include "cluster/ledger.h"
 
-#include "progress.h"
+#include "jobs/io/progress.h"
 
 namespace chesshpc {
 

@@ -3,7 +3,7 @@
 
 #include <mutex>
 
-#include "perft_units.h"
+#include "jobs/perft/units.h"
 
 namespace chesshpc {
 

@@ -3,20 +3,20 @@
 #include <string>
 #include <vector>
 
-#include "bench_farm.h"
-#include "bench_suite.h"
-#include "drawstats.h"
-#include "export_job.h"
-#include "options.h"
-#include "perft_farm.h"
-#include "perft_job.h"
-#include "perft_table.h"
-#include "rules_job.h"
-#include "search_bench.h"
-#include "selfplay_farm.h"
-#include "uci_server.h"
-#include "version.h"
-#include "zobrist.h"
+#include "cluster/bench_farm.h"
+#include "cluster/options.h"
+#include "cluster/perft_farm.h"
+#include "cluster/selfplay_farm.h"
+#include "core/perft_table.h"
+#include "core/zobrist.h"
+#include "jobs/bench/search_bench.h"
+#include "jobs/bench/suite.h"
+#include "jobs/io/version.h"
+#include "jobs/perft/job.h"
+#include "jobs/rules/drawstats.h"
+#include "jobs/rules/job.h"
+#include "jobs/selfplay/export.h"
+#include "jobs/uci/server.h"
 
 namespace chesshpc {
 namespace {

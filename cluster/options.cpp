@@ -1,4 +1,4 @@
-#include "options.h"
+#include "cluster/options.h"
 
 #include <charconv>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "perft_farm.h"
+#include "cluster/perft_farm.h"
 
 #include <mpi.h>
 
@@ -11,15 +11,15 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include "checkpointer.h"
-#include "h5.h"
-#include "ledger.h"
-#include "movegen.h"
-#include "mpi_session.h"
-#include "perft_file.h"
-#include "progress.h"
-#include "signals.h"
-#include "task_farm.h"
+#include "cluster/checkpointer.h"
+#include "cluster/ledger.h"
+#include "cluster/mpi_session.h"
+#include "cluster/signals.h"
+#include "cluster/task_farm.h"
+#include "core/movegen.h"
+#include "jobs/io/h5.h"
+#include "jobs/io/progress.h"
+#include "jobs/perft/file.h"
 
 namespace chesshpc {
 

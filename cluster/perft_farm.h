@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "perft_job.h"
-#include "perft_units.h"
+#include "jobs/perft/job.h"
+#include "jobs/perft/units.h"
 
 namespace chesshpc {
 

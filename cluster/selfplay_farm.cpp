@@ -1,4 +1,4 @@
-#include "selfplay_farm.h"
+#include "cluster/selfplay_farm.h"
 
 #include <tbb/enumerable_thread_specific.h>
 
@@ -10,17 +10,17 @@
 #include <optional>
 #include <set>
 
-#include "checkpointer.h"
-#include "game_bytes.h"
-#include "h5.h"
-#include "job_common.h"
-#include "json.h"
-#include "mpi_session.h"
-#include "perft.h"
-#include "progress.h"
-#include "selfplay_file.h"
-#include "signals.h"
-#include "task_farm.h"
+#include "cluster/checkpointer.h"
+#include "cluster/mpi_session.h"
+#include "cluster/signals.h"
+#include "cluster/task_farm.h"
+#include "core/perft.h"
+#include "jobs/io/h5.h"
+#include "jobs/io/job_common.h"
+#include "jobs/io/json.h"
+#include "jobs/io/progress.h"
+#include "jobs/selfplay/file.h"
+#include "jobs/selfplay/game_bytes.h"
 
 namespace chesshpc {
 

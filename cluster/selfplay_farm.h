@@ -5,7 +5,7 @@
 
 #include <ostream>
 
-#include "selfplay_job.h"
+#include "jobs/selfplay/job.h"
 
 namespace chesshpc {
 

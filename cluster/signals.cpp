@@ -1,4 +1,4 @@
-#include "signals.h"
+#include "cluster/signals.h"
 
 #include <atomic>
 #include <csignal>

@@ -1,4 +1,4 @@
-#include "task_farm.h"
+#include "cluster/task_farm.h"
 
 #include <mpi.h>
 #include <unistd.h>
@@ -16,7 +16,7 @@
 #include <tbb/task_group.h>
 #include <utility>
 
-#include "mpi_session.h"
+#include "cluster/mpi_session.h"
 
 namespace chesshpc {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "rank_load.h"
+#include "jobs/io/rank_load.h"
 
 namespace chesshpc {
 

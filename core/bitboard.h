@@ -7,7 +7,7 @@
 #include <bit>
 #include <string>
 
-#include "types.h"
+#include "core/types.h"
 
 #if defined(__BMI2__) && !defined(CHESSHPC_NO_PEXT)
 #include <immintrin.h>

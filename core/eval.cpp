@@ -1,11 +1,11 @@
-#include "eval.h"
+#include "core/eval.h"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <string_view>
 
-#include "uci.h"
+#include "core/uci.h"
 
 namespace chess {
 

@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "position.h"
+#include "core/position.h"
 
 namespace chess {
 

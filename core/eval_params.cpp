@@ -1,6 +1,6 @@
 // Evaluation weights. Written by bench/tune_eval (Texel's method); see bench/README.md.
 // Layout: the order of for_each_param in eval.cpp.
-#include "eval.h"
+#include "core/eval.h"
 
 namespace chess {
 

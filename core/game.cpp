@@ -1,9 +1,9 @@
-#include "game.h"
+#include "core/game.h"
 
 #include <algorithm>
 #include <bit>
 
-#include "movegen.h"
+#include "core/movegen.h"
 
 namespace chess {
 

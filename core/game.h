@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "position.h"
+#include "core/position.h"
 
 namespace chess {
 

@@ -1,4 +1,4 @@
-#include "large_pages.h"
+#include "core/large_pages.h"
 
 #include <cstdlib>
 #include <new>

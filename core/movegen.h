@@ -8,7 +8,7 @@
 
 #include <cstddef>
 
-#include "position.h"
+#include "core/position.h"
 
 namespace chess {
 

@@ -1,9 +1,9 @@
-#include "pack.h"
+#include "core/pack.h"
 
 #include <string>
 
-#include "bitboard.h"
-#include "uci.h"
+#include "core/bitboard.h"
+#include "core/uci.h"
 
 namespace chess {
 

@@ -13,7 +13,7 @@
 #include <array>
 #include <cstdint>
 
-#include "position.h"
+#include "core/position.h"
 
 namespace chess {
 

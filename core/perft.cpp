@@ -1,11 +1,11 @@
-#include "perft.h"
+#include "core/perft.h"
 
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <algorithm>
 
-#include "movegen.h"
+#include "core/movegen.h"
 
 namespace chess {
 

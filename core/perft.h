@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "perft_table.h"
-#include "position.h"
+#include "core/perft_table.h"
+#include "core/position.h"
 
 namespace chess {
 

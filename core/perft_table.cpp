@@ -1,4 +1,4 @@
-#include "perft_table.h"
+#include "core/perft_table.h"
 
 #include <bit>
 #include <charconv>
@@ -7,7 +7,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include "large_pages.h"
+#include "core/large_pages.h"
 
 namespace chess {
 

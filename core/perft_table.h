@@ -14,8 +14,8 @@
 #include <memory>
 #include <string_view>
 
-#include "large_pages.h"
-#include "types.h"
+#include "core/large_pages.h"
+#include "core/types.h"
 
 namespace chess {
 

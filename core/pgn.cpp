@@ -1,9 +1,9 @@
-#include "pgn.h"
+#include "core/pgn.h"
 
 #include <algorithm>
 #include <optional>
 
-#include "san.h"
+#include "core/san.h"
 
 namespace chess {
 

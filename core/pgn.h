@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "position.h"
+#include "core/position.h"
 
 namespace chess {
 

@@ -1,6 +1,6 @@
-#include "position.h"
+#include "core/position.h"
 
-#include "uci.h"
+#include "core/uci.h"
 
 #include <charconv>
 #include <vector>

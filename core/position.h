@@ -8,8 +8,8 @@
 #include <string_view>
 #include <utility>
 
-#include "bitboard.h"
-#include "zobrist.h"
+#include "core/bitboard.h"
+#include "core/zobrist.h"
 
 namespace chess {
 

@@ -1,4 +1,4 @@
-#include "published.h"
+#include "core/published.h"
 
 namespace chess {
 

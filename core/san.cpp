@@ -1,7 +1,7 @@
-#include "san.h"
+#include "core/san.h"
 
-#include "movegen.h"
-#include "uci.h"
+#include "core/movegen.h"
+#include "core/uci.h"
 
 namespace chess {
 

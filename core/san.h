@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "position.h"
+#include "core/position.h"
 
 namespace chess {
 

@@ -1,14 +1,14 @@
-#include "search.h"
+#include "core/search.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdlib>
 
-#include "eval.h"
-#include "game.h"
-#include "movegen.h"
-#include "see.h"
+#include "core/eval.h"
+#include "core/game.h"
+#include "core/movegen.h"
+#include "core/see.h"
 
 namespace chess {
 

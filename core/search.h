@@ -15,9 +15,9 @@
 #include <memory>
 #include <vector>
 
-#include "eval.h"
-#include "position.h"
-#include "search_tt.h"
+#include "core/eval.h"
+#include "core/position.h"
+#include "core/search_tt.h"
 
 namespace chess {
 

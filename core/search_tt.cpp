@@ -1,4 +1,4 @@
-#include "search_tt.h"
+#include "core/search_tt.h"
 
 #include <algorithm>
 #include <cstring>

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "large_pages.h"
-#include "types.h"
+#include "core/large_pages.h"
+#include "core/types.h"
 
 namespace chess {
 

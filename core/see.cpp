@@ -1,4 +1,4 @@
-#include "see.h"
+#include "core/see.h"
 
 #include <algorithm>
 

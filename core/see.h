@@ -3,7 +3,7 @@
 // any time. Pins are ignored, x-rays through the capturing sliders are not.
 #pragma once
 
-#include "position.h"
+#include "core/position.h"
 
 namespace chess {
 

@@ -1,6 +1,6 @@
-#include "uci.h"
+#include "core/uci.h"
 
-#include "movegen.h"
+#include "core/movegen.h"
 
 namespace chess {
 

@@ -2,7 +2,7 @@
 // re-run a hashed computation and expose any collision of the first.
 #pragma once
 
-#include "types.h"
+#include "core/types.h"
 
 namespace chess::zobrist {
 

@@ -4,10 +4,10 @@
 
 #include <cmath>
 
-#include "bench_measure.h"
-#include "bench_results.h"
-#include "bench_suite.h"
-#include "published.h"
+#include "core/published.h"
+#include "jobs/bench/measure.h"
+#include "jobs/bench/results.h"
+#include "jobs/bench/suite.h"
 
 using namespace chesshpc;
 

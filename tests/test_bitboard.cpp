@@ -2,7 +2,7 @@
 
 #include <random>
 
-#include "bitboard.h"
+#include "core/bitboard.h"
 
 using namespace chess;
 

@@ -15,10 +15,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "movegen.h"
-#include "position.h"
-#include "slow_chess.h"
-#include "uci.h"
+#include "core/movegen.h"
+#include "core/position.h"
+#include "core/uci.h"
+#include "tests/reference/slow_chess.h"
 
 using namespace chess;
 

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "drawstats.h"
+#include "jobs/rules/drawstats.h"
 
 using namespace chesshpc;
 using chess::Rule;

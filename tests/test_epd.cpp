@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "epd.h"
-#include "position.h"
+#include "core/position.h"
+#include "jobs/perft/epd.h"
 
 using chesshpc::EpdFile;
 using Expected = std::vector<std::pair<int, uint64_t>>;

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "game.h"
-#include "uci.h"
+#include "core/game.h"
+#include "core/uci.h"
 
 using namespace chess;
 

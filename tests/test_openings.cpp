@@ -5,10 +5,10 @@
 #include <fstream>
 #include <set>
 
-#include "game.h"
-#include "openings.h"
-#include "san.h"
-#include "uci.h"
+#include "core/game.h"
+#include "core/san.h"
+#include "core/uci.h"
+#include "jobs/selfplay/openings.h"
 
 using namespace chesshpc;
 

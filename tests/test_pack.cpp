@@ -2,9 +2,9 @@
 // and pack/unpack round trips over positions from seeded random games.
 #include <gtest/gtest.h>
 
-#include "movegen.h"
-#include "pack.h"
-#include "random.h"
+#include "core/movegen.h"
+#include "core/pack.h"
+#include "core/random.h"
 
 using namespace chess;
 

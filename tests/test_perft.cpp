@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "epd.h"
-#include "perft.h"
-#include "uci.h"
+#include "core/perft.h"
+#include "core/uci.h"
+#include "jobs/perft/epd.h"
 
 using namespace chess;
 

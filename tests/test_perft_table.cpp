@@ -3,9 +3,9 @@
 
 #include <fstream>
 
-#include "epd.h"
-#include "perft.h"
-#include "perft_table.h"
+#include "core/perft.h"
+#include "core/perft_table.h"
+#include "jobs/perft/epd.h"
 
 using namespace chess;
 

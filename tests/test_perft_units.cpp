@@ -4,8 +4,8 @@
 
 #include <hdf5.h>
 
-#include "perft_file.h"
-#include "perft_units.h"
+#include "jobs/perft/file.h"
+#include "jobs/perft/units.h"
 
 using namespace chesshpc;
 using chess::Position;

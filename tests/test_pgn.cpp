@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "movegen.h"
-#include "pgn.h"
-#include "san.h"
-#include "uci.h"
+#include "core/movegen.h"
+#include "core/pgn.h"
+#include "core/san.h"
+#include "core/uci.h"
 
 using namespace chess;
 

@@ -6,10 +6,10 @@
 
 #include <string>
 
-#include "movegen.h"
-#include "perft.h"
-#include "slow_chess.h"
-#include "uci.h"
+#include "core/movegen.h"
+#include "core/perft.h"
+#include "core/uci.h"
+#include "tests/reference/slow_chess.h"
 
 using namespace chess;
 

@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-#include "movegen.h"
-#include "san.h"
-#include "uci.h"
+#include "core/movegen.h"
+#include "core/san.h"
+#include "core/uci.h"
 
 using namespace chess;
 

@@ -9,12 +9,12 @@
 #include <thread>
 #include <vector>
 
-#include "eval.h"
-#include "movegen.h"
-#include "search.h"
-#include "search_bench.h"
-#include "see.h"
-#include "uci.h"
+#include "core/eval.h"
+#include "core/movegen.h"
+#include "core/search.h"
+#include "core/see.h"
+#include "core/uci.h"
+#include "jobs/bench/search_bench.h"
 
 using namespace chess;
 

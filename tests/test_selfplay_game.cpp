@@ -4,14 +4,14 @@
 
 #include <algorithm>
 
-#include "game_bytes.h"
-#include "h5.h"
-#include "movegen.h"
-#include "san.h"
-#include "selfplay_game.h"
-#include "selfplay_players.h"
-#include "selfplay_tables.h"
-#include "uci.h"
+#include "core/movegen.h"
+#include "core/san.h"
+#include "core/uci.h"
+#include "jobs/io/h5.h"
+#include "jobs/selfplay/game.h"
+#include "jobs/selfplay/game_bytes.h"
+#include "jobs/selfplay/players.h"
+#include "jobs/selfplay/tables.h"
 
 using namespace chesshpc;
 

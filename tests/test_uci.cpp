@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "movegen.h"
-#include "uci.h"
+#include "core/movegen.h"
+#include "core/uci.h"
 
 namespace {
 

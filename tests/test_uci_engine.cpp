@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "movegen.h"
-#include "position.h"
-#include "uci.h"
-#include "uci_engine.h"
+#include "core/movegen.h"
+#include "core/position.h"
+#include "core/uci.h"
+#include "jobs/uci/engine.h"
 
 using namespace chesshpc;
 

@@ -1,4 +1,4 @@
-"""The numbers of a drawstats result file (jobs/drawstats.cpp): the corpus, and per rule
+"""The numbers of a drawstats result file (jobs/rules/drawstats.cpp): the corpus, and per rule
 (rule_stats) the games in which its condition held, the games it ended, and at which ply."""
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""The numbers of a perft result file (jobs/perft_file.cpp): total, verification, divide,
+"""The numbers of a perft result file (jobs/perft/file.cpp): total, verification, divide,
 unit times, and per run the units counted and each rank's busy and idle time."""
 from datetime import datetime
 

@@ -1,4 +1,4 @@
-"""Per-rule draw statistics as jobs/rule_stats.cpp writes them, shared by drawstats files
+"""Per-rule draw statistics as jobs/rules/rule_stats.cpp writes them, shared by drawstats files
 (group /rules) and selfplay files (group /drawstats): a group of rules (name, fired, ended,
 first_fire_q1/median/q3) and in /games one first_fire_RULE column per rule (-1 = never),
 beside termination and, in drawstats files, termination_ply."""

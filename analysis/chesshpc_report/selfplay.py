@@ -1,4 +1,4 @@
-"""The numbers of a selfplay result file (jobs/selfplay_file.cpp, jobs/selfplay_tables.cpp):
+"""The numbers of a selfplay result file (jobs/selfplay/file.cpp, jobs/selfplay/tables.cpp):
 the batch's settings, results by colour and by player with White's score and its 95%
 interval, terminations, game lengths, the search score by ply, checks per game, and per
 rule (rule_stats, group /drawstats) the games in which its condition held, the games it

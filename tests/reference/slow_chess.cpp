@@ -1,4 +1,4 @@
-#include "slow_chess.h"
+#include "tests/reference/slow_chess.h"
 
 #include <initializer_list>
 #include <sstream>

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "slow_chess.h"
+#include "tests/reference/slow_chess.h"
 
 namespace {
 

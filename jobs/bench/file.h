@@ -1,0 +1,15 @@
+// The bench result file (BENCH_FORMAT, suite_version 1; bench/README.md describes it):
+// the machine and run as root attributes, every repeat in /measurements, and one row
+// per benchmark, set and depth in /summary.
+#pragma once
+
+#include <hdf5.h>
+
+#include "jobs/bench/job.h"
+
+namespace chesshpc {
+
+// Writes run into file (an open, empty HDF5 file). Throws h5::Error.
+void write_bench_file(hid_t file, const BenchRun& run);
+
+}  // namespace chesshpc

@@ -1,0 +1,95 @@
+#include "jobs/bench/print.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "jobs/bench/suite.h"
+#include "jobs/io/json.h"
+#include "jobs/io/version.h"
+
+namespace chesshpc {
+
+namespace {
+
+std::string plural(long n, const char* one) { return std::to_string(n) + " " + one + (n == 1 ? "" : "s"); }
+
+std::string format(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+void print_table(const BenchRun& run, std::ostream& out) {
+  char line[200];
+  std::snprintf(line, sizeof line, "%-16s %-9s %5s %7s %5s %13s %10s %10s %10s %9s %9s\n", "benchmark", "set", "depth",
+                "threads", "ranks", "nodes", "median ms", "min ms", "max ms", "Mnps", "vs SF");
+  out << line;
+  for (const SummaryRow& s : run.summary) {
+    std::string ratio = std::isnan(s.stockfish_ratio) ? "" : format("%9.2f", s.stockfish_ratio);
+    std::snprintf(line, sizeof line, "%-16s %-9s %5d %7d %5d %13llu %10.3f %10.3f %10.3f %9.1f %s\n",
+                  s.benchmark.c_str(), s.set.c_str(), s.depth, s.threads, s.ranks, (unsigned long long)s.nodes,
+                  s.median_seconds * 1e3, s.min_seconds * 1e3, s.max_seconds * 1e3, s.median_nodes_per_second / 1e6,
+                  ratio.c_str());
+    std::string text = line;
+    text.erase(text.find_last_not_of(" \n") + 1);  // no trailing blanks where there is no ratio
+    out << text << "\n";
+  }
+}
+
+void print_ratios(const BenchRun& run, std::ostream& out) {
+  if (run.stockfish.empty()) {
+    out << "Stockfish: none (--stockfish PATH to compare)\n";
+    return;
+  }
+  out << "chesshpc perft / Stockfish perft, median n/s, 1 thread each (" << run.stockfish << "):";
+  for (const SummaryRow& s : run.summary)
+    if (!std::isnan(s.stockfish_ratio)) out << " " << s.set << " " << format("%.2f", s.stockfish_ratio);
+  out << "\n";
+}
+
+void print_text(const BenchRun& run, const std::string& out_path, std::ostream& out) {
+  out << "bench " << run.suite << " (suite version " << SUITE_VERSION << "): " << plural(run.threads, "thread") << ", "
+      << plural(run.ranks, "rank") << ", " << plural(run.repeats, "repeat") << " on " << run.machine.cpu_model << "\n";
+  print_table(run, out);
+  print_ratios(run, out);
+  out << "wrote " << out_path << ": " << run.rows.size() << " measurements in " << format("%.1f", run.seconds)
+      << " s\n";
+}
+
+std::string summary_json(const SummaryRow& s) {
+  JsonObject o;
+  o.add("benchmark", s.benchmark).add("set", s.set).add("depth", s.depth).add("threads", s.threads);
+  o.add("ranks", s.ranks).add("nodes", (unsigned long long)s.nodes).add("median_seconds", s.median_seconds);
+  o.add("min_seconds", s.min_seconds).add("max_seconds", s.max_seconds);
+  o.add("median_nodes_per_second", s.median_nodes_per_second).add("stockfish_ratio", s.stockfish_ratio);
+  return o.str();
+}
+
+void print_json(const BenchRun& run, const std::string& out_path, std::ostream& out) {
+  const Machine& m = run.machine;
+  JsonObject o;
+  o.add("job", "bench").add("suite", run.suite).add("suite_version", SUITE_VERSION);
+  o.add("chesshpc_version", std::string(CHESSHPC_VERSION) + " (" + CHESSHPC_GIT_COMMIT + ")");
+  o.add("started_utc", run.started_utc).add("seconds", run.seconds);
+  o.add("cpu_model", m.cpu_model).add("logical_cpus", m.logical_cpus).add("cpus_allowed", m.cpus_allowed);
+  o.add("memory_bytes", (unsigned long long)m.memory_bytes).add("hostname", m.hostname);
+  o.add("hosts", run.hosts).add("os", m.os).add("compiler", m.compiler).add("build_type", m.build_type);
+  o.add("build_flags", m.build_flags).add("native", int(m.native)).add("pext", int(m.pext));
+  o.add("ranks", run.ranks).add("threads", run.threads).add("repeats", run.repeats).add("stockfish", run.stockfish);
+  o.add("out", out_path);
+  std::string rows;
+  for (const SummaryRow& s : run.summary) rows += (rows.empty() ? "" : ", ") + summary_json(s);
+  o.raw("summary", "[" + rows + "]");
+  out << o.str() << "\n";
+}
+
+}  // namespace
+
+void print_bench(const BenchRun& run, bool json, const std::string& out_path, std::ostream& out) {
+  if (json)
+    print_json(run, out_path, out);
+  else
+    print_text(run, out_path, out);
+}
+
+}  // namespace chesshpc

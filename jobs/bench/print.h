@@ -1,0 +1,14 @@
+// A finished bench run on stdout: a table of the summary with the Stockfish ratios, or
+// one JSON object with the machine and the summary rows.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "jobs/bench/job.h"
+
+namespace chesshpc {
+
+void print_bench(const BenchRun& run, bool json, const std::string& out_path, std::ostream& out);
+
+}  // namespace chesshpc

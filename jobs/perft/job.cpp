@@ -1,0 +1,217 @@
+#include "jobs/perft/job.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include <memory>
+
+#include "core/movegen.h"
+#include "core/uci.h"
+#include "jobs/io/json.h"
+#include "jobs/io/progress.h"
+#include "jobs/perft/epd.h"
+
+namespace chesshpc {
+
+using chess::u128;
+namespace perft = chess::perft;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// "1.234 s, 567.8 Mnps"
+std::string format_timing(u128 nodes, double seconds) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f s, %.1f Mnps", seconds, seconds > 0 ? double(nodes) / seconds / 1e6 : 0.0);
+  return buf;
+}
+
+struct CounterField {
+  const char* name;
+  u128 perft::Counters::*member;
+};
+
+constexpr CounterField COUNTER_FIELDS[] = {
+    {"nodes", &perft::Counters::nodes},
+    {"captures", &perft::Counters::captures},
+    {"en_passant", &perft::Counters::en_passant},
+    {"castles", &perft::Counters::castles},
+    {"promotions", &perft::Counters::promotions},
+    {"checks", &perft::Counters::checks},
+    {"discovered_checks", &perft::Counters::discovered},
+    {"double_checks", &perft::Counters::double_checks},
+    {"checkmates", &perft::Counters::checkmates},
+};
+
+// Runs a parallel perft with progress reporting on err.
+std::vector<perft::RootCount> timed_divide(const chess::Position& pos, int depth, const PerftRequest& req,
+                                           Progress& progress, chess::PerftTable* table) {
+  perft::Options opt;
+  opt.table = table;
+  opt.threads = req.threads;
+  opt.detailed = req.detailed;
+  opt.on_plan = [&](size_t tasks) { progress.add_total(tasks); };
+  opt.on_task_done = [&](uint64_t nodes) { progress.done(1, nodes); };
+  return perft::divide(pos, depth, opt);
+}
+
+}  // namespace
+
+std::unique_ptr<chess::PerftTable> make_perft_table(const PerftRequest& req) {
+  if (!req.hash_bytes || req.detailed) return nullptr;
+  return std::make_unique<chess::PerftTable>(req.hash_bytes);
+}
+
+namespace {
+
+void print_text(const PerftRequest& req, const chess::Position& pos, const std::vector<perft::RootCount>& roots,
+                double secs, int threads, std::ostream& out, const UnitRunReport* units) {
+  u128 nodes = perft::total(roots);
+  if (req.divide) {
+    for (const auto& r : roots) out << chess::to_uci(r.move) << ": " << chess::to_string(r.nodes) << "\n";
+    out << "\n";
+  }
+  if (req.detailed) {
+    perft::Counters c = perft::total_counters(roots);
+    for (const auto& f : COUNTER_FIELDS) {
+      char line[64];
+      std::snprintf(line, sizeof line, "%-18s %s\n", f.name, chess::to_string(c.*f.member).c_str());
+      out << line;
+    }
+  }
+  out << "perft " << req.depth << " of " << pos.fen() << "\n"
+      << "nodes " << chess::to_string(nodes) << " in " << format_timing(units ? units->nodes_counted : nodes, secs)
+      << ", " << threads << (threads == 1 ? " thread" : " threads");
+  if (req.split_depth)
+    out << ", " << req.ranks << (req.ranks == 1 ? " rank" : " ranks") << ", " << req.units << " units at split depth "
+        << req.split_depth;
+  if (units && units->units_resumed) out << " (" << units->units_resumed << " resumed)";
+  if (req.hash_bytes) out << ", hash " << (req.hash_bytes >> 20) << " MB";
+  if (req.verify_keys) out << ", verification keys";
+  out << "\n";
+}
+
+std::string json_array(const std::vector<double>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%s%.6g", i ? ", " : "", v[i]);
+    s += buf;
+  }
+  return s + "]";
+}
+
+void print_json(const PerftRequest& req, const chess::Position& pos, const std::vector<perft::RootCount>& roots,
+                double secs, int threads, std::ostream& out, const UnitRunReport* units) {
+  u128 nodes = perft::total(roots);
+  JsonObject o;
+  o.add("fen", pos.fen()).add("depth", req.depth).add("nodes", nodes).add("seconds", secs);
+  o.add("nps", secs > 0 ? double(units ? units->nodes_counted : nodes) / secs : 0.0).add("threads", threads);
+  if (req.split_depth) o.add("split_depth", req.split_depth).add("ranks", req.ranks).add("units", req.units);
+  if (units) {
+    o.add("units_resumed", units->units_resumed).add("units_computed", req.units - units->units_resumed);
+    o.add("checkpoints", units->checkpoints).add("checkpoint_seconds", units->checkpoint_seconds);
+    o.raw("busy_seconds", json_array(units->busy)).raw("idle_seconds", json_array(units->idle));
+  }
+  o.add("hash_bytes", (unsigned long long)req.hash_bytes)
+      .add("zobrist_seed", (unsigned long long)chess::zobrist::seed());
+  if (req.divide) {
+    JsonObject d;
+    for (const auto& r : roots) d.add(chess::to_uci(r.move), r.nodes);
+    o.add("divide", d);
+  }
+  if (req.detailed) {
+    JsonObject c;
+    perft::Counters total = perft::total_counters(roots);
+    for (const auto& f : COUNTER_FIELDS) c.add(f.name, total.*f.member);
+    o.add("counters", c);
+  }
+  out << o.str() << "\n";
+}
+
+}  // namespace
+
+void print_perft(const PerftRequest& req, const chess::Position& pos, const std::vector<perft::RootCount>& roots,
+                 double secs, int threads, std::ostream& out, const UnitRunReport* units) {
+  if (req.json)
+    print_json(req, pos, roots, secs, threads, out, units);
+  else
+    print_text(req, pos, roots, secs, threads, out, units);
+}
+
+int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err) {
+  std::optional<chess::Position> root = read_position(req.fen, "perft", err);
+  if (!root) return EXIT_INPUT;
+  const chess::Position& pos = *root;
+  int threads = req.threads > 0 ? req.threads : perft::default_threads();
+  std::unique_ptr<chess::PerftTable> table = make_perft_table(req);
+  Progress progress(err, "perft", !req.quiet, req.progress_interval);
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<perft::RootCount> roots = timed_divide(pos, req.depth, req, progress, table.get());
+  double secs = seconds_since(t0);
+  progress.finish();
+  print_perft(req, pos, roots, secs, threads, out);
+  return EXIT_OK;
+}
+
+int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
+  std::ifstream in(req.epd);
+  if (!in) {
+    err << "chesshpc perft: cannot read EPD file '" << req.epd << "'\n";
+    return EXIT_IO;
+  }
+  EpdFile file = read_epd(in);
+  for (const EpdError& e : file.errors) {
+    err << "chesshpc perft: " << req.epd << ":" << e.line_number << ": unreadable line: " << e.message << "\n";
+    if (req.json) out << JsonObject().add("line", e.line_number).add("error", e.message).add("ok", false).str() << "\n";
+  }
+
+  std::unique_ptr<chess::PerftTable> table = make_perft_table(req);
+  Progress progress(err, "epd", !req.quiet, req.progress_interval);
+  size_t checks = 0, mismatches = 0;
+  u128 nodes = 0;
+  auto t0 = std::chrono::steady_clock::now();
+  PerftRequest one = req;
+  one.detailed = false;
+  for (const EpdLine& line : file.lines) {
+    chess::Position pos = chess::Position::from_fen(line.fen);
+    for (auto [depth, expected] : line.expected) {
+      if (depth > req.max_depth) continue;
+      auto t1 = std::chrono::steady_clock::now();
+      u128 got = perft::total(timed_divide(pos, depth, one, progress, table.get()));
+      double secs = seconds_since(t1);
+      ++checks;
+      nodes += got;
+      bool ok = got == expected;
+      if (!ok) {
+        ++mismatches;
+        err << "MISMATCH " << req.epd << ":" << line.line_number << " depth " << depth << ": expected " << expected
+            << ", got " << chess::to_string(got) << "  [" << line.fen << "]\n";
+      }
+      if (req.json)
+        out << JsonObject()
+                   .add("line", line.line_number)
+                   .add("fen", line.fen)
+                   .add("depth", depth)
+                   .add("expected", (unsigned long long)expected)
+                   .add("nodes", got)
+                   .add("seconds", secs)
+                   .add("ok", ok)
+                   .str()
+            << "\n";
+    }
+  }
+  double secs = seconds_since(t0);
+  progress.finish();
+  if (!req.json)
+    out << req.epd << ": " << file.lines.size() << " positions, " << checks << " counts checked, " << mismatches
+        << " mismatches, " << file.errors.size() << " unreadable lines; " << chess::to_string(nodes) << " nodes in "
+        << format_timing(nodes, secs) << "\n";
+  return mismatches || !file.errors.empty() ? EXIT_MISMATCH : EXIT_OK;
+}
+
+}  // namespace chesshpc

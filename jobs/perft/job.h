@@ -1,0 +1,62 @@
+// The perft job on one process: a single position (with divide and detailed counters)
+// or an EPD suite checked against its published counts.
+#pragma once
+
+#include <climits>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/perft.h"
+#include "jobs/io/job_common.h"
+
+namespace chesshpc {
+
+struct PerftRequest {
+  std::string fen = "startpos";
+  int depth = -1;
+  int threads = 0;  // 0: every core the process may use
+  bool divide = false;
+  bool detailed = false;
+  bool json = false;
+  bool quiet = false;
+  double progress_interval = 0;  // seconds; 0: 1 on a terminal, 10 otherwise
+  size_t hash_bytes = 0;         // perft table size; 0: no hashing
+  bool verify_keys = false;      // the second, independent Zobrist key set (set before any FEN is read)
+  std::string epd;               // when set, check this suite instead of one position
+  // Task-farm runs (cluster/): 0 when the run is not split into units.
+  int split_depth = 0;
+  int ranks = 1;
+  long units = 0;
+  std::string out;      // HDF5 result file of a run split into units; empty: none
+  bool resume = false;  // continue the job recorded in out
+  // Seconds between rewrites of out while the run goes on; 0: 5 s, stretched so that
+  // writing stays under 2% of the run.
+  double checkpoint_interval = 0;
+  std::string command_line;  // for the file's provenance
+  int max_depth = INT_MAX;
+};
+
+// What a run split into units adds to its report.
+struct UnitRunReport {
+  long units_resumed = 0;         // done by earlier runs of the job, not counted again
+  chess::u128 nodes_counted = 0;  // the part of the total this run counted (its nps is of these)
+  int checkpoints = 0;
+  double checkpoint_seconds = 0;   // rank 0 writing the result file, beside its computing thread
+  std::vector<double> busy, idle;  // per rank, this run
+};
+
+// Prints a finished run as text or JSON, as req asks.
+void print_perft(const PerftRequest& req, const chess::Position& pos, const std::vector<chess::perft::RootCount>& roots,
+                 double secs, int threads, std::ostream& out, const UnitRunReport* units = nullptr);
+// The perft table req asks for, or null.
+std::unique_ptr<chess::PerftTable> make_perft_table(const PerftRequest& req);
+
+// Runs one position; results on out, progress and errors on err. Returns an ExitCode.
+int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err);
+// Checks every ";Dn count" of every line (n <= max_depth). Any mismatch or unreadable
+// line makes the exit code non-zero.
+int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err);
+
+}  // namespace chesshpc

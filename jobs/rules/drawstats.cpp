@@ -1,0 +1,236 @@
+#include "jobs/rules/drawstats.h"
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "core/perft.h"
+#include "core/pgn.h"
+#include "jobs/io/h5.h"
+#include "jobs/io/job_common.h"
+#include "jobs/io/json.h"
+#include "jobs/io/progress.h"
+#include "jobs/rules/job.h"
+#include "jobs/rules/rule_stats.h"
+
+namespace chesshpc {
+
+using chess::Rule;
+
+namespace {
+
+void summarise(DrawstatsResult& r) {
+  std::vector<std::array<int32_t, chess::RULE_NB>> first_fire;
+  std::vector<int32_t> ended_by;
+  for (const GameRow& g : r.games) first_fire.push_back(g.first_fire), ended_by.push_back(g.termination);
+  r.rules = summarise_rules(first_fire, ended_by);
+  for (const GameRow& g : r.games) r.plies += g.plies;
+}
+
+const char* README =
+    "chesshpc drawstats: a PGN corpus replayed under a ruleset.\n"
+    "/games: one row per game read, in file order; every dataset has one element per game.\n"
+    "  index (0-based game number in the file, counting skipped games), first_line (line of the game in the "
+    "file),\n"
+    "  result (the PGN Result tag), termination (the rule that ends the game under the ruleset, '' if none),\n"
+    "  termination_ply (-1 if none), plies (moves recorded), perpetual_check (a threefold repetition reached by "
+    "one side checking on every move),\n"
+    "  first_fire_RULE (first ply at which RULE's condition held, ply 0 = start position; -1 = never).\n"
+    "/rules: one row per rule: name, fired (games in which it held), ended (games it ended),\n"
+    "  first_fire_q1 / first_fire_median / first_fire_q3 over the games where it fired (NaN if none).\n"
+    "/skipped: malformed games: index, line, message.\n"
+    "Read with h5py: f['games/plies'][:]; strings: f['games/result'].asstr()[:].";
+
+void write_file(const DrawstatsRequest& req, const DrawstatsResult& r, const std::string& started) {
+  h5::File file(req.out);
+  {
+    h5::Handle games = h5::create_group(file.id(), "games");
+    size_t n = r.games.size();
+    std::vector<int64_t> index(n);
+    std::vector<int32_t> line(n), termination_ply(n), plies(n);
+    std::vector<std::string> result(n), termination(n);
+    std::vector<bool> perpetual(n);
+    for (size_t i = 0; i < n; ++i) {
+      const GameRow& g = r.games[i];
+      index[i] = g.index, line[i] = g.first_line, termination_ply[i] = g.termination_ply, plies[i] = g.plies;
+      result[i] = g.result;
+      termination[i] = g.termination < 0 ? "" : std::string(chess::rule_name(Rule(g.termination)));
+      perpetual[i] = g.perpetual_check;
+    }
+    h5::write_column(games.id(), "index", index, "0-based game number in the file");
+    h5::write_column(games.id(), "first_line", line, "1-based line where the game starts");
+    h5::write_column(games.id(), "result", result, "PGN Result tag");
+    h5::write_column(games.id(), "termination", termination, "rule that ends the game under the ruleset; '' if none");
+    h5::write_column(games.id(), "termination_ply", termination_ply, "ply of the termination; -1 if none");
+    h5::write_column(games.id(), "plies", plies, "moves recorded in the file");
+    h5::write_bool_column(games.id(), "perpetual_check", perpetual, "repetition reached by perpetual check");
+    std::vector<std::array<int32_t, chess::RULE_NB>> first_fire;
+    for (const GameRow& g : r.games) first_fire.push_back(g.first_fire);
+    write_first_fire_columns(games.id(), first_fire);
+  }
+  write_rule_summaries(file.id(), "rules", r.rules);
+  {
+    h5::Handle skipped = h5::create_group(file.id(), "skipped");
+    std::vector<int64_t> index;
+    std::vector<int32_t> line;
+    std::vector<std::string> message;
+    for (const SkippedGame& s : r.skipped)
+      index.push_back(s.index), line.push_back(s.line), message.push_back(s.message);
+    h5::write_column(skipped.id(), "index", index, "0-based game number in the file");
+    h5::write_column(skipped.id(), "line", line, "1-based line of the fault");
+    h5::write_column(skipped.id(), "message", message, "what is wrong");
+  }
+  h5::Provenance p;
+  p.command_line = req.command_line;
+  p.started = started;
+  p.finished = h5::utc_now();
+  p.threads = req.threads > 0 ? req.threads : chess::perft::default_threads();
+  p.readme = README;
+  h5::write_provenance(file.id(), p);
+  h5::set_attr(file.id(), "job", std::string("drawstats"));
+  h5::set_attr(file.id(), "pgn_file", req.pgn);
+  h5::set_attr(file.id(), "ruleset", std::string(ruleset_name(req.ruleset)));
+  h5::set_attr(file.id(), "claim_policy", std::string(claims_name(req.claims)));
+  h5::set_attr(file.id(), "games", int64_t(r.games.size()));
+  h5::set_attr(file.id(), "skipped", int64_t(r.skipped.size()));
+  file.commit();
+}
+
+std::string format_quantile(double v) {
+  if (std::isnan(v)) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+void print_summary(const DrawstatsRequest& req, const DrawstatsResult& r, std::ostream& out) {
+  char line[160];
+  std::snprintf(line, sizeof line, "%.3f s (%.2f M plies/s)", r.seconds,
+                r.seconds > 0 ? double(r.plies) / r.seconds / 1e6 : 0.0);
+  out << req.pgn << ": " << r.games.size() << " games replayed, " << r.skipped.size() << " skipped as malformed; "
+      << r.plies << " plies in " << line << "; ruleset " << ruleset_name(req.ruleset) << ", claims "
+      << claims_name(req.claims) << "\n";
+  std::snprintf(line, sizeof line, "%-22s %10s %10s %8s %8s %8s\n", "rule", "held in", "ended", "q1", "median", "q3");
+  out << line;
+  for (int rule = 0; rule < chess::RULE_NB; ++rule) {
+    const RuleSummary& s = r.rules[rule];
+    std::snprintf(line, sizeof line, "%-22s %10lld %10lld %8s %8s %8s\n",
+                  std::string(chess::rule_name(Rule(rule))).c_str(), (long long)s.fired, (long long)s.ended,
+                  format_quantile(s.q1).c_str(), format_quantile(s.median).c_str(), format_quantile(s.q3).c_str());
+    out << line;
+  }
+}
+
+void print_json(const DrawstatsRequest& req, const DrawstatsResult& r, std::ostream& out) {
+  JsonObject o, rules;
+  o.add("pgn", req.pgn).add("ruleset", ruleset_name(req.ruleset)).add("claims", claims_name(req.claims));
+  o.add("games", (long)r.games.size()).add("skipped", (long)r.skipped.size()).add("plies", (long)r.plies);
+  o.add("seconds", r.seconds).add("plies_per_second", r.seconds > 0 ? double(r.plies) / r.seconds : 0.0);
+  for (int rule = 0; rule < chess::RULE_NB; ++rule) {
+    const RuleSummary& s = r.rules[rule];
+    JsonObject j;
+    j.add("held_in", (long)s.fired).add("ended", (long)s.ended);
+    j.add("q1", s.q1).add("median", s.median).add("q3", s.q3);
+    rules.add(chess::rule_name(Rule(rule)), j);
+  }
+  o.add("rules", rules);
+  if (!req.out.empty()) o.add("out", req.out);
+  out << o.str() << "\n";
+}
+
+}  // namespace
+
+DrawstatsResult compute_drawstats(const std::string& text, chess::Ruleset ruleset, chess::ClaimPolicy claims,
+                                  int threads, Progress* progress) {
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<chess::PgnChunk> chunks = chess::split_pgn(text);
+  if (progress) progress->add_total(chunks.size());
+
+  struct Outcome {
+    bool ok = false;
+    GameRow row;
+    SkippedGame skipped{0, 0, {}};
+  };
+  std::vector<Outcome> outcomes(chunks.size());
+  auto replay = [&](size_t i) {
+    chess::PgnGame pgn;
+    chess::PgnError error;
+    Outcome& o = outcomes[i];
+    if (!chess::parse_pgn_game(chunks[i], pgn, error)) {
+      o.skipped = {int64_t(i), error.line, error.message};
+      if (progress) progress->done(1, 0);
+      return;
+    }
+    chess::Game game(pgn.start, ruleset, claims);
+    for (chess::Move m : pgn.moves) game.play(m);
+    GameRow& row = o.row;
+    row.index = int64_t(i);
+    row.first_line = pgn.first_line;
+    std::string tag = pgn.tag("Result");
+    row.result = tag.empty() ? pgn.result : tag;
+    row.termination = game.termination() ? int32_t(*game.termination()) : -1;
+    row.termination_ply = game.termination_ply();
+    row.plies = int32_t(pgn.moves.size());
+    row.perpetual_check = game.perpetual_check();
+    for (int r = 0; r < chess::RULE_NB; ++r) row.first_fire[r] = game.first_fire(Rule(r));
+    o.ok = true;
+    if (progress) progress->done(1, pgn.moves.size());
+  };
+  tbb::task_arena arena(threads > 0 ? threads : chess::perft::default_threads());
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, chunks.size(), 64), [&](const tbb::blocked_range<size_t>& r) {
+      for (size_t i = r.begin(); i != r.end(); ++i) replay(i);
+    });
+  });
+
+  DrawstatsResult result;
+  for (Outcome& o : outcomes) {
+    if (o.ok)
+      result.games.push_back(std::move(o.row));
+    else
+      result.skipped.push_back(std::move(o.skipped));
+  }
+  summarise(result);
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return result;
+}
+
+int run_drawstats(const DrawstatsRequest& req, std::ostream& out, std::ostream& err) {
+  std::string started = h5::utc_now();
+  std::ifstream in(req.pgn, std::ios::binary);
+  if (!in) {
+    err << "chesshpc drawstats: cannot read PGN file '" << req.pgn << "'\n";
+    return EXIT_IO;
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  std::string text = buffer.str();
+
+  Progress progress(err, "drawstats", !req.quiet, req.progress_interval, "Mplies/s");
+  DrawstatsResult r = compute_drawstats(text, req.ruleset, req.claims, req.threads, &progress);
+  progress.finish();
+  for (const SkippedGame& s : r.skipped)
+    err << "chesshpc drawstats: " << req.pgn << ":" << s.line << ": game " << s.index << " skipped: " << s.message
+        << "\n";
+
+  if (!req.out.empty()) {
+    try {
+      write_file(req, r, started);
+    } catch (const h5::Error& e) {
+      err << "chesshpc drawstats: " << e.what() << "\n";
+      return EXIT_IO;
+    }
+  }
+  if (req.json)
+    print_json(req, r, out);
+  else
+    print_summary(req, r, out);
+  return EXIT_OK;
+}
+
+}  // namespace chesshpc

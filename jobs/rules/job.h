@@ -1,0 +1,29 @@
+// The rules command: play a list of moves under a ruleset and report how and when the
+// game ends and when every rule's condition first held.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "core/game.h"
+
+namespace chesshpc {
+
+struct RulesRequest {
+  std::string fen = "startpos";
+  std::string moves;  // UCI or SAN, separated by spaces; move numbers like "1." are skipped
+  chess::Ruleset ruleset = chess::Ruleset::FIDE;
+  chess::ClaimPolicy claims = chess::ClaimPolicy::FIRST;
+  bool json = false;
+};
+
+int run_rules(const RulesRequest& req, std::ostream& out, std::ostream& err);
+
+std::optional<chess::Ruleset> parse_ruleset(std::string_view s);
+std::optional<chess::ClaimPolicy> parse_claims(std::string_view s);
+std::string_view ruleset_name(chess::Ruleset r);
+std::string_view claims_name(chess::ClaimPolicy c);
+
+}  // namespace chesshpc

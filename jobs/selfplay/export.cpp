@@ -1,0 +1,100 @@
+#include "jobs/selfplay/export.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "core/pgn.h"
+#include "core/uci.h"
+#include "jobs/io/h5.h"
+#include "jobs/io/job_common.h"
+#include "jobs/selfplay/tables.h"
+
+namespace chesshpc {
+
+namespace {
+
+// The PGN standard's Termination values for chesshpc's endings.
+std::string pgn_termination(const std::string& t) {
+  if (t == "resign" || t == "draw_adjudicated" || t == "max_length") return "adjudication";
+  if (t == "flag_fall" || t == "flag_fall_draw") return "time forfeit";
+  if (t == "void" || t.rfind("error", 0) == 0) return "abandoned";
+  return "normal";
+}
+
+std::string score_comment(double cp, int mate, int depth) {
+  char buf[48];
+  if (mate)
+    std::snprintf(buf, sizeof buf, "%sM%d/%d", mate > 0 ? "+" : "-", std::abs(mate), depth);
+  else
+    std::snprintf(buf, sizeof buf, "%+.2f/%d", cp / 100, depth);
+  return buf;
+}
+
+// "2026-11-29T16:45:20Z" -> "2026.11.29"
+std::string pgn_date(const std::string& iso) {
+  if (iso.size() < 10) return "????.??.??";
+  return iso.substr(0, 4) + "." + iso.substr(5, 2) + "." + iso.substr(8, 2);
+}
+
+}  // namespace
+
+int export_pgn(const std::string& path, std::ostream& out, std::ostream& err) {
+  SelfplayTables t;
+  std::string date, site;
+  try {
+    h5::Handle f = h5::open_read(path);
+    if (!h5::has_attr(f.id(), "job") || h5::read_string_attr(f.id(), "job") != "selfplay") {
+      err << "chesshpc export: '" << path << "' is not a chesshpc selfplay file\n";
+      return EXIT_INPUT;
+    }
+    t = read_selfplay_tables(f.id());
+    date = pgn_date(h5::read_string_attr(f.id(), "started"));
+    site = h5::read_string_attr(f.id(), "host");
+  } catch (const h5::Error& e) {
+    err << "chesshpc export: " << e.what() << "\n";
+    return EXIT_INPUT;
+  }
+  const GameColumns& g = t.games;
+  const PositionColumns& p = t.positions;
+  size_t row = 0;  // positions are in game order, like games
+  for (size_t i = 0; i < g.size(); ++i) {
+    chess::PgnGame pgn;
+    try {
+      pgn.start = chess::Position::from_fen(g.start_fen[i]);
+    } catch (const chess::FenError& e) {
+      err << "chesshpc export: game " << g.game[i] << ": " << e.what() << "\n";
+      return EXIT_INPUT;
+    }
+    pgn.tags = {{"Event", "chesshpc selfplay"},
+                {"Site", site},
+                {"Date", date},
+                {"Round", std::to_string(g.game[i] + 1)},
+                {"White", g.white[i]},
+                {"Black", g.black[i]},
+                {"Result", g.result[i]},
+                {"Termination", pgn_termination(g.termination[i])},
+                {"TerminationDetail", g.termination[i]},
+                {"PlyCount", std::to_string(g.plies[i])}};
+    if (!g.opening[i].empty()) pgn.tags.push_back({"Opening", g.opening[i]});
+    pgn.result = g.result[i];
+    for (; row < p.size() && p.game[row] < g.game[i]; ++row) {
+    }
+    chess::Position pos = pgn.start;
+    for (; row < p.size() && p.game[row] == g.game[i]; ++row) {
+      std::optional<chess::Move> m = chess::parse_uci(pos, p.move[row]);
+      if (!m) {
+        err << "chesshpc export: game " << g.game[i] << " ply " << p.ply[row] << ": illegal move " << p.move[row]
+            << "\n";
+        return EXIT_INPUT;
+      }
+      pgn.moves.push_back(*m);
+      bool scored = !p.book[row] && (p.mate_in[row] || !std::isnan(p.score_cp[row]));
+      pgn.comments.push_back(scored ? score_comment(p.score_cp[row], p.mate_in[row], p.depth[row]) : "");
+      pos = pos.after(*m);
+    }
+    out << chess::write_pgn(pgn);
+  }
+  return EXIT_OK;
+}
+
+}  // namespace chesshpc

@@ -1,0 +1,38 @@
+// Where a selfplay batch's games go. While the batch runs, rank 0 checkpoints into
+// FILE.h5.parts/: each part holds the games recorded since the part before, written whole
+// and renamed into place, so a kill -9 loses at most the games since the last part. At
+// the end the parts merge, in game order, into FILE.h5 (written atomically) and go away.
+#pragma once
+
+#include <string>
+
+#include "jobs/perft/file.h"  // ResumeError
+#include "jobs/selfplay/job.h"
+#include "jobs/selfplay/tables.h"
+
+namespace chesshpc {
+
+class SelfplayStore {
+ public:
+  SelfplayStore(std::string path, const SelfplayRequest& req);
+
+  const std::string& path() const { return path_; }
+  std::string parts_dir() const { return path_ + ".parts"; }
+  // An unfinished batch: parts on disk.
+  bool unfinished() const;
+  // The games of every part. Throws ResumeError naming the first difference when a part
+  // belongs to another batch, h5::Error when one cannot be read.
+  SelfplayTables load_parts() const;
+  // Writes the next part (throws h5::Error).
+  void write_part(const SelfplayTables& t);
+  // Sorts every game by index, deduplicates positions if asked, writes FILE.h5, then
+  // removes the parts. Returns the positions dropped as duplicates.
+  size_t finish(SelfplayTables& all, const std::string& started, int threads);
+
+ private:
+  std::string path_;
+  const SelfplayRequest& req_;
+  int next_part_ = 0;
+};
+
+}  // namespace chesshpc

@@ -1,0 +1,99 @@
+// One selfplay game: an opening, two players, a ruleset and the adjudication rules, played
+// to its end and recorded move by move. Everything random in it derives from
+// (seed, game index), so a game is the same wherever and whenever it is played.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/game.h"
+#include "core/random.h"
+#include "jobs/selfplay/openings.h"
+
+namespace chesshpc {
+
+// A clock in milliseconds: base time and increment per move (0: no clock).
+struct TimeControl {
+  long base_ms = 0, increment_ms = 0;
+  bool on() const { return base_ms > 0; }
+};
+
+// What a player decided at one position.
+struct MoveChoice {
+  chess::Move move = chess::Move::none();
+  chess::Move best = chess::Move::none();  // the search's choice (move differs when sampled)
+  std::optional<int> score_cp;             // the mover's view
+  std::optional<int> mate_in;              // moves; negative when the mover is mated
+  int depth = 0;
+  uint64_t nodes = 0;
+  double seconds = 0;
+};
+
+// A side of the game. Implementations: the built-in search, an external UCI engine.
+class Player {
+ public:
+  virtual ~Player() = default;
+  virtual std::string name() const = 0;
+  virtual void new_game() = 0;
+  // game: the game so far (start position and moves); clock_ms: time left for White and
+  // Black when the game has a clock; rng: the game's own stream for any random choice.
+  virtual MoveChoice choose(const chess::Game& game, const std::optional<std::array<long, 2>>& clock_ms,
+                            const TimeControl& tc, chess::Random& rng) = 0;
+};
+
+// Game ends decided by the players' scores rather than the rules (0 turns a rule off).
+struct Adjudication {
+  int resign_score = 0;          // centipawns: a side at or below -score for resign_moves moves loses
+  int resign_moves = 3;          // consecutive moves of the losing side
+  bool resign_two_sided = true;  // the winner's own scores must agree (>= +score) over those moves
+  int draw_score = 0;            // |score| at or below it, for both sides,
+  int draw_moves = 8;            // for this many consecutive moves of each side,
+  int draw_after_move = 40;      // from this move number on, is a draw
+  int max_plies = 0;             // a game this long is a draw
+};
+
+// How a game ended: a rule of the game layer, an adjudication, or the clock.
+enum class Ending : uint8_t { RULE, RESIGN, DRAW_ADJUDICATED, MAX_LENGTH, FLAG_FALL, FLAG_FALL_DRAW, VOID, ERROR };
+
+struct PlyRecord {
+  chess::Move move, best;
+  std::optional<int> score_cp, mate_in;  // the mover's view
+  int depth = 0;
+  uint64_t nodes = 0;
+  bool book = false;  // played from the opening, not chosen by a player
+};
+
+struct GameRecord {
+  uint64_t index = 0;
+  Opening opening;
+  std::string white, black;                    // player names
+  std::string white_settings, black_settings;  // what the batch asked of each (limits, options)
+  uint64_t seed = 0;                           // the batch's seed: with index, all the game's randomness
+  chess::Result result = chess::Result::ONGOING;
+  Ending ending = Ending::RULE;
+  std::string termination;       // the rule's name ("checkmate", ...) or "resign", "draw_adjudicated",
+                                 // "max_length", "flag_fall", "flag_fall_draw", "void", "error: ..."
+  std::vector<PlyRecord> plies;  // every move from the opening's start, book moves first
+  std::array<int, chess::RULE_NB> first_fire{};
+  bool perpetual_check = false;
+  int checks[2] = {0, 0};     // given by White, by Black
+  double search_seconds = 0;  // the players' time choosing moves (not in the dataset: it varies by run)
+};
+
+struct GameSpec {
+  OpeningSpec openings;
+  chess::Ruleset ruleset = chess::Ruleset::FIDE;
+  chess::ClaimPolicy claims = chess::ClaimPolicy::FIRST;
+  Adjudication adjudication;
+  TimeControl clock;
+  uint64_t seed = 0;
+};
+
+// Plays game `index`: `first` has White in even games and Black in odd ones.
+GameRecord play_game(const GameSpec& spec, uint64_t index, Player& first, Player& second);
+
+}  // namespace chesshpc

@@ -1,0 +1,53 @@
+// Openings of a selfplay batch: a book (EPD positions or PGN lines), random plies, or
+// both, chosen for game i from (seed, i / 2) alone: games 2p and 2p + 1 share their
+// opening and swap colours, whatever rank or thread plays them.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/position.h"
+
+namespace chesshpc {
+
+struct BookError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct BookLine {
+  std::string text;                // as the book gives it: the EPD line, or the PGN line in SAN
+  chess::Position start;           // where the line begins
+  std::vector<chess::Move> moves;  // empty for EPD
+};
+
+// Reads a book of one of three kinds: PGN (each game's main line; told by a .pgn name or
+// a first non-blank '['), lines of UCI moves from the start position (data/openings.txt;
+// told by a first line that starts with a square pair like "e2e4"), or EPD (one position
+// a line: the four FEN fields, optional clocks, then any opcodes, which are ignored).
+// '#' starts a comment line in the last two. Throws BookError naming the file, the line
+// and the fault; a book without a line is an error too.
+std::vector<BookLine> read_book(const std::string& path);
+
+enum class BookOrder : uint8_t { SEQUENTIAL, RANDOM };
+
+struct OpeningSpec {
+  const std::vector<BookLine>* book = nullptr;  // none: the start position
+  BookOrder order = BookOrder::SEQUENTIAL;
+  int random_plies = 0;  // uniformly random legal plies after the book line
+  uint64_t seed = 0;
+};
+
+struct Opening {
+  int64_t id = 0;    // book line index, or -1 without a book
+  std::string text;  // the book line, with " +N random plies" when there are any
+  chess::Position start;
+  std::vector<chess::Move> moves;  // book moves and random plies, played before the players start
+};
+
+// The opening of game `game`. Random plies never end the game (no mate, stalemate or
+// dead position): a sequence that would is drawn again from the same stream.
+Opening opening_for(const OpeningSpec& spec, uint64_t game);
+
+}  // namespace chesshpc

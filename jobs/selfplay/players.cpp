@@ -1,0 +1,33 @@
+#include "jobs/selfplay/players.h"
+
+#include "core/uci.h"
+
+namespace chesshpc {
+
+UciPlayer::UciPlayer(const std::string& command, const std::vector<std::pair<std::string, std::string>>& options,
+                     MoveLimits limits)
+    : engine_(command, options), limits_(limits), name_(engine_.name().empty() ? command : engine_.name()) {}
+
+MoveChoice UciPlayer::choose(const chess::Game& game, const std::optional<std::array<long, 2>>& clock_ms,
+                             const TimeControl& tc, chess::Random&) {
+  std::vector<std::string> moves;
+  for (chess::Move m : game.moves()) moves.push_back(chess::to_uci(m));
+  UciLimits limits;
+  if (clock_ms) {
+    limits.wtime_ms = (*clock_ms)[chess::WHITE], limits.btime_ms = (*clock_ms)[chess::BLACK];
+    limits.winc_ms = limits.binc_ms = tc.increment_ms;
+  } else {
+    limits.nodes = limits_.nodes, limits.depth = limits_.depth, limits.movetime_ms = limits_.movetime_ms;
+  }
+  // From the game's start with every move, so that the engine sees repetitions.
+  UciAnswer a = engine_.go(game.start().fen(), moves, limits);
+  MoveChoice c;
+  std::optional<chess::Move> m = chess::parse_uci(game.position(), a.bestmove);
+  if (!m) throw UciError("engine '" + name_ + "' answered '" + a.bestmove + "', not a legal move");
+  c.move = c.best = *m;
+  c.score_cp = a.score_cp, c.mate_in = a.mate_in;
+  c.depth = a.depth, c.nodes = uint64_t(a.nodes), c.seconds = a.seconds;
+  return c;
+}
+
+}  // namespace chesshpc

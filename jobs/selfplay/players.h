@@ -1,0 +1,36 @@
+// The players of selfplay batches. The built-in search joins them with the search core.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "jobs/selfplay/game.h"
+#include "jobs/uci/engine.h"
+
+namespace chesshpc {
+
+// Per-move limits of a player without a clock: one of them (nodes, depth, movetime).
+struct MoveLimits {
+  long nodes = 0;
+  int depth = 0;
+  long movetime_ms = 0;
+};
+
+// An external engine over UCI: `uci:/usr/games/stockfish` on the command line.
+class UciPlayer : public Player {
+ public:
+  UciPlayer(const std::string& command, const std::vector<std::pair<std::string, std::string>>& options,
+            MoveLimits limits);
+  std::string name() const override { return name_; }
+  void new_game() override { engine_.new_game(); }
+  MoveChoice choose(const chess::Game& game, const std::optional<std::array<long, 2>>& clock_ms, const TimeControl& tc,
+                    chess::Random& rng) override;
+
+ private:
+  UciEngine engine_;
+  MoveLimits limits_;
+  std::string name_;
+};
+
+}  // namespace chesshpc

@@ -1,0 +1,58 @@
+// The selfplay dataset as columns: one row per game in /games, one row per position
+// (before each move) in /positions, in game order. Rank 0 builds them from game records;
+// the result file, its checkpoint segments and the PGN export read and write them.
+#pragma once
+
+#include <hdf5.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/game.h"
+#include "core/pack.h"
+#include "jobs/selfplay/game.h"
+
+namespace chesshpc {
+
+struct GameColumns {
+  std::vector<uint64_t> game, seed;
+  std::vector<int64_t> opening_id;
+  std::vector<std::string> opening, white, black, white_settings, black_settings, result, termination, start_fen, moves;
+  std::vector<int32_t> plies, book_plies, checks_white, checks_black;
+  std::vector<std::array<int32_t, chess::RULE_NB>> first_fire;
+  std::vector<bool> perpetual_check;
+  size_t size() const { return game.size(); }
+};
+
+struct PositionColumns {
+  std::vector<uint64_t> game;
+  std::vector<int32_t> ply, mate_in, depth, halfmove;
+  std::vector<std::string> fen, move, best;
+  std::vector<uint8_t> packed;   // 32 bytes a position (core/pack.h)
+  std::vector<double> score_cp;  // the mover's view; NaN without a centipawn score (book move, mate)
+  std::vector<double> result;    // final result from the mover's view: 1, 0.5, 0; NaN if none
+  std::vector<uint64_t> nodes;
+  std::vector<bool> in_check, book;
+  size_t size() const { return game.size(); }
+};
+
+struct SelfplayTables {
+  GameColumns games;
+  PositionColumns positions;
+
+  void append(const GameRecord& g);
+  void append(const SelfplayTables& other);
+  // Stable order by game index (segments of a resumed batch arrive in any order).
+  void sort_by_game();
+  // Keeps the first row of every position (pieces, side, castling, en passant; clocks
+  // aside) in game order, drops the rest. Returns the rows dropped.
+  size_t dedup_positions();
+};
+
+// Writes /games, /positions and /drawstats (per-rule totals over the games) into file.
+void write_selfplay_tables(hid_t file, const SelfplayTables& t);
+SelfplayTables read_selfplay_tables(hid_t file);
+
+}  // namespace chesshpc

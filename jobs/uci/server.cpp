@@ -1,0 +1,289 @@
+#include "jobs/uci/server.h"
+
+#include <algorithm>
+#include <charconv>
+#include <sstream>
+
+#include "core/uci.h"
+#include "jobs/io/job_common.h"
+#include "jobs/io/version.h"
+
+namespace chesshpc {
+
+namespace {
+
+constexpr int MAX_HASH_MB = 65536;
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> tokens;
+  std::istringstream in(line);
+  for (std::string t; in >> t;) tokens.push_back(t);
+  return tokens;
+}
+
+bool parse_int64(const std::string& text, int64_t& value) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+std::string score_text(int score) {
+  if (chess::is_mate_score(score)) return "mate " + std::to_string(chess::mate_in_moves(score));
+  return "cp " + std::to_string(score);
+}
+
+std::string info_line(const chess::SearchInfo& i) {
+  uint64_t nps = i.milliseconds > 0 ? i.nodes * 1000 / uint64_t(i.milliseconds) : i.nodes * 1000;
+  // Appended piecewise: GCC 12 warns falsely (-Wrestrict) on long chains of operator+.
+  std::string s = "info depth ";
+  s += std::to_string(i.depth);
+  s += " seldepth ";
+  s += std::to_string(i.seldepth);
+  s += " multipv 1 score ";
+  s += score_text(i.score);
+  s += " nodes ";
+  s += std::to_string(i.nodes);
+  s += " nps ";
+  s += std::to_string(nps);
+  s += " hashfull ";
+  s += std::to_string(i.hashfull);
+  s += " time ";
+  s += std::to_string(i.milliseconds);
+  s += " pv";
+  for (chess::Move m : i.pv) {
+    s += ' ';
+    s += chess::to_uci(m);
+  }
+  return s;
+}
+
+}  // namespace
+
+UciServer::UciServer(std::ostream& out) : out_(out), search_(std::make_unique<chess::Search>(size_t(hash_mb_) << 20)) {}
+
+UciServer::~UciServer() { finish_search(); }
+
+void UciServer::send(const std::string& line) {
+  std::lock_guard lock(out_mutex_);
+  out_ << line << std::endl;
+}
+
+int UciServer::run(std::istream& in) {
+  for (std::string line; std::getline(in, line);)
+    if (!handle(line)) return EXIT_OK;
+  // End of input is not "quit": a finite search still finishes and reports, so that
+  // piped commands give their answers; an infinite one would never end by itself.
+  if (thread_.joinable() && !infinite_) thread_.join();
+  finish_search();
+  return EXIT_OK;
+}
+
+bool UciServer::handle(const std::string& line) {
+  // A command that fails (a table too large for the memory, say) is reported, and the
+  // engine goes on with its previous state.
+  try {
+    return dispatch(line);
+  } catch (const std::exception& e) {
+    send(std::string("info string error: ") + e.what() + " in: " + line);
+    return true;
+  }
+}
+
+bool UciServer::dispatch(const std::string& line) {
+  std::vector<std::string> tokens = split(line);
+  if (tokens.empty()) return true;
+  const std::string& cmd = tokens[0];
+  if (cmd == "uci") {
+    send(std::string("id name chesshpc ") + CHESSHPC_VERSION);
+    send("id author the chesshpc authors");
+    send("option name Hash type spin default 16 min 1 max " + std::to_string(MAX_HASH_MB));
+    send("option name Clear Hash type button");
+    send("uciok");
+  } else if (cmd == "isready") {
+    send("readyok");
+  } else if (cmd == "ucinewgame") {
+    finish_search();
+    search_->clear();
+    position_ = chess::Position::start();
+    history_.clear();
+  } else if (cmd == "setoption") {
+    setoption(tokens);
+  } else if (cmd == "position") {
+    position(tokens);
+  } else if (cmd == "go") {
+    go(tokens);
+  } else if (cmd == "stop") {
+    finish_search();
+  } else if (cmd == "ponderhit") {
+    // Pondering is not offered; nothing to switch.
+  } else if (cmd == "quit") {
+    finish_search();
+    return false;
+  } else {
+    send("info string unknown command: " + line);
+  }
+  return true;
+}
+
+void UciServer::setoption(const std::vector<std::string>& tokens) {
+  // setoption name NAME [value VALUE], where NAME may hold spaces.
+  std::string name, value;
+  size_t i = 1;
+  if (i >= tokens.size() || tokens[i] != "name") {
+    send("info string setoption needs 'name'");
+    return;
+  }
+  for (++i; i < tokens.size() && tokens[i] != "value"; ++i) name += (name.empty() ? "" : " ") + tokens[i];
+  if (i < tokens.size())
+    for (++i; i < tokens.size(); ++i) value += (value.empty() ? "" : " ") + tokens[i];
+  if (name == "Hash") {
+    int64_t mb = 0;
+    if (!parse_int64(value, mb) || mb < 1 || mb > MAX_HASH_MB) {
+      send("info string Hash takes a whole number of MB from 1 to " + std::to_string(MAX_HASH_MB) + ", not '" + value +
+           "'");
+      return;
+    }
+    finish_search();
+    hash_mb_ = int(mb);
+    search_->set_hash(size_t(hash_mb_) << 20);
+  } else if (name == "Clear Hash") {
+    finish_search();
+    search_->clear();
+  } else {
+    send("info string unknown option '" + name + "'");
+  }
+}
+
+void UciServer::position(const std::vector<std::string>& tokens) {
+  size_t i = 1;
+  std::string fen;
+  if (i < tokens.size() && tokens[i] == "startpos") {
+    fen = "startpos";
+    ++i;
+  } else if (i < tokens.size() && tokens[i] == "fen") {
+    for (++i; i < tokens.size() && tokens[i] != "moves"; ++i) fen += (fen.empty() ? "" : " ") + tokens[i];
+  } else {
+    send("info string position needs 'startpos' or 'fen FEN'");
+    return;
+  }
+  chess::Position pos;
+  try {
+    pos = chess::Position::from_fen(fen);
+  } catch (const chess::FenError& e) {
+    send(std::string("info string ") + e.what());
+    return;
+  }
+  std::vector<chess::Key> history;
+  if (i < tokens.size()) {
+    if (tokens[i] != "moves") {
+      send("info string expected 'moves', not '" + tokens[i] + "'");
+      return;
+    }
+    for (++i; i < tokens.size(); ++i) {
+      std::optional<chess::Move> m = chess::parse_uci(pos, tokens[i]);
+      if (!m) {
+        send("info string illegal move '" + tokens[i] + "' in " + pos.fen() + "; position unchanged");
+        return;
+      }
+      history.push_back(pos.key());
+      pos.do_move(*m);
+    }
+  }
+  position_ = pos;
+  history_ = std::move(history);
+}
+
+void UciServer::go(const std::vector<std::string>& tokens) {
+  if (thread_.joinable()) {
+    // A finite search ends by itself: a second "go" queues behind it, so a script may
+    // send its commands without waiting. An infinite one needs "stop" first.
+    if (infinite_) {
+      send("info string a search is running; send stop first");
+      return;
+    }
+    thread_.join();
+  }
+  chess::SearchLimits limits;
+  for (size_t i = 1; i < tokens.size(); ++i) {
+    const std::string& t = tokens[i];
+    if (t == "infinite") {
+      limits.infinite = true;
+      continue;
+    }
+    if (t == "ponder") {
+      send("info string ponder is not supported; searching normally");
+      continue;
+    }
+    int64_t* target = nullptr;
+    int64_t depth = 0, nodes = 0, movestogo = 0;
+    if (t == "depth")
+      target = &depth;
+    else if (t == "nodes")
+      target = &nodes;
+    else if (t == "movetime")
+      target = &limits.movetime;
+    else if (t == "wtime")
+      target = &limits.wtime;
+    else if (t == "btime")
+      target = &limits.btime;
+    else if (t == "winc")
+      target = &limits.winc;
+    else if (t == "binc")
+      target = &limits.binc;
+    else if (t == "movestogo")
+      target = &movestogo;
+    if (!target) {
+      send("info string go: ignoring unknown '" + t + "'");
+      continue;
+    }
+    int64_t v = 0;
+    if (i + 1 >= tokens.size() || !parse_int64(tokens[i + 1], v)) {
+      send("info string go: '" + t + "' needs a whole number; ignored");
+      continue;
+    }
+    ++i;
+    *target = v;
+    if (target == &depth) limits.depth = int(std::clamp<int64_t>(v, 1, chess::MAX_PLY - 1));
+    if (target == &nodes) limits.nodes = uint64_t(std::max<int64_t>(v, 1));
+    if (target == &movestogo) limits.movestogo = int(std::clamp<int64_t>(v, 0, 1000));
+  }
+  // A clock of zero or less still means "move now", not "no clock".
+  if (limits.wtime < -1) limits.wtime = 0;
+  if (limits.btime < -1) limits.btime = 0;
+  // "go" without any limit searches until "stop", as "go infinite" does.
+  if (!limits.depth && !limits.nodes && !limits.uses_clock()) limits.infinite = true;
+  stop_signal_ = false;
+  infinite_ = limits.infinite;
+  search_->clear_stop();
+  thread_ = std::thread([this, limits, pos = position_, history = history_] {
+    chess::SearchResult r =
+        search_->run(pos, history, limits, [this](const chess::SearchInfo& i) { send(info_line(i)); });
+    if (limits.infinite) {
+      // UCI: after "go infinite" the bestmove waits for "stop".
+      std::unique_lock lock(stop_mutex_);
+      stop_cv_.wait(lock, [this] { return stop_signal_; });
+    }
+    // No legal move: say why before the null move UCI asks for.
+    if (r.best.is_none()) send(r.score == -chess::VALUE_MATE ? "info depth 0 score mate 0" : "info depth 0 score cp 0");
+    std::string line = "bestmove " + (r.best.is_none() ? std::string("0000") : chess::to_uci(r.best));
+    if (r.pv.size() >= 2) line += " ponder " + chess::to_uci(r.pv[1]);
+    send(line);
+  });
+}
+
+void UciServer::finish_search() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard lock(stop_mutex_);
+    stop_signal_ = true;
+  }
+  stop_cv_.notify_all();
+  search_->stop();
+  thread_.join();
+}
+
+int run_uci_server(std::istream& in, std::ostream& out) {
+  UciServer engine(out);
+  return engine.run(in);
+}
+
+}  // namespace chesshpc

@@ -6,6 +6,7 @@
 #include "cluster/mpi_session.h"
 #include "cluster/perft_farm.h"
 #include "cluster/task_farm.h"
+#include "core/threads.h"
 #include "jobs/bench/suite.h"
 
 namespace chesshpc {
@@ -48,7 +49,7 @@ BenchResult farm_perft(const BenchSpec& spec, int threads) {
   return result;
 }
 
-int threads_of(const BenchRequest& req) { return req.threads > 0 ? req.threads : chess::perft::default_threads(); }
+int threads_of(const BenchRequest& req) { return chess::resolve_threads(req.threads); }
 
 // Ranks other than 0: take part in each cluster measurement rank 0 announces.
 int serve(const BenchRequest& req) {

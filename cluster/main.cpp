@@ -11,6 +11,7 @@
 #include "core/zobrist.h"
 #include "jobs/bench/search_bench.h"
 #include "jobs/bench/suite.h"
+#include "jobs/io/byte_size.h"
 #include "jobs/io/version.h"
 #include "jobs/perft/job.h"
 #include "jobs/rules/drawstats.h"
@@ -152,7 +153,7 @@ int perft_command(const std::vector<std::string>& args, const std::string& comma
   req.quiet = opt.has("quiet");
   req.progress_interval = opt.get_double("progress", 0, 0.01, 86400);
   if (auto hash = opt.get("hash")) {
-    req.hash_bytes = chess::parse_size(*hash);
+    req.hash_bytes = parse_size(*hash);
     if (!req.hash_bytes) throw UsageError("--hash takes a size like 512M or 8G, not '" + *hash + "'");
   }
   req.verify_keys = opt.has("verify-keys");
@@ -302,7 +303,7 @@ int selfplay_command(const std::vector<std::string>& args, const std::string& co
   req.temperature = opt.get_double("temperature", 0, 0, 100);
   req.sample_plies = opt.get_int("sample-plies", 0, 0, 1000);
   if (auto hash = opt.get("hash")) {
-    req.hash_bytes = chess::parse_size(*hash);
+    req.hash_bytes = parse_size(*hash);
     if (!req.hash_bytes) throw UsageError("--hash takes a size like 16M or 1G, not '" + *hash + "'");
   }
   req.games_per_unit = opt.get_int("games-per-unit", 0, 1, 1000000);

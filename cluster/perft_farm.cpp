@@ -17,8 +17,10 @@
 #include "cluster/signals.h"
 #include "cluster/task_farm.h"
 #include "core/movegen.h"
+#include "core/threads.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/progress.h"
+#include "jobs/io/provenance.h"
 #include "jobs/perft/file.h"
 
 namespace chesshpc {
@@ -135,7 +137,7 @@ int run_perft_farm(PerftRequest req, std::ostream& out, std::ostream& err) {
     return EXIT_USAGE;
   }
   catch_stop_signals();
-  std::string started = h5::utc_now();
+  std::string started = utc_now();
   auto t0 = std::chrono::steady_clock::now();
   PerftPlan plan = plan_units(pos, req.depth, req.split_depth);
   req.units = long(plan.units.size());
@@ -152,7 +154,7 @@ int run_perft_farm(PerftRequest req, std::ostream& out, std::ostream& err) {
   UnitRunReport report;
   report.units_resumed = long(plan.units.size() - pending.size());
   std::unique_ptr<chess::PerftTable> table = make_perft_table(req);
-  int threads = req.threads > 0 ? req.threads : chess::perft::default_threads();
+  int threads = chess::resolve_threads(req.threads);
   Progress progress(err, "perft", !req.quiet && rank == 0, req.progress_interval);
   progress.add_total(pending.size());
   Ledger ledger(r, &progress);

@@ -15,10 +15,12 @@
 #include "cluster/signals.h"
 #include "cluster/task_farm.h"
 #include "core/perft.h"
+#include "core/threads.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
 #include "jobs/io/progress.h"
+#include "jobs/io/provenance.h"
 #include "jobs/selfplay/file.h"
 #include "jobs/selfplay/game_bytes.h"
 
@@ -232,7 +234,7 @@ int run_selfplay(SelfplayRequest req, std::ostream& out, std::ostream& err) {
   spec.clock = req.clock, spec.seed = req.seed;
 
   catch_stop_signals();
-  std::string started = h5::utc_now();
+  std::string started = utc_now();
   auto t0 = std::chrono::steady_clock::now();
   SelfplayStore store(req.out, req);
   std::set<uint64_t> done;
@@ -251,7 +253,7 @@ int run_selfplay(SelfplayRequest req, std::ostream& out, std::ostream& err) {
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (status != EXIT_OK) return status;
 
-  int threads = req.threads > 0 ? req.threads : chess::perft::default_threads();
+  int threads = chess::resolve_threads(req.threads);
   if (rank == 0) {
     for (uint64_t i = 0; i < req.games; ++i)
       if (!done.count(i)) batch.todo.push_back(i);

@@ -1,20 +1,13 @@
 #include "core/perft.h"
 
-#include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <algorithm>
 
 #include "core/movegen.h"
+#include "core/threads.h"
 
 namespace chess {
-
-std::string to_string(u128 v) {
-  if (v == 0) return "0";
-  std::string s;
-  for (; v; v /= 10) s += char('0' + int(v % 10));
-  return {s.rbegin(), s.rend()};
-}
 
 namespace perft {
 
@@ -162,8 +155,6 @@ Counters detailed(const Position& pos, int depth) {
   return c;
 }
 
-int default_threads() { return tbb::info::default_concurrency(); }
-
 std::vector<RootCount> divide(const Position& pos, int depth, const Options& opt) {
   std::vector<RootCount> roots;
   MoveList moves = legal_moves(pos);
@@ -199,7 +190,7 @@ std::vector<RootCount> divide(const Position& pos, int depth, const Options& opt
       results[i].nodes = count(t.pos, t.depth, opt.table);
     if (opt.on_task_done) opt.on_task_done(uint64_t(results[i].nodes));
   };
-  int threads = opt.threads > 0 ? opt.threads : default_threads();
+  int threads = resolve_threads(opt.threads);
   tbb::task_arena arena(threads);
   arena.execute([&] {
     tbb::parallel_for(tbb::blocked_range<size_t>(0, order.size(), 1), [&](const tbb::blocked_range<size_t>& r) {

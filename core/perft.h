@@ -7,13 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "core/int128.h"
 #include "core/perft_table.h"
 #include "core/position.h"
 
 namespace chess {
-
-using u128 = unsigned __int128;
-std::string to_string(u128 v);
 
 namespace perft {
 
@@ -61,7 +59,6 @@ struct Options {
 std::vector<RootCount> divide(const Position& pos, int depth, const Options& opt);
 u128 total(const std::vector<RootCount>& roots);
 Counters total_counters(const std::vector<RootCount>& roots);
-int default_threads();
 
 }  // namespace perft
 }  // namespace chess

@@ -1,7 +1,6 @@
 #include "core/perft_table.h"
 
 #include <bit>
-#include <charconv>
 #include <new>
 
 #include <tbb/blocked_range.h>
@@ -50,16 +49,6 @@ void PerftTable::store(Key key, int depth, uint64_t count) {
   uint64_t data = count << 8 | uint64_t(depth);
   victim->data.store(data, std::memory_order_relaxed);
   victim->check.store(key ^ data, std::memory_order_relaxed);
-}
-
-size_t parse_size(std::string_view text) {
-  size_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || value == 0) return 0;
-  std::string_view unit(end, size_t(text.data() + text.size() - end));
-  int shift = unit.empty() ? 0 : unit == "K" ? 10 : unit == "M" ? 20 : unit == "G" ? 30 : unit == "T" ? 40 : -1;
-  if (shift < 0 || value > (SIZE_MAX >> shift)) return 0;
-  return value << shift;
 }
 
 }  // namespace chess

@@ -12,7 +12,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <string_view>
 
 #include "core/large_pages.h"
 #include "core/types.h"
@@ -42,8 +41,5 @@ class PerftTable {
   LargePagesPtr<Bucket> buckets_;
   size_t mask_;
 };
-
-// "512M", "8G", "64K", "1048576": bytes. Returns 0 for text that is not a size.
-size_t parse_size(std::string_view text);
 
 }  // namespace chess

@@ -32,14 +32,6 @@ TEST(PerftTable, KeepsTheDeepestEntriesOfAFullBucket) {
   }
 }
 
-TEST(PerftTable, ParsesSizes) {
-  EXPECT_EQ(parse_size("512M"), size_t(512) << 20);
-  EXPECT_EQ(parse_size("8G"), size_t(8) << 30);
-  EXPECT_EQ(parse_size("64K"), size_t(64) << 10);
-  EXPECT_EQ(parse_size("1048576"), size_t(1) << 20);
-  for (const char* bad : {"", "M", "0", "-1M", "1.5G", "12X", "1MB"}) EXPECT_EQ(parse_size(bad), 0u) << bad;
-}
-
 // Every perftsuite line to depth 5, with a table small enough that buckets overflow and
 // entries are replaced all the time, shared by two threads.
 TEST(HashedPerft, EqualsUnhashedOnThePerftSuite) {

@@ -40,7 +40,7 @@ void write_machine(hid_t file, const BenchRun& run) {
 
 void write_root(hid_t file, const BenchRun& run) {
   // Provenance as every result file has it (with threads and ranks), then the bench's own.
-  h5::write_provenance(file, {run.command_line, run.started_utc, h5::utc_now(), run.threads, run.ranks, README});
+  h5::write_provenance(file, {run.command_line, run.started_utc, utc_now(), run.threads, run.ranks, README});
   h5::set_attr(file, "job", std::string("bench"));
   h5::set_attr(file, "suite", run.suite);
   h5::set_attr(file, "suite_version", int64_t(SUITE_VERSION));

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/perft.h"
+#include "core/threads.h"
 #include "jobs/bench/file.h"
 #include "jobs/bench/print.h"
 #include "jobs/bench/stockfish.h"
@@ -12,6 +13,7 @@
 #include "jobs/io/h5.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/progress.h"
+#include "jobs/io/provenance.h"
 
 namespace chesshpc {
 
@@ -68,10 +70,10 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 BenchRun describe_run(const BenchRequest& req, const RankHooks& ranks, const Stockfish* stockfish) {
   BenchRun run;
   run.suite = req.suite;
-  run.threads = req.threads > 0 ? req.threads : chess::perft::default_threads();
+  run.threads = chess::resolve_threads(req.threads);
   run.ranks = ranks.ranks, run.repeats = req.repeats;
   run.command_line = req.command_line;
-  run.started_utc = h5::utc_now();
+  run.started_utc = utc_now();
   run.machine = describe_machine();
   for (const std::string& h : ranks.hosts) run.hosts += (run.hosts.empty() ? "" : ",") + h;
   if (run.hosts.empty()) run.hosts = run.machine.hostname;

@@ -10,6 +10,7 @@
 #include "core/bitboard.h"
 #include "jobs/io/build_info.h"
 #include "jobs/io/h5.h"
+#include "jobs/io/provenance.h"
 
 namespace chesshpc {
 
@@ -43,7 +44,7 @@ Machine describe_machine() {
   m.logical_cpus = int(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
   m.cpus_allowed = cpus_allowed(m.logical_cpus);
   m.memory_bytes = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE));
-  m.hostname = h5::host_name();
+  m.hostname = host_name();
   m.os = std::string(u.sysname) + " " + u.release;
   m.compiler = CHESSHPC_COMPILER;
   m.build_type = CHESSHPC_BUILD_TYPE;

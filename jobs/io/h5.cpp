@@ -266,21 +266,6 @@ void read_bool_column(hid_t parent, const std::string& name, std::vector<bool>& 
   out.assign(bytes.begin(), bytes.end());
 }
 
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
-std::string host_name() {
-  char buf[256] = {};
-  gethostname(buf, sizeof buf - 1);
-  return buf;
-}
-
 void write_provenance(hid_t file, const Provenance& p) {
   set_attr(file, "program", std::string("chesshpc"));
   set_attr(file, "version", std::string(CHESSHPC_VERSION));

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "jobs/io/provenance.h"
+
 namespace chesshpc::h5 {
 
 struct Error : std::runtime_error {
@@ -91,15 +93,6 @@ void read_byte_rows(hid_t parent, const std::string& name, std::vector<uint8_t>&
 
 // Provenance on the root: program, version, git commit, command line, host, start and
 // end time (ISO 8601, UTC), threads, and the file's schema in a "README" attribute.
-struct Provenance {
-  std::string command_line;
-  std::string started, finished;  // ISO 8601 UTC
-  int threads = 0;
-  int ranks = 1;
-  std::string readme;
-};
 void write_provenance(hid_t file, const Provenance& p);
-std::string utc_now();
-std::string host_name();
 
 }  // namespace chesshpc::h5

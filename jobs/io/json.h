@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/perft.h"
+#include "core/int128.h"
 
 namespace chesshpc {
 

@@ -12,8 +12,6 @@
 #include <string>
 #include <thread>
 
-#include "core/perft.h"
-
 namespace chesshpc {
 
 class Progress {

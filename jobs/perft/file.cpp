@@ -5,8 +5,10 @@
 #include <sstream>
 
 #include "core/movegen.h"
+#include "core/threads.h"
 #include "core/uci.h"
 #include "jobs/io/h5.h"
+#include "jobs/io/provenance.h"
 
 namespace chesshpc {
 
@@ -92,11 +94,11 @@ void PerftFile::write(const UnitResults& r) const {
     h5::set_attr(file.id(), "total_hi", uint64_t(total >> 64));
     h5::set_attr(file.id(), "total_lo", uint64_t(total));
   }
-  h5::Provenance p;
+  Provenance p;
   p.command_line = req_.command_line;
   p.started = started_;
-  p.finished = complete ? h5::utc_now() : "";
-  p.threads = req_.threads > 0 ? req_.threads : chess::perft::default_threads();
+  p.finished = complete ? utc_now() : "";
+  p.threads = chess::resolve_threads(req_.threads);
   p.ranks = req_.ranks;
   p.readme = README;
   h5::write_provenance(file.id(), p);

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/movegen.h"
+#include "core/threads.h"
 #include "core/uci.h"
 #include "jobs/io/json.h"
 #include "jobs/io/progress.h"
@@ -147,7 +148,7 @@ int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err) {
   std::optional<chess::Position> root = read_position(req.fen, "perft", err);
   if (!root) return EXIT_INPUT;
   const chess::Position& pos = *root;
-  int threads = req.threads > 0 ? req.threads : perft::default_threads();
+  int threads = chess::resolve_threads(req.threads);
   std::unique_ptr<chess::PerftTable> table = make_perft_table(req);
   Progress progress(err, "perft", !req.quiet, req.progress_interval);
   auto t0 = std::chrono::steady_clock::now();

@@ -11,10 +11,12 @@
 
 #include "core/perft.h"
 #include "core/pgn.h"
+#include "core/threads.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
 #include "jobs/io/progress.h"
+#include "jobs/io/provenance.h"
 #include "jobs/rules/job.h"
 #include "jobs/rules/rule_stats.h"
 
@@ -85,11 +87,11 @@ void write_file(const DrawstatsRequest& req, const DrawstatsResult& r, const std
     h5::write_column(skipped.id(), "line", line, "1-based line of the fault");
     h5::write_column(skipped.id(), "message", message, "what is wrong");
   }
-  h5::Provenance p;
+  Provenance p;
   p.command_line = req.command_line;
   p.started = started;
-  p.finished = h5::utc_now();
-  p.threads = req.threads > 0 ? req.threads : chess::perft::default_threads();
+  p.finished = utc_now();
+  p.threads = chess::resolve_threads(req.threads);
   p.readme = README;
   h5::write_provenance(file.id(), p);
   h5::set_attr(file.id(), "job", std::string("drawstats"));
@@ -181,7 +183,7 @@ DrawstatsResult compute_drawstats(const std::string& text, chess::Ruleset rulese
     o.ok = true;
     if (progress) progress->done(1, pgn.moves.size());
   };
-  tbb::task_arena arena(threads > 0 ? threads : chess::perft::default_threads());
+  tbb::task_arena arena(chess::resolve_threads(threads));
   arena.execute([&] {
     tbb::parallel_for(tbb::blocked_range<size_t>(0, chunks.size(), 64), [&](const tbb::blocked_range<size_t>& r) {
       for (size_t i = r.begin(); i != r.end(); ++i) replay(i);
@@ -201,7 +203,7 @@ DrawstatsResult compute_drawstats(const std::string& text, chess::Ruleset rulese
 }
 
 int run_drawstats(const DrawstatsRequest& req, std::ostream& out, std::ostream& err) {
-  std::string started = h5::utc_now();
+  std::string started = utc_now();
   std::ifstream in(req.pgn, std::ios::binary);
   if (!in) {
     err << "chesshpc drawstats: cannot read PGN file '" << req.pgn << "'\n";

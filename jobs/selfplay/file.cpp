@@ -5,6 +5,7 @@
 
 #include "core/movegen.h"
 #include "jobs/io/h5.h"
+#include "jobs/io/provenance.h"
 
 namespace fs = std::filesystem;
 
@@ -113,10 +114,10 @@ size_t SelfplayStore::finish(SelfplayTables& all, const std::string& started, in
   size_t dropped = req_.dedup ? all.dedup_positions() : 0;
   h5::File file(path_);
   write_selfplay_tables(file.id(), all);
-  h5::Provenance p;
+  Provenance p;
   p.command_line = req_.command_line;
   p.started = started;
-  p.finished = h5::utc_now();
+  p.finished = utc_now();
   p.threads = threads;
   p.ranks = req_.ranks;
   p.readme = README;

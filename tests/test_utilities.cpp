@@ -1,0 +1,45 @@
+// The small utilities every layer shares: 128-bit counts as text, sizes on the command
+// line, thread counts.
+#include <gtest/gtest.h>
+
+#include <tbb/info.h>
+
+#include "core/int128.h"
+#include "core/threads.h"
+#include "jobs/io/byte_size.h"
+
+using chess::u128;
+
+TEST(Int128, ReadsAndWritesCountsPast64Bits) {
+  // perft(14) of the start position, as published: 3 * 2^64 + 6544789300456874389.
+  std::optional<u128> perft14 = chess::parse_u128("61885021521585529237");
+  ASSERT_TRUE(perft14);
+  EXPECT_EQ(uint64_t(*perft14 >> 64), 3u);
+  EXPECT_EQ(uint64_t(*perft14), 6544789300456874389ULL);
+  EXPECT_EQ(chess::to_string(*perft14), "61885021521585529237");
+  EXPECT_EQ(chess::to_string(0), "0");
+  EXPECT_EQ(chess::to_string(~u128(0)), "340282366920938463463374607431768211455");
+  EXPECT_EQ(chess::parse_u128("340282366920938463463374607431768211455"), ~u128(0));
+}
+
+TEST(Int128, RefusesTextThatIsNotACount) {
+  for (const char* bad : {"", "-1", "+1", " 1", "1 ", "1e3", "12,345", "340282366920938463463374607431768211456"})
+    EXPECT_FALSE(chess::parse_u128(bad)) << bad;
+  EXPECT_EQ(chess::parse_u128("007"), u128(7));
+}
+
+TEST(ByteSize, ParsesSizes) {
+  using chesshpc::parse_size;
+  EXPECT_EQ(parse_size("512M"), size_t(512) << 20);
+  EXPECT_EQ(parse_size("8G"), size_t(8) << 30);
+  EXPECT_EQ(parse_size("64K"), size_t(64) << 10);
+  EXPECT_EQ(parse_size("1048576"), size_t(1) << 20);
+  for (const char* bad : {"", "M", "0", "-1M", "1.5G", "12X", "1MB", "17179869184G"})
+    EXPECT_EQ(parse_size(bad), 0u) << bad;
+}
+
+TEST(Threads, ZeroMeansEveryCoreThisProcessMayUse) {
+  EXPECT_EQ(chess::resolve_threads(3), 3);
+  EXPECT_EQ(chess::resolve_threads(0), tbb::info::default_concurrency());
+  EXPECT_GE(chess::resolve_threads(0), 1);
+}

@@ -1,13 +1,15 @@
 #include "cluster/bench_farm.h"
 
 #include <chrono>
+#include <iostream>
+#include <optional>
 
-#include "cluster/ledger.h"
 #include "cluster/mpi_session.h"
-#include "cluster/perft_farm.h"
 #include "cluster/task_farm.h"
+#include "cluster/unit_driver.h"
 #include "core/threads.h"
 #include "jobs/bench/suite.h"
+#include "jobs/perft/split_job.h"
 
 namespace chesshpc {
 
@@ -17,8 +19,9 @@ constexpr int STOP = -1;
 
 // Rank 0 tells every rank what comes next: the suite index of a cluster_perft measurement
 // or STOP. The others wait for it while rank 0 measures on its own, so they poll
-// rarely, to take as little as possible from its cores.
+// rarely, to take as little as possible from its cores. Alone, there is no one to tell.
 int announce(int command) {
+  if (!MpiSession::running()) return command;
   MPI_Request req;
   MPI_Ibcast(&command, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
   gentle_wait(&req, MPI_STATUS_IGNORE, std::chrono::milliseconds(2));
@@ -26,42 +29,41 @@ int announce(int command) {
 }
 
 void gentle_barrier() {
+  if (!MpiSession::running()) return;
   MPI_Request req;
   MPI_Ibarrier(MPI_COMM_WORLD, &req);
   gentle_wait(&req);
 }
 
-// One cluster_perft measurement, on every rank. Each rank plans the units and clears its
-// table before the clock starts; the clock runs on rank 0 from the common start to the
-// last unit's count.
+// One cluster_perft measurement, on every rank: the perft job split into units, without a
+// file. Each rank plans the units and clears its table before the clock starts; the clock
+// runs on rank 0 from the common start to the last unit's count.
 BenchResult farm_perft(const BenchSpec& spec, int threads) {
-  PerftPlan plan = plan_units(chess::Position::from_fen(set_fen(spec.set)), spec.depth, spec.split_depth);
-  chess::PerftTable table(size_t(spec.hash_mb) << 20);
-  UnitResults r(plan.units.size());
-  Ledger ledger(r, nullptr);
-  std::vector<size_t> pending;
-  for (size_t i = 0; MpiSession::rank() == 0 && i < plan.units.size(); ++i) pending.push_back(i);
+  PerftRequest req;
+  req.fen = set_fen(spec.set), req.depth = spec.depth, req.split_depth = spec.split_depth;
+  req.hash_bytes = size_t(spec.hash_mb) << 20, req.threads = threads;
+  SplitPerft job(req);
+  job.plan({MpiSession::rank(), MpiSession::size()}, std::cerr);  // the suite's own positions: always plans
+  Ledger ledger(job, nullptr);
   gentle_barrier();
   auto t0 = std::chrono::steady_clock::now();
-  count_on_farm(plan, threads, &table, &ledger, pending, 0);
-  BenchResult result{0, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
-  for (chess::u128 n : merge_divide(plan, r.nodes)) result.nodes += uint64_t(n);
-  return result;
+  run_units(job, ledger);
+  return {uint64_t(job.total()), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
 }
-
-int threads_of(const BenchRequest& req) { return chess::resolve_threads(req.threads); }
 
 // Ranks other than 0: take part in each cluster measurement rank 0 announces.
 int serve(const BenchRequest& req) {
   const Suite& suite = *find_suite(req.suite);
-  for (int index; (index = announce(0)) != STOP;) farm_perft(suite.specs[size_t(index)], threads_of(req));
+  for (int index; (index = announce(0)) != STOP;)
+    farm_perft(suite.specs[size_t(index)], chess::resolve_threads(req.threads));
   return EXIT_OK;
 }
 
 }  // namespace
 
 int run_bench_farm(const BenchRequest& req, std::ostream& out, std::ostream& err) {
-  MpiSession mpi;
+  std::optional<MpiSession> mpi;
+  if (launched_with_ranks()) mpi.emplace();
   RankHooks hooks;
   hooks.ranks = MpiSession::size();
   hooks.hosts = gather_hosts();

@@ -1,4 +1,4 @@
-// chesshpc bench over MPI ranks (or alone, an MPI singleton): rank 0 runs the suite while
+// chesshpc bench over MPI ranks (or alone, without MPI): rank 0 runs the suite while
 // the other ranks wait without spinning, and every rank takes part in cluster_perft.
 #pragma once
 

@@ -1,26 +1,35 @@
-// Rank 0's record of the finished units of a perft job.
+// Rank 0's record of a job's finished units. Units arrive from rank 0's thread serving the
+// other ranks and from its own computing threads, checkpoints are taken on a thread of
+// their own, and the progress line asks for details on a fourth: the ledger puts every
+// call into the job behind one lock, so that jobs need none (jobs/io/unit_job.h).
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <mutex>
+#include <string>
 
-#include "jobs/perft/units.h"
+#include "jobs/io/unit_job.h"
 
 namespace chesshpc {
 
 class Progress;
 
-// Shared by the thread serving workers, rank 0's own computing thread and the checkpointer.
 class Ledger {
  public:
-  Ledger(UnitResults& r, Progress* progress) : r_(r), progress_(progress) {}
-  void record(size_t unit, uint64_t nodes, double secs, int rank);
-  UnitResults snapshot() const;
+  // progress may be null (nothing shown).
+  Ledger(UnitJob& job, Progress* progress) : job_(job), progress_(progress) {}
+
+  void record(size_t unit, Payload&& result, double seconds, int rank);
+  // The job's checkpoint writer, taken under the lock; empty when the job keeps no file.
+  std::function<uint64_t()> checkpoint();
   // Ignores every later record, so that the last checkpoint before a stop holds all the
   // units the job reports as kept.
   void freeze();
+  std::string detail() const;
 
  private:
-  UnitResults& r_;
+  UnitJob& job_;
   Progress* progress_;
   bool frozen_ = false;
   mutable std::mutex mutex_;

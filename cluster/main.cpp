@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "cluster/bench_farm.h"
+#include "cluster/mpi_session.h"
 #include "cluster/options.h"
-#include "cluster/perft_farm.h"
-#include "cluster/selfplay_farm.h"
+#include "cluster/unit_driver.h"
 #include "core/perft_table.h"
 #include "core/zobrist.h"
 #include "jobs/bench/search_bench.h"
@@ -14,8 +14,10 @@
 #include "jobs/io/byte_size.h"
 #include "jobs/io/version.h"
 #include "jobs/perft/job.h"
+#include "jobs/perft/split_job.h"
 #include "jobs/rules/drawstats.h"
 #include "jobs/rules/job.h"
+#include "jobs/selfplay/batch.h"
 #include "jobs/selfplay/export.h"
 #include "jobs/uci/server.h"
 
@@ -180,7 +182,10 @@ int perft_command(const std::vector<std::string>& args, const std::string& comma
     throw UsageError("--out goes with a run split into units: add --split-depth K");
   if (req.detailed && opt.has("split-depth")) throw UsageError("--detailed runs in one process; drop --split-depth");
   // Under mpirun or srun, or when asked for units, the run is a task farm over the ranks.
-  if (opt.has("split-depth") || launched_with_ranks()) return run_perft_farm(req, std::cout, std::cerr);
+  if (opt.has("split-depth") || launched_with_ranks()) {
+    SplitPerft job(req);
+    return run_unit_job(job, std::cout, std::cerr);
+  }
   return run_perft(req, std::cout, std::cerr);
 }
 
@@ -318,7 +323,8 @@ int selfplay_command(const std::vector<std::string>& args, const std::string& co
   req.quiet = opt.has("quiet");
   req.progress_interval = opt.get_double("progress", 0, 0.01, 86400);
   req.command_line = command_line;
-  return run_selfplay(req, std::cout, std::cerr);
+  SelfplayBatch job(req);
+  return run_unit_job(job, std::cout, std::cerr);
 }
 
 int export_command(const std::vector<std::string>& args) {

@@ -1,10 +1,13 @@
-// MPI for the length of a job: initialised (a singleton without mpirun) and finalised.
-// Only rank 0's main thread and each rank's main thread call MPI (MPI_THREAD_FUNNELED).
+// MPI for the length of a job: initialised and finalised. Only each rank's main thread
+// calls MPI (MPI_THREAD_FUNNELED). A job on one process starts no MPI at all (a singleton
+// start costs half a second): rank() and size() then answer 0 and 1, and the task farm
+// and gather_hosts work without messages.
 #pragma once
 
 #include <mpi.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 namespace chesshpc {
@@ -18,17 +21,32 @@ struct MpiSession {
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;
 
+  // Whether MPI is up in this process (between a session's start and end).
+  static bool running() {
+    int started = 0, ended = 0;
+    MPI_Initialized(&started);
+    MPI_Finalized(&ended);
+    return started && !ended;
+  }
   static int rank() {
     int r = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    if (running()) MPI_Comm_rank(MPI_COMM_WORLD, &r);
     return r;
   }
   static int size() {
     int n = 1;
-    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    if (running()) MPI_Comm_size(MPI_COMM_WORLD, &n);
     return n;
   }
 };
+
+// True when this process was started by mpirun or srun with more than one rank: only then
+// does a job start MPI.
+inline bool launched_with_ranks() {
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_NTASKS"})
+    if (const char* v = std::getenv(var); v && std::atoi(v) > 1) return true;
+  return false;
+}
 
 // Waits for a nonblocking request without spinning: Open MPI's blocking calls busy-poll,
 // which would take a core from the rank's own computing threads.

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "cluster/mpi_session.h"
+#include "jobs/io/provenance.h"
 
 namespace chesshpc {
 
@@ -222,10 +223,8 @@ void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int r
 
 }  // namespace
 
-std::vector<RankLoad> run_farm(const FarmTask& task, const std::vector<size_t>& pending, int run) {
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+std::vector<RankLoad> run_farm(const FarmTask& task, const std::vector<size_t>& pending) {
+  const int rank = MpiSession::rank(), ranks = MpiSession::size();
   double busy = 0, idle = 0;
   // TBB allows one worker fewer than the cores by default, counting on the main thread to
   // join; here the main thread serves MPI, so the unit tasks need workers of their own
@@ -239,17 +238,21 @@ std::vector<RankLoad> run_farm(const FarmTask& task, const std::vector<size_t>& 
     worker(task, busy, idle);
   double mine[2] = {busy, idle};
   std::vector<double> all(2 * size_t(ranks));
-  MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (MpiSession::running())
+    MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  else
+    all.assign(mine, mine + 2);
   std::vector<std::string> hosts = gather_hosts();
   std::vector<RankLoad> load;
-  for (size_t i = 0; i < hosts.size(); ++i) load.push_back({run, int(i), all[2 * i], all[2 * i + 1], hosts[i]});
+  for (size_t i = 0; i < hosts.size(); ++i) load.push_back({0, int(i), all[2 * i], all[2 * i + 1], hosts[i]});
   return load;
 }
 
 std::vector<std::string> gather_hosts() {
+  if (!MpiSession::running()) return {host_name()};
   constexpr int HOST = 256;
   char host[HOST] = {};
-  gethostname(host, HOST - 1);
+  host_name().copy(host, HOST - 1);
   int ranks = MpiSession::size();
   std::vector<char> all(size_t(HOST) * size_t(ranks));
   MPI_Gather(host, HOST, MPI_CHAR, all.data(), HOST, MPI_CHAR, 0, MPI_COMM_WORLD);

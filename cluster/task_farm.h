@@ -10,10 +10,9 @@
 #include <vector>
 
 #include "jobs/io/rank_load.h"
+#include "jobs/io/unit_job.h"  // Payload
 
 namespace chesshpc {
-
-using Payload = std::vector<char>;
 
 struct FarmTask {
   // Computes one unit on this rank (with the rank's threads inside); called on every rank.
@@ -31,12 +30,14 @@ struct FarmTask {
   std::function<size_t(size_t unit)> affinity;
 };
 
-// Collective over MPI_COMM_WORLD. On rank 0, `pending` lists the units to compute, in the
-// order to hand them out; the other ranks pass an empty list. Returns, on rank 0, every
-// rank's busy and idle time as load rows of run `run`.
-std::vector<RankLoad> run_farm(const FarmTask& task, const std::vector<size_t>& pending, int run);
+// Collective over MPI_COMM_WORLD, or this process alone when MPI is not running. On rank
+// 0, `pending` lists the units to compute, in the order to hand them out; the other ranks
+// pass an empty list. Returns, on rank 0, every rank's busy and idle time (as rows of run
+// 0: the farm knows nothing of a job's runs).
+std::vector<RankLoad> run_farm(const FarmTask& task, const std::vector<size_t>& pending);
 
-// Collective: on rank 0, every rank's host name in rank order; elsewhere nothing.
+// Collective: on rank 0, every rank's host name in rank order; elsewhere nothing. Without
+// MPI: this host.
 std::vector<std::string> gather_hosts();
 
 }  // namespace chesshpc

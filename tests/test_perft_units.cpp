@@ -99,7 +99,7 @@ TEST(PerftFile, TotalPast64BitsIsExact) {
   PerftRequest req;
   req.depth = 2, req.split_depth = 1;
   std::string path = testing::TempDir() + "big_total.h5";
-  PerftFile(path, req, plan, "2026-01-01T00:00:00Z").write(r);
+  PerftFile(path, req, plan, "2026-01-01T00:00:00Z", 1).write(r);
 
   hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   ASSERT_GE(f, 0);
@@ -133,7 +133,7 @@ TEST(PerftFile, CheckpointReadsBackForResume) {
   r.load = {{0, 0, 1.0, 0.1, "node1"}, {0, 1, 0.9, 0.2, "node2"}};
   PerftRequest req;
   std::string path = testing::TempDir() + "checkpoint.h5";
-  PerftFile(path, req, plan, "2026-01-01T00:00:00Z").write(r);
+  PerftFile(path, req, plan, "2026-01-01T00:00:00Z", 1).write(r);
 
   UnitResults back = read_perft_file(path, plan);
   EXPECT_EQ(back.this_run, 1);

@@ -77,8 +77,8 @@ void write_ranks(hid_t file, const UnitResults& r) {
 
 }  // namespace
 
-PerftFile::PerftFile(std::string path, const PerftRequest& req, const PerftPlan& plan, std::string started)
-    : path_(std::move(path)), started_(std::move(started)), req_(req), plan_(plan) {
+PerftFile::PerftFile(std::string path, const PerftRequest& req, const PerftPlan& plan, std::string started, int ranks)
+    : path_(std::move(path)), started_(std::move(started)), ranks_(ranks), req_(req), plan_(plan) {
   for (const PerftUnit& u : plan.units) fen_.push_back(u.pos.fen()), multiplicity_.push_back(u.multiplicity());
 }
 
@@ -99,7 +99,7 @@ void PerftFile::write(const UnitResults& r) const {
   p.started = started_;
   p.finished = complete ? utc_now() : "";
   p.threads = chess::resolve_threads(req_.threads);
-  p.ranks = req_.ranks;
+  p.ranks = ranks_;
   p.readme = README;
   h5::write_provenance(file.id(), p);
   h5::set_attr(file.id(), "job", std::string("perft"));

@@ -21,7 +21,8 @@ namespace chesshpc {
 //             total = total_hi * 2**64 + total_lo
 class PerftFile {
  public:
-  PerftFile(std::string path, const PerftRequest& req, const PerftPlan& plan, std::string started);
+  // ranks: the ranks of this run, for the provenance.
+  PerftFile(std::string path, const PerftRequest& req, const PerftPlan& plan, std::string started, int ranks);
   // Replaces the file with r's state (PATH.partial, fsync, rename): a reader, or a resume
   // after kill -9, finds this state or the previous one, never a mix. Throws h5::Error.
   void write(const UnitResults& r) const;
@@ -29,6 +30,7 @@ class PerftFile {
 
  private:
   std::string path_, started_;
+  int ranks_;
   const PerftRequest& req_;
   const PerftPlan& plan_;
   std::vector<std::string> fen_;  // fixed for the job: computed once, written at every checkpoint

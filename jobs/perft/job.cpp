@@ -87,9 +87,9 @@ void print_text(const PerftRequest& req, const chess::Position& pos, const std::
   out << "perft " << req.depth << " of " << pos.fen() << "\n"
       << "nodes " << chess::to_string(nodes) << " in " << format_timing(units ? units->nodes_counted : nodes, secs)
       << ", " << threads << (threads == 1 ? " thread" : " threads");
-  if (req.split_depth)
-    out << ", " << req.ranks << (req.ranks == 1 ? " rank" : " ranks") << ", " << req.units << " units at split depth "
-        << req.split_depth;
+  if (units)
+    out << ", " << units->ranks << (units->ranks == 1 ? " rank" : " ranks") << ", " << units->units
+        << " units at split depth " << units->split_depth;
   if (units && units->units_resumed) out << " (" << units->units_resumed << " resumed)";
   if (req.hash_bytes) out << ", hash " << (req.hash_bytes >> 20) << " MB";
   if (req.verify_keys) out << ", verification keys";
@@ -112,9 +112,9 @@ void print_json(const PerftRequest& req, const chess::Position& pos, const std::
   JsonObject o;
   o.add("fen", pos.fen()).add("depth", req.depth).add("nodes", nodes).add("seconds", secs);
   o.add("nps", secs > 0 ? double(units ? units->nodes_counted : nodes) / secs : 0.0).add("threads", threads);
-  if (req.split_depth) o.add("split_depth", req.split_depth).add("ranks", req.ranks).add("units", req.units);
   if (units) {
-    o.add("units_resumed", units->units_resumed).add("units_computed", req.units - units->units_resumed);
+    o.add("split_depth", units->split_depth).add("ranks", units->ranks).add("units", units->units);
+    o.add("units_resumed", units->units_resumed).add("units_computed", units->units - units->units_resumed);
     o.add("checkpoints", units->checkpoints).add("checkpoint_seconds", units->checkpoint_seconds);
     o.raw("busy_seconds", json_array(units->busy)).raw("idle_seconds", json_array(units->idle));
   }

@@ -25,10 +25,8 @@ struct PerftRequest {
   size_t hash_bytes = 0;         // perft table size; 0: no hashing
   bool verify_keys = false;      // the second, independent Zobrist key set (set before any FEN is read)
   std::string epd;               // when set, check this suite instead of one position
-  // Task-farm runs (cluster/): 0 when the run is not split into units.
+  // Runs split into units (jobs/perft/split_job.h): 0 picks a depth for the ranks.
   int split_depth = 0;
-  int ranks = 1;
-  long units = 0;
   std::string out;      // HDF5 result file of a run split into units; empty: none
   bool resume = false;  // continue the job recorded in out
   // Seconds between rewrites of out while the run goes on; 0: 5 s, stretched so that
@@ -40,6 +38,9 @@ struct PerftRequest {
 
 // What a run split into units adds to its report.
 struct UnitRunReport {
+  int split_depth = 0;
+  int ranks = 1;
+  long units = 0;
   long units_resumed = 0;         // done by earlier runs of the job, not counted again
   chess::u128 nodes_counted = 0;  // the part of the total this run counted (its nps is of these)
   int checkpoints = 0;

@@ -109,7 +109,7 @@ void SelfplayStore::write_part(const SelfplayTables& t) {
   file.commit();
 }
 
-size_t SelfplayStore::finish(SelfplayTables& all, const std::string& started, int threads) {
+size_t SelfplayStore::finish(SelfplayTables& all, const std::string& started, int threads, int ranks) {
   all.sort_by_game();
   size_t dropped = req_.dedup ? all.dedup_positions() : 0;
   h5::File file(path_);
@@ -119,7 +119,7 @@ size_t SelfplayStore::finish(SelfplayTables& all, const std::string& started, in
   p.started = started;
   p.finished = utc_now();
   p.threads = threads;
-  p.ranks = req_.ranks;
+  p.ranks = ranks;
   p.readme = README;
   h5::write_provenance(file.id(), p);
   h5::set_attr(file.id(), "job", std::string("selfplay"));

@@ -25,9 +25,10 @@ class SelfplayStore {
   SelfplayTables load_parts() const;
   // Writes the next part (throws h5::Error).
   void write_part(const SelfplayTables& t);
-  // Sorts every game by index, deduplicates positions if asked, writes FILE.h5, then
-  // removes the parts. Returns the positions dropped as duplicates.
-  size_t finish(SelfplayTables& all, const std::string& started, int threads);
+  // Sorts every game by index, deduplicates positions if asked, writes FILE.h5 (with the
+  // threads and ranks of this run in its provenance), then removes the parts. Returns the
+  // positions dropped as duplicates.
+  size_t finish(SelfplayTables& all, const std::string& started, int threads, int ranks);
 
  private:
   std::string path_;

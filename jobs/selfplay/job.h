@@ -40,7 +40,7 @@ struct SelfplayRequest {
   size_t hash_bytes = size_t(2) << 20;  // per built-in search: cleared every game, so small by default
   double temperature = 0;               // built-in: softmax sampling over root moves...
   int sample_plies = 0;                 // ...in the first this many plies of each side's own moves
-  int games_per_unit = 0;               // 0: 16 per thread of a rank
+  int games_per_unit = 0;               // 0: GAMES_PER_UNIT (jobs/selfplay/batch.h)
   int threads = 0;
   std::string out;
   bool resume = false;
@@ -49,7 +49,6 @@ struct SelfplayRequest {
   bool json = false, quiet = false;
   double progress_interval = 0;
   std::string command_line;
-  int ranks = 1;
 
   // Everything that decides the games, as "key=value;..." in a fixed order: a resumed
   // batch must have the same.

@@ -110,7 +110,9 @@ void UciEngine::send(const std::string& line) {
   for (size_t done = 0; done < text.size();) {
     ssize_t n = write(to_engine_, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw UciError("engine '" + command_ + "' stopped reading its input");
+    // The pipe breaks when the engine exits, which may come before or after it reads a
+    // line: either way the user learns the same thing.
+    if (n <= 0) throw UciError("engine '" + command_ + "' exited or stopped reading its input");
     done += size_t(n);
   }
 }

@@ -1,0 +1,102 @@
+#include "cluster/unit_driver.h"
+
+#include <chrono>
+#include <optional>
+
+#include "cluster/checkpointer.h"
+#include "cluster/mpi_session.h"
+#include "cluster/signals.h"
+#include "cluster/task_farm.h"
+#include "jobs/io/job_common.h"
+#include "jobs/io/progress.h"
+#include "jobs/io/provenance.h"
+
+namespace chesshpc {
+
+namespace {
+
+// Rank 0's verdict, on every rank.
+int broadcast(int status) {
+  if (MpiSession::running()) MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return status;
+}
+
+// Rank 0: what an earlier run left to do, in the job's order. Elsewhere: nothing.
+std::vector<size_t> pending_units(const UnitJob& job) {
+  std::vector<size_t> pending;
+  for (size_t u = 0; MpiSession::rank() == 0 && u < job.units(); ++u)
+    if (!job.done(u)) pending.push_back(u);
+  return pending;
+}
+
+// Rank 0's checkpoint thread saves the ledger while the run goes on (when the job keeps a
+// file), and on a stop signal freezes it, saves once more and ends the process with a
+// notice of what was kept.
+CheckpointHooks checkpoint_hooks(const UnitJobInfo& info, Ledger& ledger) {
+  CheckpointHooks hooks;
+  if (!info.kept_in.empty())
+    hooks.save = [&ledger] {
+      std::function<uint64_t()> write = ledger.checkpoint();
+      return write ? size_t(write()) : size_t(0);
+    };
+  hooks.freeze = [&ledger] { ledger.freeze(); };
+  return hooks;
+}
+
+std::function<void(int, size_t)> stop_handler(const UnitJobInfo& info) {
+  StopNotice notice{info.command, info.items, info.total_items, info.kept_in, info.command_line, info.resumed};
+  return [notice](int sig, size_t done) { stop_job(notice, sig, done); };
+}
+
+}  // namespace
+
+std::vector<RankLoad> run_units(UnitJob& job, Ledger& ledger) {
+  FarmTask task;
+  task.compute = [&job](size_t unit) { return job.compute(unit); };
+  task.record = [&ledger](size_t unit, Payload&& result, double secs, int rank) {
+    ledger.record(unit, std::move(result), secs, rank);
+  };
+  task.concurrency = job.concurrency();
+  task.affinity = job.affinity();
+  return run_farm(task, pending_units(job));
+}
+
+int run_unit_job(UnitJob& job, std::ostream& out, std::ostream& err) {
+  // Step 1. MPI only when there are other ranks to talk to.
+  std::optional<MpiSession> mpi;
+  if (launched_with_ranks()) mpi.emplace();
+  const Ranks ranks{MpiSession::rank(), MpiSession::size()};
+
+  // Step 2. Every rank plans the same units; the run's time includes the planning.
+  catch_stop_signals();
+  const std::string started = utc_now();
+  const auto t0 = std::chrono::steady_clock::now();
+  if (int status = job.plan(ranks, err); status != EXIT_OK) return status;
+
+  // Step 3. Rank 0 opens or resumes the result file; every rank follows its verdict.
+  if (int status = broadcast(ranks.root() ? job.open(started, err) : EXIT_OK); status != EXIT_OK) return status;
+
+  // Step 4. Progress, the ledger and (rank 0) the checkpoint thread.
+  const UnitJobInfo info = ranks.root() ? job.info() : UnitJobInfo{};
+  Progress progress(err, info.command, !info.quiet && ranks.root(), info.progress_interval, info.rate);
+  progress.set_unit_name(info.items);
+  progress.add_total(info.items_to_do);
+  Ledger ledger(job, &progress);
+  progress.set_detail([&ledger] { return ledger.detail(); });
+  std::optional<Checkpointer> checkpointer;
+  if (ranks.root()) checkpointer.emplace(checkpoint_hooks(info, ledger), info.checkpoint_interval, stop_handler(info));
+
+  // Step 5. The units, over every rank.
+  UnitRun run;
+  run.started = started, run.ranks = ranks.size;
+  run.load = run_units(job, ledger);
+  if (checkpointer) run.checkpoints = checkpointer->writes(), run.checkpoint_seconds = checkpointer->seconds_writing();
+  checkpointer.reset();
+  progress.finish();
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  // Step 6. Rank 0 writes the result and the summary.
+  return ranks.root() ? job.finish(run, out, err) : EXIT_OK;
+}
+
+}  // namespace chesshpc

@@ -1,0 +1,52 @@
+// perft split into work units (jobs/perft/units.h), as a unit job: the driver
+// (cluster/unit_driver) runs it in one process or over MPI ranks. Each unit is counted
+// with the rank's TBB threads and hash table; rank 0 keeps the units' counts, checkpoints
+// them into the result file (jobs/perft/file.h) and prints the total and divide.
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include <tbb/task_arena.h>
+
+#include "jobs/io/unit_job.h"
+#include "jobs/perft/file.h"
+#include "jobs/perft/job.h"
+#include "jobs/perft/units.h"
+
+namespace chesshpc {
+
+class SplitPerft : public UnitJob {
+ public:
+  explicit SplitPerft(PerftRequest req) : req_(std::move(req)) {}
+
+  int plan(const Ranks& ranks, std::ostream& err) override;
+  size_t units() const override { return plan_.units.size(); }
+  int open(const std::string& started, std::ostream& err) override;
+  bool done(size_t unit) const override { return results_.done(unit); }
+  UnitJobInfo info() const override;
+
+  int concurrency() const override { return 1; }
+  std::function<size_t(size_t)> affinity() const override;
+  Payload compute(size_t unit) override;
+  Recorded record(size_t unit, Payload&& result, double seconds, int rank) override;
+  std::function<uint64_t()> checkpoint() override;
+  int finish(const UnitRun& run, std::ostream& out, std::ostream& err) override;
+
+  // Rank 0, after the run: the total over every unit.
+  chess::u128 total() const;
+
+ private:
+  PerftRequest req_;
+  Ranks ranks_;
+  PerftPlan plan_;
+  UnitResults results_;
+  std::optional<PerftFile> file_;
+  std::unique_ptr<chess::PerftTable> table_;
+  int threads_ = 1;
+  // One unit's subtrees spread over the rank's threads. The arena lives for the whole run:
+  // creating one per unit cost about a millisecond, more than a small unit takes.
+  std::unique_ptr<tbb::task_arena> arena_;
+};
+
+}  // namespace chesshpc

@@ -1,0 +1,214 @@
+#include "jobs/selfplay/batch.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/threads.h"
+#include "jobs/io/job_common.h"
+#include "jobs/io/json.h"
+#include "jobs/selfplay/game_bytes.h"
+
+namespace chesshpc {
+
+SelfplayBatch::SelfplayBatch(SelfplayRequest req) : req_(std::move(req)), store_(req_.out, req_) {}
+
+int SelfplayBatch::plan(const Ranks& ranks, std::ostream& err) {
+  if (!req_.book.empty()) {
+    try {
+      book_ = read_book(req_.book);
+    } catch (const BookError& e) {
+      if (ranks.root()) err << "chesshpc selfplay: " << e.what() << "\n";
+      return EXIT_INPUT;
+    }
+  }
+  spec_.openings = {book_.empty() ? nullptr : &book_, req_.book_order, req_.random_plies, req_.seed};
+  spec_.ruleset = req_.ruleset, spec_.claims = req_.claims, spec_.adjudication = req_.adjudication;
+  spec_.clock = req_.clock, spec_.seed = req_.seed;
+  per_unit_ = req_.games_per_unit ? uint64_t(req_.games_per_unit) : GAMES_PER_UNIT;
+  threads_ = chess::resolve_threads(req_.threads);
+  return EXIT_OK;
+}
+
+// Both players must start before any game: a missing engine is bad input now, not a batch
+// of failed games. Then the games an earlier run recorded (with --resume), and a first
+// part, so that an unwritable --out fails now.
+int SelfplayBatch::open(const std::string&, std::ostream& err) {
+  try {
+    make_player(req_.first, req_), make_player(req_.second, req_);
+  } catch (const std::exception& e) {
+    err << "chesshpc selfplay: " << e.what() << "\n";
+    return EXIT_INPUT;
+  }
+  if (req_.out.empty()) return EXIT_OK;
+  if (req_.resume) {
+    if (!store_.unfinished()) {
+      err << "chesshpc selfplay: cannot resume: there is no '" << store_.parts_dir()
+          << "' (start the batch without --resume)\n";
+      return EXIT_INPUT;
+    }
+    try {
+      SelfplayTables t = store_.load_parts();
+      done_.insert(t.games.game.begin(), t.games.game.end());
+    } catch (const std::exception& e) {
+      err << "chesshpc selfplay: " << e.what() << "\n";
+      return EXIT_INPUT;
+    }
+  } else if (store_.unfinished()) {
+    err << "chesshpc selfplay: '" << store_.parts_dir() << "' holds an unfinished batch: add --resume to continue it, "
+        << "or remove it to start again\n";
+    return EXIT_USAGE;
+  }
+  try {
+    store_.write_part({});
+  } catch (const std::exception& e) {
+    err << "chesshpc selfplay: " << e.what() << "\n";
+    return EXIT_IO;
+  }
+  return EXIT_OK;
+}
+
+bool SelfplayBatch::done(size_t unit) const {
+  for (uint64_t g = unit * per_unit_; g < std::min(req_.games, (unit + 1) * per_unit_); ++g)
+    if (!done_.count(g)) return false;
+  return true;
+}
+
+UnitJobInfo SelfplayBatch::info() const {
+  UnitJobInfo i;
+  i.command = "selfplay", i.items = "games", i.rate = "positions/s";
+  i.total_items = req_.games, i.items_to_do = req_.games - done_.size();
+  i.kept_in = req_.out.empty() ? "" : store_.parts_dir();
+  i.command_line = req_.command_line, i.resumed = req_.resume;
+  i.quiet = req_.quiet, i.progress_interval = req_.progress_interval;
+  i.checkpoint_interval = req_.checkpoint_interval;
+  return i;
+}
+
+SelfplayBatch::Players& SelfplayBatch::my_players() {
+  Players& p = players_.local();
+  if (!p.first && p.error.empty()) {
+    try {
+      p.first = make_player(req_.first, req_), p.second = make_player(req_.second, req_);
+    } catch (const std::exception& e) {
+      p.error = e.what();
+    }
+  }
+  return p;
+}
+
+GameRecord SelfplayBatch::failed_game(uint64_t index, const std::string& why) const {
+  GameRecord g;
+  g.index = index;
+  g.opening.start = chess::Position::start();
+  g.white = (index % 2 ? req_.second : req_.first).label(), g.black = (index % 2 ? req_.first : req_.second).label();
+  g.ending = Ending::ERROR, g.termination = "error: " + why;
+  g.first_fire.fill(-1);
+  return g;
+}
+
+// On the calling thread: a rank plays as many units at once as it has threads.
+Payload SelfplayBatch::compute(size_t unit) {
+  std::vector<GameRecord> games;
+  Players& p = my_players();
+  for (uint64_t i = unit * per_unit_; i < std::min(req_.games, (unit + 1) * per_unit_); ++i) {
+    games.push_back(p.error.empty() ? play_game(spec_, i, *p.first, *p.second) : failed_game(i, p.error));
+    GameRecord& g = games.back();
+    bool swapped = g.index % 2;  // the second player has White in odd games
+    g.white_settings = player_settings(swapped ? req_.second : req_.first, req_);
+    g.black_settings = player_settings(swapped ? req_.first : req_.second, req_);
+    g.seed = req_.seed;
+  }
+  return encode_games(games);
+}
+
+// A unit that an earlier run half finished (possible only when --games-per-unit changed)
+// is played whole again; the games the file already holds are dropped here.
+Recorded SelfplayBatch::record(size_t, Payload&& result, double, int) {
+  Recorded r;
+  for (const GameRecord& g : decode_games(result)) {
+    if (done_.count(g.index)) continue;
+    unsaved_.append(g);
+    ++r.items, r.work += g.plies.size();
+    ++results_[std::string(chess::result_string(g.result))];
+    search_seconds_ += g.search_seconds;
+  }
+  recorded_ += r.items;
+  return r;
+}
+
+// The games since the last checkpoint go into a new part.
+std::function<uint64_t()> SelfplayBatch::checkpoint() {
+  if (req_.out.empty()) return {};
+  return [this, games = std::exchange(unsaved_, {}), in_file = done_.size() + recorded_] {
+    store_.write_part(games);
+    return uint64_t(in_file);
+  };
+}
+
+// Games per second of this run and the results so far.
+std::string SelfplayBatch::progress_detail() const {
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  char rate[32];
+  std::snprintf(rate, sizeof rate, ", %.1f games/s;", secs > 0 ? double(recorded_) / secs : 0.0);
+  std::string s = rate;
+  for (const auto& [result, n] : results_) s += " " + result + " " + std::to_string(n);
+  return s;
+}
+
+namespace {
+
+// search_seconds: time the players spent choosing moves in this run, over all ranks and
+// threads; the rest of ranks x threads x secs went to game bookkeeping, MPI, HDF5 and waits.
+void print_summary(const SelfplayRequest& req, const SelfplayTables& t, const UnitRun& run, int threads, size_t resumed,
+                   size_t dropped, double search_seconds, std::ostream& out) {
+  std::map<std::string, uint64_t> results, terminations;
+  for (const std::string& r : t.games.result) ++results[r];
+  for (const std::string& r : t.games.termination) ++terminations[r.rfind("error", 0) == 0 ? "error" : r];
+  const size_t computed = t.games.size() - resumed;
+  const double secs = run.seconds;
+  if (req.json) {
+    JsonObject o, res, term;
+    for (const auto& [k, v] : results) res.add(k, (unsigned long long)v);
+    for (const auto& [k, v] : terminations) term.add(k, (unsigned long long)v);
+    o.add("games", (unsigned long long)t.games.size()).add("games_resumed", (unsigned long long)resumed);
+    o.add("games_played", (unsigned long long)computed).add("positions", (unsigned long long)t.positions.size());
+    o.add("duplicates_dropped", (unsigned long long)dropped).add("seconds", secs);
+    o.add("games_per_second", secs > 0 ? double(computed) / secs : 0.0).add("threads", threads).add("ranks", run.ranks);
+    o.add("results", res).add("terminations", term).add("seed", (unsigned long long)req.seed);
+    o.add("positions_per_second", secs > 0 ? double(t.positions.size()) / secs : 0.0);
+    o.add("search_seconds", search_seconds);
+    o.add("outside_search_share", secs > 0 ? 1 - search_seconds / (secs * threads * run.ranks) : 0.0);
+    out << o.str() << "\n";
+    return;
+  }
+  out << "selfplay: " << t.games.size() << " games (" << resumed << " resumed), " << t.positions.size()
+      << " positions in " << secs << " s, " << threads << (threads == 1 ? " thread" : " threads") << ", " << run.ranks
+      << (run.ranks == 1 ? " rank" : " ranks") << "\nresults:";
+  for (const auto& [k, v] : results) out << " " << k << " " << v;
+  out << "\nterminations:";
+  for (const auto& [k, v] : terminations) out << " " << k << " " << v;
+  out << "\n";
+}
+
+}  // namespace
+
+int SelfplayBatch::finish(const UnitRun& run, std::ostream& out, std::ostream& err) {
+  SelfplayTables all = std::exchange(unsaved_, {});
+  size_t dropped = 0;
+  if (!req_.out.empty()) {
+    try {
+      SelfplayTables parts = store_.load_parts();
+      parts.append(all);
+      all = std::move(parts);
+      dropped = store_.finish(all, run.started, threads_, run.ranks);
+    } catch (const std::exception& e) {
+      err << "chesshpc selfplay: " << e.what() << "\n";
+      return EXIT_IO;
+    }
+  }
+  if (req_.out.empty()) all.sort_by_game();
+  print_summary(req_, all, run, threads_, done_.size(), dropped, search_seconds_, out);
+  return EXIT_OK;
+}
+
+}  // namespace chesshpc

@@ -1,0 +1,71 @@
+// A selfplay batch as a unit job: the driver (cluster/unit_driver) spreads its units of
+// consecutive games over ranks, each rank playing one unit per thread at once; rank 0
+// keeps the finished games, checkpoints them as parts (jobs/selfplay/file.h) and writes
+// the dataset at the end.
+#pragma once
+
+#include <tbb/enumerable_thread_specific.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "jobs/io/unit_job.h"
+#include "jobs/selfplay/file.h"
+#include "jobs/selfplay/job.h"
+
+namespace chesshpc {
+
+// Games in a unit unless --games-per-unit says otherwise. A rank plays one unit per thread
+// at once, so small units cost only messages and keep the last ones spread over the
+// ranks. Unit u holds games [u * size, (u + 1) * size): units depend on the batch alone,
+// so every rank knows them without a list, and a resumed batch has the same units.
+constexpr uint64_t GAMES_PER_UNIT = 2;
+
+class SelfplayBatch : public UnitJob {
+ public:
+  explicit SelfplayBatch(SelfplayRequest req);
+
+  int plan(const Ranks& ranks, std::ostream& err) override;
+  size_t units() const override { return size_t((req_.games + per_unit_ - 1) / per_unit_); }
+  int open(const std::string& started, std::ostream& err) override;
+  bool done(size_t unit) const override;
+  UnitJobInfo info() const override;
+
+  int concurrency() const override { return threads_; }
+  Payload compute(size_t unit) override;
+  Recorded record(size_t unit, Payload&& result, double seconds, int rank) override;
+  std::function<uint64_t()> checkpoint() override;
+  std::string progress_detail() const override;
+  int finish(const UnitRun& run, std::ostream& out, std::ostream& err) override;
+
+ private:
+  // Each thread keeps its own pair of players for every game it plays (external engines
+  // start once per thread, not once per game).
+  struct Players {
+    std::unique_ptr<Player> first, second;
+    std::string error;  // why they could not start
+  };
+  Players& my_players();
+  GameRecord failed_game(uint64_t index, const std::string& why) const;
+
+  SelfplayRequest req_;
+  uint64_t per_unit_ = GAMES_PER_UNIT;
+  int threads_ = 1;
+  std::vector<BookLine> book_;
+  GameSpec spec_;
+  tbb::enumerable_thread_specific<Players> players_;
+  // Rank 0: the store, the games earlier runs and earlier parts hold, and what came since.
+  SelfplayStore store_;
+  std::set<uint64_t> done_;  // games of earlier runs (--resume)
+  SelfplayTables unsaved_;   // recorded since the last checkpoint
+  uint64_t recorded_ = 0;    // games recorded by this run
+  std::map<std::string, uint64_t> results_;
+  double search_seconds_ = 0;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace chesshpc

@@ -14,14 +14,84 @@ namespace chess {
 
 namespace {
 
-constexpr int HISTORY_MAX = 16384;
+// The search's margins and limits. Each came with the search's first commit (d3175b1)
+// and none has been tuned since (bench/README.md records tuning of the evaluation's
+// weights only); where a formula is another engine's, its comment says whose. Scores
+// are in centipawns (a pawn is 100, as in SEE_VALUE), depths in plies. A change to a
+// pruning, reduction or ordering value will almost surely change the bench signature;
+// the clock's cannot, since bench search runs to a fixed depth.
+
+// Reverse futility pruning (negamax step 6): eval - RFP_MARGIN * (depth - improving) >= beta.
+constexpr int RFP_MAX_DEPTH = 6;  // near the horizon only, where the static score says most about the subtree
+constexpr int RFP_MARGIN = 80;    // a little under a pawn per ply the opponent has to bring the score down
+
+// Null-move pruning (step 7): R = NMP_REDUCTION + depth / NMP_DEPTH_DIVISOR
+//   + min((eval - beta) / NMP_EVAL_STEP, NMP_MAX_EVAL_REDUCTION).
+constexpr int NMP_MIN_DEPTH = 3;           // the common minimum; at it R = 3 leaves quiescence alone
+constexpr int NMP_REDUCTION = 3;           // the classic R = 3
+constexpr int NMP_DEPTH_DIVISOR = 4;       // one ply more for every four of depth
+constexpr int NMP_EVAL_STEP = 200;         // one ply more per two pawns above beta: Stockfish's term
+constexpr int NMP_MAX_EVAL_REDUCTION = 3;  // Stockfish's cap on that term
+
+// Internal iterative reduction (step 8).
+constexpr int IIR_MIN_DEPTH = 6;  // shallower PV nodes without a hash move cost too little to matter
+
+// Late-move pruning (step 10): Stockfish's futility_move_count, quiet moves after the
+// first (LMP_BASE + depth * depth) / (2 - improving) are skipped.
+constexpr int LMP_MAX_DEPTH = 7;  // where that count (26 or 52 moves) still bites
+constexpr int LMP_BASE = 3;       // Stockfish's constant
+
+// Futility pruning (step 10): a quiet move is skipped when
+// eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha.
+constexpr int FUTILITY_MAX_DEPTH = 6;  // the same horizon as reverse futility
+constexpr int FUTILITY_BASE = 100;     // a pawn: more than a quiet move's positional gain, as a rule
+constexpr int FUTILITY_PER_PLY = 90;   // nearly a pawn more for each ply left to win material back
+
+// SEE pruning (step 10): a move is skipped when it loses more than SEE_QUIET_MARGIN * depth
+// (quiet) or SEE_CAPTURE_MARGIN * depth * depth (capture).
+constexpr int SEE_PRUNE_MAX_DEPTH = 6;  // the same horizon as futility
+constexpr int SEE_QUIET_MARGIN = 60;    // Ethereal's shape (-64 * depth), rounded
+constexpr int SEE_CAPTURE_MARGIN = 20;  // Ethereal's shape (-19 * depth^2), rounded
+
+// Late-move reductions (step 12).
+constexpr int LMR_MIN_DEPTH = 3;      // at depth 2 a reduction would send the child straight to quiescence
+constexpr int LMR_FULL_MOVES = 2;     // moves searched at full depth before any is reduced
+constexpr double LMR_BASE = 0.75;     // Ethereal's table: LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR
+constexpr double LMR_DIVISOR = 2.25;  // Ethereal's
+constexpr int LMR_HISTORY_PER_PLY = History::MAX / 2;  // a ply for half the history range: two at most either way
+
+// Quiet moves a node remembers for the history penalty when another quiet move cuts.
+constexpr int MAX_QUIETS = 64;
+
+// Quiescence's delta pruning: a capture is skipped when stand pat + the captured piece +
+// DELTA_MARGIN <= alpha.
+constexpr int DELTA_MARGIN = 200;  // two pawns: room for what the position gains beyond the material
+
+// History bonus of a cutoff at depth d: HISTORY_BONUS_SCALE * min(d, HISTORY_BONUS_MAX_DEPTH)^2.
+constexpr int HISTORY_BONUS_MAX_DEPTH = 20;  // caps the bonus at 6,400, under half of History::MAX
+constexpr int HISTORY_BONUS_SCALE = 16;      // a cutoff at depth 1 is worth 16, at depth 8 1,024
+
+// Aspiration windows (iterative deepening in run()).
+constexpr int ASPIRATION_MIN_DEPTH = 5;  // shallower iterations are cheap and their scores swing
+constexpr int ASPIRATION_WINDOW = 20;    // a fifth of a pawn either side, doubled on each fail
+
+// Time management (run()).
+constexpr int64_t MOVE_OVERHEAD_MS = 30;  // kept back per move for the interface and the pipe
+constexpr int DEFAULT_MOVES_TO_GO = 30;   // the moves still to play when the clock does not say
+constexpr int MAX_MOVES_TO_GO = 40;       // a longer movestogo is planned as this many moves
+constexpr int INCREMENT_PERCENT = 75;     // of the increment spent on this move; the rest is banked
+constexpr int HARD_PER_SOFT = 4;          // the hard limit is at most this many soft limits...
+constexpr int HARD_CLOCK_DIVISOR = 3;     // ...and at most a third of the clock plus the increment
+constexpr int NEW_ITERATION_DIVISOR = 2;  // none starts after half the soft limit: each takes longer than the last
+
 constexpr int TIME_CHECK_INTERVAL = 1024;  // nodes between clock reads in timed searches
 
 // Late-move reductions grow with the logarithm of both depth and move number.
-const std::array<std::array<int8_t, 64>, 64> LMR = [] {
-  std::array<std::array<int8_t, 64>, 64> t{};
-  for (int d = 1; d < 64; ++d)
-    for (int m = 1; m < 64; ++m) t[d][m] = int8_t(0.75 + std::log(d) * std::log(m) / 2.25);
+constexpr int LMR_SIZE = 64;  // depths and move numbers beyond are read at the last entry
+const std::array<std::array<int8_t, LMR_SIZE>, LMR_SIZE> LMR = [] {
+  std::array<std::array<int8_t, LMR_SIZE>, LMR_SIZE> t{};
+  for (int d = 1; d < LMR_SIZE; ++d)
+    for (int m = 1; m < LMR_SIZE; ++m) t[d][m] = int8_t(LMR_BASE + std::log(d) * std::log(m) / LMR_DIVISOR);
   return t;
 }();
 
@@ -119,19 +189,58 @@ constexpr int SCORE_GOOD_CAPTURE = 1 << 28;
 constexpr int SCORE_KILLER = 1 << 27;
 constexpr int SCORE_BAD_CAPTURE = -(1 << 28);
 
+// Most valuable victim first, then least valuable attacker: the attacker's type (less
+// than 8) only breaks ties between equal victims.
 int mvv_lva(const Position& pos, Move m, PieceType victim) {
   int v = victim == NO_PIECE_TYPE ? 0 : SEE_VALUE[victim];
   if (m.kind() == PROMOTION) v += SEE_VALUE[m.promotion()];
   return v * 8 - type_of(pos.piece_on(m.from()));
 }
 
+// Which nodes a move order is for.
+enum class Ordering { Quiescence, FullWidth };
+
+// Scores every move of a node into picker, one ladder for both searches: the hash move;
+// captures and promotions by MVV-LVA; the two killers (killers[0] first); quiet moves by
+// history. A full-width node also splits the captures by SEE: those that lose material
+// go below every quiet move. Quiescence does neither, and takes killers as null: out
+// of check it searches no capture that loses material, and a ply's killers are the
+// full-width nodes'.
+template <Ordering ordering>
+void score_moves(MovePicker& picker, const Position& pos, const MoveList& moves, Move tt_move, const History& history,
+                 const Move* killers) {
+  constexpr bool full_width = ordering == Ordering::FullWidth;
+  const Color us = pos.side_to_move();
+  for (Move m : moves) {
+    PieceType victim = captured_type(pos, m);
+    if (m == tt_move)
+      picker.add(m, SCORE_TT_MOVE);
+    else if (victim != NO_PIECE_TYPE || m.kind() == PROMOTION)
+      picker.add(m,
+                 (!full_width || see_ge(pos, m, 0) ? SCORE_GOOD_CAPTURE : SCORE_BAD_CAPTURE) + mvv_lva(pos, m, victim));
+    else if (full_width && m == killers[0])
+      picker.add(m, SCORE_KILLER + 1);
+    else if (full_width && m == killers[1])
+      picker.add(m, SCORE_KILLER);
+    else
+      picker.add(m, history.at(us, m));
+  }
+}
+
 }  // namespace
 
-Search::Search(size_t hash_bytes) : tt_(hash_bytes), history_(std::make_unique<int[]>(2 * 64 * 64)) { clear(); }
+void History::update(Color c, Move m, int bonus) {
+  int& e = at(c, m);
+  e += bonus - e * std::abs(bonus) / MAX;
+}
+
+void History::clear() { std::fill_n(table_[0][0], size_t(COLOR_NB) * SQUARE_NB * SQUARE_NB, 0); }
+
+Search::Search(size_t hash_bytes) : tt_(hash_bytes) { clear(); }
 
 void Search::clear() {
   tt_.clear();
-  std::fill(history_.get(), history_.get() + 2 * 64 * 64, 0);
+  history_.clear();
   for (Frame& f : stack_) f = Frame{};
 }
 
@@ -183,15 +292,11 @@ void Search::update_quiet_stats(const Position& pos, int ply, Move best, const M
                                 int depth) {
   Frame& f = stack_[ply];
   if (f.killers[0] != best) f.killers[1] = f.killers[0], f.killers[0] = best;
-  int bonus = std::min(depth * depth, 400) * 16;
-  int* h = history_.get() + pos.side_to_move() * 4096;
-  auto apply = [&](Move m, int b) {
-    int& e = h[m.from() * 64 + m.to()];
-    e += b - e * std::abs(b) / HISTORY_MAX;
-  };
-  apply(best, bonus);
+  const int bonus = std::min(depth * depth, HISTORY_BONUS_MAX_DEPTH * HISTORY_BONUS_MAX_DEPTH) * HISTORY_BONUS_SCALE;
+  const Color us = pos.side_to_move();
+  history_.update(us, best, bonus);
   for (int i = 0; i < quiet_count; ++i)
-    if (quiets[i] != best) apply(quiets[i], -bonus);
+    if (quiets[i] != best) history_.update(us, quiets[i], -bonus);
 }
 
 int Search::qsearch(const Position& pos, int alpha, int beta, int ply, bool in_check) {
@@ -227,15 +332,7 @@ int Search::qsearch(const Position& pos, int alpha, int beta, int ply, bool in_c
     generate_legal(pos, sink);
   }
   MovePicker picker;
-  for (Move m : moves) {
-    PieceType victim = captured_type(pos, m);
-    if (m == tt_move)
-      picker.add(m, SCORE_TT_MOVE);
-    else if (victim != NO_PIECE_TYPE || m.kind() == PROMOTION)
-      picker.add(m, SCORE_GOOD_CAPTURE + mvv_lva(pos, m, victim));
-    else
-      picker.add(m, history_[pos.side_to_move() * 4096 + m.from() * 64 + m.to()]);
-  }
+  score_moves<Ordering::Quiescence>(picker, pos, moves, tt_move, history_, nullptr);
 
   Move m, best_move;
   int s;
@@ -244,7 +341,7 @@ int Search::qsearch(const Position& pos, int alpha, int beta, int ply, bool in_c
     if (!in_check) {
       PieceType victim = captured_type(pos, m);
       // Even winning the piece outright cannot lift the score to alpha.
-      if (m.kind() != PROMOTION && stand_pat + SEE_VALUE[victim] + 200 <= alpha) continue;
+      if (m.kind() != PROMOTION && stand_pat + SEE_VALUE[victim] + DELTA_MARGIN <= alpha) continue;
       if (!see_ge(pos, m, 0)) continue;
     }
     Position child = pos.after(m);
@@ -267,16 +364,20 @@ int Search::qsearch(const Position& pos, int alpha, int beta, int ply, bool in_c
 }
 
 int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply, bool null_allowed, bool in_check) {
+  // Step 1. At the horizon, quiescence search takes over.
   if (depth <= 0) return qsearch(pos, alpha, beta, ply, in_check);
+
+  // Step 2. Count the node, unless a limit has ended the search.
   if (!enter_node(ply)) return 0;
   const bool pv_node = beta - alpha > 1;
   const bool root = ply == 0;
   pv_len_[ply] = ply;
 
+  // Step 3. Draws, the ply limit, and mate distance pruning: no mate found further down
+  // can beat one already certain nearer the root.
   if (!root) {
     if (is_draw(pos, ply, in_check)) return VALUE_DRAW;
     if (ply >= MAX_PLY) return evaluate(pos, pawns_);
-    // No mate found further down can beat one already certain nearer the root.
     alpha = std::max(alpha, -VALUE_MATE + ply);
     beta = std::min(beta, VALUE_MATE - ply - 1);
     if (alpha >= beta) return alpha;
@@ -284,6 +385,8 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
   Frame& frame = stack_[ply];
   stack_[ply + 1].killers[0] = stack_[ply + 1].killers[1] = Move::none();
 
+  // Step 4. Transposition table: an entry searched at least this deep whose bound
+  // settles the window ends a non-PV node; any entry gives the move to try first.
   const TTEntry* tte = tt_.probe(pos.key());
   Move tt_move;
   if (tte) {
@@ -295,6 +398,8 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
       return v;
   }
 
+  // Step 5. Static evaluation (the table's, when it has one), and whether it improved on
+  // ours two plies up: improving nodes are pruned less and reduced less.
   int eval = 0;
   bool improving = false;
   if (in_check) {
@@ -305,12 +410,18 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
   }
 
   if (!pv_node && !in_check) {
-    // Reverse futility: far enough above beta that a quiet move will not fall below it.
-    if (depth <= 6 && eval - 80 * (depth - improving) >= beta && std::abs(beta) < VALUE_MATE_IN_MAX_PLY) return eval;
-    // Null move: if passing still holds beta, a real move will too. Not in check, not
-    // twice in a row, and not without pieces (zugzwang is common with pawns only).
-    if (null_allowed && depth >= 3 && eval >= beta && has_non_pawn_material(pos, pos.side_to_move())) {
-      int r = 3 + depth / 4 + std::min((eval - beta) / 200, 3);
+    // Step 6. Reverse futility pruning: far enough above beta that a quiet move will not
+    // fall below it.
+    if (depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta &&
+        std::abs(beta) < VALUE_MATE_IN_MAX_PLY)
+      return eval;
+
+    // Step 7. Null move pruning: if passing still holds beta, a real move will too. Not
+    // in check, not twice in a row, and not without pieces (zugzwang is common with
+    // pawns only).
+    if (null_allowed && depth >= NMP_MIN_DEPTH && eval >= beta && has_non_pawn_material(pos, pos.side_to_move())) {
+      int r =
+          NMP_REDUCTION + depth / NMP_DEPTH_DIVISOR + std::min((eval - beta) / NMP_EVAL_STEP, NMP_MAX_EVAL_REDUCTION);
       Position child = pos;
       child.do_null_move();
       keys_[root_index_ + ply + 1] = child.key();
@@ -322,13 +433,16 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
     }
   }
 
-  // Without a hash move a node searched at full depth is mostly wasted ordering effort.
-  if (pv_node && depth >= 6 && tt_move.is_none()) --depth;
+  // Step 8. Internal iterative reduction: without a hash move a node searched at full
+  // depth is mostly wasted ordering effort.
+  if (pv_node && depth >= IIR_MIN_DEPTH && tt_move.is_none()) --depth;
 
+  // Step 9. The move loop. Its body, search_move, is steps 10 to 13; step 14 runs it on
+  // the hash move, step 15 on the other moves in order.
   const Color us = pos.side_to_move();
   Move best_move;
   int best = -VALUE_INFINITE, move_count = 0, quiet_count = 0;
-  Move quiets[64];
+  Move quiets[MAX_QUIETS];
   const int old_alpha = alpha;
 
   // Whether a move checks, for pruning decisions: the squares from which each piece type
@@ -360,39 +474,45 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
     ++move_count;
     const bool quiet = captured_type(pos, m) == NO_PIECE_TYPE && m.kind() != PROMOTION;
 
-    // Shallow pruning, once a move has kept us from being mated: late quiet moves, quiet
-    // moves that cannot lift a hopeless static score to alpha (checks are kept), and
-    // moves that lose too much material.
+    // Step 10. Shallow pruning, once a move has kept us from being mated: late quiet
+    // moves, quiet moves that cannot lift a hopeless static score to alpha (checks are
+    // kept), and moves that lose too much material.
     if (!root && best > -VALUE_MATE_IN_MAX_PLY && !in_check) {
       if (quiet) {
-        bool late = depth <= 7 && quiet_count >= (3 + depth * depth) / (2 - improving);
-        bool futile = depth <= 6 && eval + 100 + 90 * depth <= alpha;
+        bool late = depth <= LMP_MAX_DEPTH && quiet_count >= (LMP_BASE + depth * depth) / (2 - improving);
+        bool futile = depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
         if ((late || futile) && !gives_check(m)) return false;
       }
-      if (depth <= 6 && order_score < SCORE_KILLER && !see_ge(pos, m, quiet ? -60 * depth : -20 * depth * depth))
+      if (depth <= SEE_PRUNE_MAX_DEPTH && order_score < SCORE_KILLER &&
+          !see_ge(pos, m, quiet ? -SEE_QUIET_MARGIN * depth : -SEE_CAPTURE_MARGIN * depth * depth))
         return false;
     }
 
+    // Step 11. Make the move; a move that checks is extended by a ply.
     Position child = pos.after(m);
     const bool checks = child.in_check();
     tt_.prefetch(child.key());
-    if (quiet && quiet_count < 64) quiets[quiet_count++] = m;
+    if (quiet && quiet_count < MAX_QUIETS) quiets[quiet_count++] = m;
     frame.move = m;
     keys_[root_index_ + ply + 1] = child.key();
     stack_[ply + 1].plies_from_null = frame.plies_from_null + 1;
     const int new_depth = depth - 1 + checks;
 
+    // Step 12. Principal-variation search: the first move with the full window, the
+    // others with a null window, late quiet ones reduced (more off the PV and for poor
+    // history, less when improving, for killers and for good history). One that beats
+    // alpha is searched again unreduced, then with the full window.
     int v;
     if (move_count == 1) {
       v = -negamax(child, -beta, -alpha, new_depth, ply + 1, true, checks);
     } else {
       int r = 0;
-      if (depth >= 3 && move_count > 2 && quiet) {
-        r = LMR[std::min(depth, 63)][std::min(move_count, 63)];
+      if (depth >= LMR_MIN_DEPTH && move_count > LMR_FULL_MOVES && quiet) {
+        r = LMR[std::min(depth, LMR_SIZE - 1)][std::min(move_count, LMR_SIZE - 1)];
         r += !pv_node;
         r -= improving;
         r -= order_score >= SCORE_KILLER;
-        r -= order_score / 8192;
+        r -= order_score / LMR_HISTORY_PER_PLY;
         r = std::clamp(r, 0, new_depth - 1);
       }
       v = -negamax(child, -alpha - 1, -alpha, new_depth - r, ply + 1, true, checks);
@@ -401,6 +521,8 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
     }
     if (stopped_) return true;
 
+    // Step 13. A new best move; a quiet one that refutes the node becomes a killer and
+    // gains history, at the expense of the quiet moves tried before it.
     if (v > best) {
       best = v;
       if (v > alpha) {
@@ -416,42 +538,34 @@ int Search::negamax(const Position& pos, int alpha, int beta, int depth, int ply
     return false;
   };
 
-  // The hash move first, before any generation: it refutes the node often enough that
-  // the rest need not be generated. It came from an entry with this position's whole
-  // key, so it is legal here.
+  // Step 14. The hash move first, before any generation: it refutes the node often
+  // enough that the rest need not be generated. It came from an entry with this
+  // position's whole key, so it is legal here.
   bool refuted = !tt_move.is_none() && search_move(tt_move, SCORE_TT_MOVE);
   if (stopped_) return 0;
+
+  // Step 15. The other moves, generated, scored and searched best-first; none at all
+  // is mate or stalemate.
   if (!refuted) {
     MoveList moves;
     ListSink sink{moves};
     generate_legal(pos, sink);
     if (moves.empty()) return in_check ? -VALUE_MATE + ply : VALUE_DRAW;
 
-    const int* hist = history_.get() + us * 4096;
     MovePicker picker;
-    for (Move m : moves) {
-      PieceType victim = captured_type(pos, m);
-      if (m == tt_move)
-        picker.add(m, SCORE_TT_MOVE);
-      else if (victim != NO_PIECE_TYPE || m.kind() == PROMOTION)
-        picker.add(m, (see_ge(pos, m, 0) ? SCORE_GOOD_CAPTURE : SCORE_BAD_CAPTURE) + mvv_lva(pos, m, victim));
-      else if (m == frame.killers[0])
-        picker.add(m, SCORE_KILLER + 1);
-      else if (m == frame.killers[1])
-        picker.add(m, SCORE_KILLER);
-      else
-        picker.add(m, hist[m.from() * 64 + m.to()]);
-    }
-
+    score_moves<Ordering::FullWidth>(picker, pos, moves, tt_move, history_, frame.killers);
     Move m;
     int order_score;
     while (picker.next(m, order_score))
       if (m != tt_move && search_move(m, order_score)) break;
     if (stopped_) return 0;
   }
-  // Every move was pruned: the node is no better than its static evaluation suggests.
+
+  // Step 16. Every move was pruned: the node is no better than its static evaluation
+  // suggests.
   if (best == -VALUE_INFINITE) best = alpha;
 
+  // Step 17. Store the result in the transposition table.
   Bound bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
   tt_.store(pos.key(), score_to_tt(best, ply), frame.eval == -VALUE_INFINITE ? 0 : frame.eval, bound, depth, best_move);
   return best;
@@ -469,18 +583,17 @@ SearchResult Search::run(const Position& root, const std::vector<Key>& history, 
   // in progress; both keep a margin for the interface's overhead.
   hard_ms_ = soft_ms_ = 0;
   if (limits.uses_clock()) {
-    constexpr int64_t overhead = 30;
     if (limits.movetime > 0) {
-      hard_ms_ = soft_ms_ = std::max<int64_t>(1, limits.movetime - overhead);
+      hard_ms_ = soft_ms_ = std::max<int64_t>(1, limits.movetime - MOVE_OVERHEAD_MS);
     } else {
       Color us = root.side_to_move();
       int64_t left = std::max<int64_t>(1, us == WHITE ? limits.wtime : limits.btime);
       int64_t inc = us == WHITE ? limits.winc : limits.binc;
-      int moves_left = limits.movestogo > 0 ? std::min(limits.movestogo, 40) : 30;
-      int64_t usable = std::max<int64_t>(1, left - overhead);
-      soft_ms_ = std::min(usable, usable / moves_left + inc * 3 / 4);
-      hard_ms_ = std::min(usable, std::max<int64_t>(soft_ms_ * 4, 1));
-      hard_ms_ = std::min(hard_ms_, std::max<int64_t>(1, usable / 3 + inc));
+      int moves_left = limits.movestogo > 0 ? std::min(limits.movestogo, MAX_MOVES_TO_GO) : DEFAULT_MOVES_TO_GO;
+      int64_t usable = std::max<int64_t>(1, left - MOVE_OVERHEAD_MS);
+      soft_ms_ = std::min(usable, usable / moves_left + inc * INCREMENT_PERCENT / 100);
+      hard_ms_ = std::min(usable, std::max<int64_t>(soft_ms_ * HARD_PER_SOFT, 1));
+      hard_ms_ = std::min(hard_ms_, std::max<int64_t>(1, usable / HARD_CLOCK_DIVISOR + inc));
       soft_ms_ = std::max<int64_t>(1, std::min(soft_ms_, hard_ms_));
     }
   }
@@ -506,9 +619,10 @@ SearchResult Search::run(const Position& root, const std::vector<Key>& history, 
   int score = 0;
   for (int depth = 1; depth <= max_depth; ++depth) {
     seldepth_ = 0;
-    int delta = 20;
+    int delta = ASPIRATION_WINDOW;
     int alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
-    if (depth >= 5) alpha = std::max(score - delta, -VALUE_INFINITE), beta = std::min(score + delta, VALUE_INFINITE);
+    if (depth >= ASPIRATION_MIN_DEPTH)
+      alpha = std::max(score - delta, -VALUE_INFINITE), beta = std::min(score + delta, VALUE_INFINITE);
     int v;
     while (true) {
       v = negamax(root, alpha, beta, depth, 0, false, root.in_check());
@@ -544,7 +658,7 @@ SearchResult Search::run(const Position& root, const std::vector<Key>& history, 
     }
     // A forced mate found within this depth will not get shorter by searching deeper.
     if (is_mate_score(v) && VALUE_MATE - std::abs(v) <= depth && !limits.infinite) break;
-    if (soft_ms_ && elapsed_ms() >= soft_ms_ / 2) break;
+    if (soft_ms_ && elapsed_ms() >= soft_ms_ / NEW_ITERATION_DIVISOR) break;
   }
   result.nodes = nodes_;
   return result;

@@ -64,6 +64,30 @@ struct SearchResult {
 
 using InfoCallback = std::function<void(const SearchInfo&)>;
 
+// Quiet-move history: a score per (side to move, from, to) for how often that move
+// refuted a node, weighted by depth. update()'s gravity shrinks a step the nearer the
+// entry already stands to the bound on that side, so entries stay within [-MAX, MAX].
+// Owned by one Search: not for concurrent use.
+class History {
+ public:
+  // 2^14, set with the search's first commit: far from every other ordering score, so
+  // history never lifts a quiet move above a killer or a good capture, nor drops one
+  // below a losing capture.
+  static constexpr int MAX = 16384;
+
+  History() : table_(std::make_unique<int[][SQUARE_NB][SQUARE_NB]>(COLOR_NB)) {}
+
+  int& at(Color c, Move m) { return table_[c][m.from()][m.to()]; }
+  int at(Color c, Move m) const { return table_[c][m.from()][m.to()]; }
+  // Adds bonus less the gravity e * |bonus| / MAX of the entry e. Needs |bonus| <= MAX.
+  void update(Color c, Move m, int bonus);
+  void clear();
+
+ private:
+  // 32 KB on the heap: Searches are built on threads' stacks (bench search, the tuner, tests).
+  std::unique_ptr<int[][SQUARE_NB][SQUARE_NB]> table_;
+};
+
 class Search {
  public:
   explicit Search(size_t hash_bytes = size_t(16) << 20);
@@ -103,7 +127,7 @@ class Search {
 
   SearchTT tt_;
   PawnCache pawns_;
-  std::unique_ptr<int[]> history_;  // [color][from][to], bounded by gravity
+  History history_;
   Frame stack_[MAX_PLY + 2];
   Move pv_[MAX_PLY + 1][MAX_PLY + 1];
   int pv_len_[MAX_PLY + 1];

@@ -47,9 +47,8 @@ class UciServer {
   std::thread thread_;
   std::mutex stop_mutex_;
   std::condition_variable stop_cv_;
-  bool stop_signal_ = false;
-  bool infinite_ =
-      false;  // the running search is "go infinite"  // "stop" or "quit" arrived: an infinite search may report
+  bool stop_signal_ = false;  // "stop" or "quit" arrived: an infinite search may report
+  bool infinite_ = false;     // the running search is "go infinite"
 };
 
 // chesshpc uci: the engine on standard input and output.

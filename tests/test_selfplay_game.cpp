@@ -191,11 +191,11 @@ TEST(SelfplayTables, ColumnsOfAGameAndAFileRoundTrip) {
   std::string path = testing::TempDir() + "selfplay_tables.h5";
   {
     h5::File f(path);
-    write_selfplay_tables(f.id(), t);
+    write_selfplay_tables(f, t);
     f.commit();
   }
-  h5::Handle f = h5::open_read(path);
-  SelfplayTables back = read_selfplay_tables(f.id());
+  h5::Group f = h5::open_read(path);
+  SelfplayTables back = read_selfplay_tables(f);
   EXPECT_EQ(back.games.moves, t.games.moves);
   EXPECT_EQ(back.games.first_fire, t.games.first_fire);
   EXPECT_EQ(back.positions.packed, t.positions.packed);

@@ -3,13 +3,12 @@
 // per benchmark, set and depth in /summary.
 #pragma once
 
-#include <hdf5.h>
-
 #include "jobs/bench/job.h"
+#include "jobs/io/h5.h"
 
 namespace chesshpc {
 
 // Writes run into file (an open, empty HDF5 file). Throws h5::Error.
-void write_bench_file(hid_t file, const BenchRun& run);
+void write_bench_file(const h5::Group& file, const BenchRun& run);
 
 }  // namespace chesshpc

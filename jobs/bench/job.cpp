@@ -122,7 +122,7 @@ int run_bench(const BenchRequest& req, const RankHooks& ranks, std::ostream& out
   run.seconds = seconds_since(t0);
   run.summary = summarize(run.rows);
   try {
-    write_bench_file(file->id(), run);
+    write_bench_file(*file, run);
     file->commit();
   } catch (const h5::Error& e) {
     err << "chesshpc bench: " << e.what() << "\n";

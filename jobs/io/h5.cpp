@@ -1,16 +1,28 @@
 #include "jobs/io/h5.h"
 
 #include <fcntl.h>
+#include <hdf5.h>
 #include <unistd.h>
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <utility>
 
+#include "jobs/io/h5_table.h"
 #include "jobs/io/version.h"
 
 namespace chesshpc::h5 {
+
+static_assert(std::is_same_v<hid_t, int64_t>, "Group keeps an hid_t as an int64_t");
+
+// The one place a Group's id turns back into an hid_t, and an hid_t into a Group.
+struct Id {
+  static hid_t of(const Group& g) { return g.id_; }
+  static Group group(hid_t id) { return Group(id); }
+};
 
 namespace {
 
@@ -28,6 +40,23 @@ void check(herr_t status, const std::string& what, int) {
   if (status < 0) throw Error("HDF5: cannot " + what);
 }
 
+// A type, dataspace, property list, dataset or attribute id, closed on destruction.
+class Handle {
+ public:
+  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  Handle(Handle&& o) noexcept : id_(std::exchange(o.id_, -1)), close_(o.close_) {}
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle() {
+    if (id_ >= 0) close_(id_);
+  }
+  hid_t id() const { return id_; }
+
+ private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
 Handle string_type() {
   Handle t(check(H5Tcopy(H5T_C_S1), "create a string type"), H5Tclose);
   H5Tset_size(t.id(), H5T_VARIABLE);
@@ -43,9 +72,22 @@ Handle bool_type() {
   return t;
 }
 
+void scalar_attr(hid_t obj, const std::string& name, hid_t type, const void* value) {
+  Handle space(check(H5Screate(H5S_SCALAR), "create a scalar dataspace"), H5Sclose);
+  Handle a(check(H5Acreate2(obj, name.c_str(), type, space.id(), H5P_DEFAULT, H5P_DEFAULT), "create attribute " + name),
+           H5Aclose);
+  check(H5Awrite(a.id(), type, value), "write attribute " + name, 0);
+}
+
+void string_attr(hid_t obj, const std::string& name, const std::string& value) {
+  Handle t = string_type();
+  const char* p = value.c_str();
+  scalar_attr(obj, name, t.id(), &p);
+}
+
 // A chunked, deflated dataset of `rows` rows of `cols` elements of type (1-D when cols
 // is 0), extendible in rows, chunked by up to `chunk_rows` rows.
-void write_rows(hid_t parent, const std::string& name, hid_t type, size_t rows, size_t cols, size_t chunk_rows,
+void write_rows(const Group& parent, const std::string& name, hid_t type, size_t rows, size_t cols, size_t chunk_rows,
                 const void* data, const std::string& doc) {
   int rank = cols ? 2 : 1;
   hsize_t dims[2] = {rows, cols}, maxdims[2] = {H5S_UNLIMITED, cols};
@@ -55,228 +97,236 @@ void write_rows(hid_t parent, const std::string& name, hid_t type, size_t rows, 
   H5Pset_chunk(plist.id(), rank, chunk);
   H5Pset_shuffle(plist.id());
   H5Pset_deflate(plist.id(), 4);
-  Handle ds(check(H5Dcreate2(parent, name.c_str(), type, space.id(), H5P_DEFAULT, plist.id(), H5P_DEFAULT),
+  Handle ds(check(H5Dcreate2(Id::of(parent), name.c_str(), type, space.id(), H5P_DEFAULT, plist.id(), H5P_DEFAULT),
                   "create dataset " + name),
             H5Dclose);
   if (rows) check(H5Dwrite(ds.id(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write dataset " + name, 0);
-  if (!doc.empty()) set_attr(ds.id(), "description", doc);
+  if (!doc.empty()) string_attr(ds.id(), "description", doc);
 }
 
-void write_1d(hid_t parent, const std::string& name, hid_t type, size_t n, const void* data, const std::string& doc) {
+void write_1d(const Group& parent, const std::string& name, hid_t type, size_t n, const void* data,
+              const std::string& doc) {
   write_rows(parent, name, type, n, 0, 65536, data, doc);
 }
 
 }  // namespace
 
-Handle& Handle::operator=(Handle&& o) noexcept {
+Group& Group::operator=(Group&& o) noexcept {
   if (this != &o) {
-    reset();
-    id_ = o.id_, close_ = o.close_;
-    o.id_ = -1;
+    close();
+    id_ = std::exchange(o.id_, -1);
   }
   return *this;
 }
 
-void Handle::reset() {
-  if (id_ >= 0 && close_) close_(id_);
+// A file's id closes as a file, a group's as a group.
+void Group::close() {
+  if (id_ < 0) return;
+  if (H5Iget_type(id_) == H5I_FILE)
+    H5Fclose(id_);
+  else
+    H5Gclose(id_);
   id_ = -1;
 }
 
 File::File(const std::string& path) : path_(path), partial_(path + ".partial") {
   hid_t id = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (id < 0) throw Error("cannot create '" + partial_ + "' (is the directory there and writable?)");
-  file_ = Handle(id, H5Fclose);
+  Group::operator=(Id::group(id));
 }
 
 File::~File() {
   if (committed_) return;
-  file_.reset();
+  close();
   std::remove(partial_.c_str());
 }
 
 void File::commit() {
-  check(H5Fflush(file_.id(), H5F_SCOPE_GLOBAL), "flush " + partial_, 0);
-  file_.reset();
+  check(H5Fflush(Id::of(*this), H5F_SCOPE_GLOBAL), "flush " + partial_, 0);
+  close();
   int fd = open(partial_.c_str(), O_RDONLY);
   if (fd < 0 || fsync(fd) != 0) {
-    if (fd >= 0) close(fd);
+    if (fd >= 0) ::close(fd);
     throw Error("cannot sync '" + partial_ + "': " + std::strerror(errno));
   }
-  close(fd);
+  ::close(fd);
   if (std::rename(partial_.c_str(), path_.c_str()) != 0)
     throw Error("cannot rename '" + partial_ + "' to '" + path_ + "': " + std::strerror(errno));
   committed_ = true;
 }
 
-Handle create_group(hid_t parent, const std::string& name) {
-  return Handle(check(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "create group " + name),
-                H5Gclose);
+Group open_read(const std::string& path) {
+  hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id < 0) throw Error("cannot open '" + path + "' as an HDF5 file");
+  return Id::group(id);
 }
 
-void write_column(hid_t parent, const std::string& name, const std::vector<int32_t>& v, const std::string& doc) {
-  write_1d(parent, name, H5T_NATIVE_INT32, v.size(), v.data(), doc);
+Group create_group(const Group& parent, std::string_view name) {
+  std::string n(name);
+  return Id::group(
+      check(H5Gcreate2(Id::of(parent), n.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "create group " + n));
 }
-void write_column(hid_t parent, const std::string& name, const std::vector<int64_t>& v, const std::string& doc) {
-  write_1d(parent, name, H5T_NATIVE_INT64, v.size(), v.data(), doc);
+
+Group open_group(const Group& parent, std::string_view name) {
+  std::string n(name);
+  return Id::group(check(H5Gopen2(Id::of(parent), n.c_str(), H5P_DEFAULT), "open group " + n));
 }
-void write_column(hid_t parent, const std::string& name, const std::vector<uint64_t>& v, const std::string& doc) {
-  write_1d(parent, name, H5T_NATIVE_UINT64, v.size(), v.data(), doc);
+
+void write_column(const Group& g, const std::string& name, const std::vector<int32_t>& v, const std::string& doc) {
+  write_1d(g, name, H5T_NATIVE_INT32, v.size(), v.data(), doc);
 }
-void write_column(hid_t parent, const std::string& name, const std::vector<double>& v, const std::string& doc) {
-  write_1d(parent, name, H5T_NATIVE_DOUBLE, v.size(), v.data(), doc);
+void write_column(const Group& g, const std::string& name, const std::vector<int64_t>& v, const std::string& doc) {
+  write_1d(g, name, H5T_NATIVE_INT64, v.size(), v.data(), doc);
 }
-void write_column(hid_t parent, const std::string& name, const std::vector<std::string>& v, const std::string& doc) {
+void write_column(const Group& g, const std::string& name, const std::vector<uint64_t>& v, const std::string& doc) {
+  write_1d(g, name, H5T_NATIVE_UINT64, v.size(), v.data(), doc);
+}
+void write_column(const Group& g, const std::string& name, const std::vector<double>& v, const std::string& doc) {
+  write_1d(g, name, H5T_NATIVE_DOUBLE, v.size(), v.data(), doc);
+}
+void write_column(const Group& g, const std::string& name, const std::vector<std::string>& v, const std::string& doc) {
   std::vector<const char*> ptrs;
   ptrs.reserve(v.size());
   for (const auto& s : v) ptrs.push_back(s.c_str());
   Handle t = string_type();
-  write_1d(parent, name, t.id(), v.size(), ptrs.data(), doc);
+  write_1d(g, name, t.id(), v.size(), ptrs.data(), doc);
 }
-void write_byte_rows(hid_t parent, const std::string& name, const std::vector<uint8_t>& flat, size_t cols,
-                     const std::string& doc) {
-  write_rows(parent, name, H5T_NATIVE_UINT8, flat.size() / cols, cols, 8192, flat.data(), doc);
-}
-
-void write_bool_column(hid_t parent, const std::string& name, const std::vector<bool>& v, const std::string& doc) {
+void write_column(const Group& g, const std::string& name, const std::vector<bool>& v, const std::string& doc) {
   std::vector<int8_t> bytes(v.begin(), v.end());
   Handle t = bool_type();
-  write_1d(parent, name, t.id(), bytes.size(), bytes.data(), doc);
+  write_1d(g, name, t.id(), bytes.size(), bytes.data(), doc);
+}
+
+void write_byte_rows(const Group& g, const std::string& name, const std::vector<uint8_t>& flat, size_t cols,
+                     const std::string& doc) {
+  write_rows(g, name, H5T_NATIVE_UINT8, flat.size() / cols, cols, 8192, flat.data(), doc);
 }
 
 namespace {
 
-void scalar_attr(hid_t obj, const std::string& name, hid_t type, const void* value) {
-  Handle space(check(H5Screate(H5S_SCALAR), "create a scalar dataspace"), H5Sclose);
-  Handle a(check(H5Acreate2(obj, name.c_str(), type, space.id(), H5P_DEFAULT, H5P_DEFAULT), "create attribute " + name),
-           H5Aclose);
-  check(H5Awrite(a.id(), type, value), "write attribute " + name, 0);
+Handle open_attr(const Group& obj, const std::string& name) {
+  return Handle(check(H5Aopen(Id::of(obj), name.c_str(), H5P_DEFAULT), "open attribute " + name), H5Aclose);
 }
 
-}  // namespace
-
-void set_attr(hid_t obj, const std::string& name, const std::string& value) {
-  Handle t = string_type();
-  const char* p = value.c_str();
-  scalar_attr(obj, name, t.id(), &p);
+Handle open_dataset(const Group& parent, const std::string& name) {
+  return Handle(check(H5Dopen2(Id::of(parent), name.c_str(), H5P_DEFAULT), "open dataset " + name), H5Dclose);
 }
 
-void set_attr(hid_t obj, const std::string& name, int64_t value) { scalar_attr(obj, name, H5T_NATIVE_INT64, &value); }
-void set_attr(hid_t obj, const std::string& name, uint64_t value) { scalar_attr(obj, name, H5T_NATIVE_UINT64, &value); }
-void set_attr(hid_t obj, const std::string& name, double value) { scalar_attr(obj, name, H5T_NATIVE_DOUBLE, &value); }
-
-Handle open_read(const std::string& path) {
-  hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (id < 0) throw Error("cannot open '" + path + "' as an HDF5 file");
-  return Handle(id, H5Fclose);
-}
-
-Handle open_group(hid_t parent, const std::string& name) {
-  return Handle(check(H5Gopen2(parent, name.c_str(), H5P_DEFAULT), "open group " + name), H5Gclose);
-}
-
-bool has_attr(hid_t obj, const std::string& name) { return H5Aexists(obj, name.c_str()) > 0; }
-
-namespace {
-
-Handle open_attr(hid_t obj, const std::string& name) {
-  return Handle(check(H5Aopen(obj, name.c_str(), H5P_DEFAULT), "open attribute " + name), H5Aclose);
-}
-
-// The dataset's elements in memory type `type`, after checking it is 1-D; returns n.
-Handle open_1d(hid_t parent, const std::string& name, size_t& n) {
-  Handle ds(check(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), "open dataset " + name), H5Dclose);
+// The dataset's dimensions, after checking it has `rank` of them.
+std::vector<hsize_t> dims_of(const Handle& ds, const std::string& name, int rank, const char* what) {
   Handle space(check(H5Dget_space(ds.id()), "read the shape of " + name), H5Sclose);
-  hsize_t dims[1] = {0};
-  if (H5Sget_simple_extent_ndims(space.id()) != 1) throw Error("HDF5: dataset " + name + " is not a column");
-  H5Sget_simple_extent_dims(space.id(), dims, nullptr);
-  n = dims[0];
-  return ds;
+  if (H5Sget_simple_extent_ndims(space.id()) != rank) throw Error("HDF5: dataset " + name + " is not " + what);
+  std::vector<hsize_t> dims(size_t(rank), 0);
+  H5Sget_simple_extent_dims(space.id(), dims.data(), nullptr);
+  return dims;
 }
 
+// The 1-D dataset's elements in memory type `type`.
 template <typename T>
-void read_1d(hid_t parent, const std::string& name, hid_t type, std::vector<T>& out) {
-  size_t n = 0;
-  Handle ds = open_1d(parent, name, n);
+void read_1d(const Group& parent, const std::string& name, hid_t type, std::vector<T>& out) {
+  Handle ds = open_dataset(parent, name);
+  size_t n = dims_of(ds, name, 1, "a column")[0];
   out.assign(n, T{});
   if (n) check(H5Dread(ds.id(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), "read dataset " + name, 0);
 }
 
 }  // namespace
 
-std::string read_string_attr(hid_t obj, const std::string& name) {
+void set_attr(const Group& obj, const std::string& name, const std::string& value) {
+  string_attr(Id::of(obj), name, value);
+}
+void set_attr(const Group& obj, const std::string& name, int64_t value) {
+  scalar_attr(Id::of(obj), name, H5T_NATIVE_INT64, &value);
+}
+void set_attr(const Group& obj, const std::string& name, uint64_t value) {
+  scalar_attr(Id::of(obj), name, H5T_NATIVE_UINT64, &value);
+}
+void set_attr(const Group& obj, const std::string& name, double value) {
+  scalar_attr(Id::of(obj), name, H5T_NATIVE_DOUBLE, &value);
+}
+
+bool has_attr(const Group& obj, const std::string& name) { return H5Aexists(Id::of(obj), name.c_str()) > 0; }
+
+void read_attr(const Group& obj, const std::string& name, std::string& out) {
   Handle a = open_attr(obj, name);
   Handle t = string_type();
   char* p = nullptr;
   check(H5Aread(a.id(), t.id(), &p), "read attribute " + name + " as text", 0);
-  std::string s = p ? p : "";
+  out = p ? p : "";
   H5free_memory(p);
-  return s;
 }
 
-int64_t read_int_attr(hid_t obj, const std::string& name) {
+void read_attr(const Group& obj, const std::string& name, int64_t& out) {
   Handle a = open_attr(obj, name);
-  int64_t v = 0;
-  check(H5Aread(a.id(), H5T_NATIVE_INT64, &v), "read attribute " + name + " as an integer", 0);
-  return v;
+  check(H5Aread(a.id(), H5T_NATIVE_INT64, &out), "read attribute " + name + " as an integer", 0);
 }
 
-uint64_t read_uint_attr(hid_t obj, const std::string& name) {
+void read_attr(const Group& obj, const std::string& name, uint64_t& out) {
   Handle a = open_attr(obj, name);
-  uint64_t v = 0;
-  check(H5Aread(a.id(), H5T_NATIVE_UINT64, &v), "read attribute " + name + " as an integer", 0);
-  return v;
+  check(H5Aread(a.id(), H5T_NATIVE_UINT64, &out), "read attribute " + name + " as an integer", 0);
 }
 
-void read_column(hid_t parent, const std::string& name, std::vector<int32_t>& out) {
-  read_1d(parent, name, H5T_NATIVE_INT32, out);
+void read_column(const Group& g, const std::string& name, std::vector<int32_t>& out) {
+  read_1d(g, name, H5T_NATIVE_INT32, out);
 }
-void read_column(hid_t parent, const std::string& name, std::vector<int64_t>& out) {
-  read_1d(parent, name, H5T_NATIVE_INT64, out);
+void read_column(const Group& g, const std::string& name, std::vector<int64_t>& out) {
+  read_1d(g, name, H5T_NATIVE_INT64, out);
 }
-void read_column(hid_t parent, const std::string& name, std::vector<uint64_t>& out) {
-  read_1d(parent, name, H5T_NATIVE_UINT64, out);
+void read_column(const Group& g, const std::string& name, std::vector<uint64_t>& out) {
+  read_1d(g, name, H5T_NATIVE_UINT64, out);
 }
-void read_column(hid_t parent, const std::string& name, std::vector<double>& out) {
-  read_1d(parent, name, H5T_NATIVE_DOUBLE, out);
+void read_column(const Group& g, const std::string& name, std::vector<double>& out) {
+  read_1d(g, name, H5T_NATIVE_DOUBLE, out);
 }
 
-void read_column(hid_t parent, const std::string& name, std::vector<std::string>& out) {
+void read_column(const Group& g, const std::string& name, std::vector<std::string>& out) {
   Handle t = string_type();
   std::vector<char*> ptrs;
-  read_1d(parent, name, t.id(), ptrs);
+  read_1d(g, name, t.id(), ptrs);
   out.clear();
   for (char* p : ptrs) out.push_back(p ? p : ""), H5free_memory(p);
 }
 
-void read_byte_rows(hid_t parent, const std::string& name, std::vector<uint8_t>& flat, size_t cols) {
-  Handle ds(check(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), "open dataset " + name), H5Dclose);
-  Handle space(check(H5Dget_space(ds.id()), "read the shape of " + name), H5Sclose);
-  hsize_t dims[2] = {0, 0};
-  if (H5Sget_simple_extent_ndims(space.id()) != 2) throw Error("HDF5: dataset " + name + " is not a table of rows");
-  H5Sget_simple_extent_dims(space.id(), dims, nullptr);
+void read_column(const Group& g, const std::string& name, std::vector<bool>& out) {
+  Handle t = bool_type();
+  std::vector<int8_t> bytes;
+  read_1d(g, name, t.id(), bytes);
+  out.assign(bytes.begin(), bytes.end());
+}
+
+void read_byte_rows(const Group& g, const std::string& name, std::vector<uint8_t>& flat, size_t cols) {
+  Handle ds = open_dataset(g, name);
+  std::vector<hsize_t> dims = dims_of(ds, name, 2, "a table of rows");
   if (dims[1] != cols) throw Error("HDF5: dataset " + name + " has rows of " + std::to_string(dims[1]) + " bytes");
   flat.assign(dims[0] * cols, 0);
   if (dims[0]) check(H5Dread(ds.id(), H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, flat.data()), "read " + name, 0);
 }
 
-void read_bool_column(hid_t parent, const std::string& name, std::vector<bool>& out) {
-  Handle t = bool_type();
-  std::vector<int8_t> bytes;
-  read_1d(parent, name, t.id(), bytes);
-  out.assign(bytes.begin(), bytes.end());
-}
+bool is_job(const Group& obj, std::string_view job) { return has_attr(obj, JOB) && read_attr(obj, JOB) == job; }
 
-void write_provenance(hid_t file, const Provenance& p) {
-  set_attr(file, "program", std::string("chesshpc"));
-  set_attr(file, "version", std::string(CHESSHPC_VERSION));
-  set_attr(file, "git_commit", std::string(CHESSHPC_GIT_COMMIT));
-  set_attr(file, "command_line", p.command_line);
-  set_attr(file, "host", host_name());
-  set_attr(file, "started", p.started);
-  set_attr(file, "finished", p.finished);
-  set_attr(file, "threads", int64_t(p.threads));
-  set_attr(file, "ranks", int64_t(p.ranks));
-  set_attr(file, "README", p.readme);
+namespace {
+
+// The provenance attributes, as write_provenance writes them and the README lists them.
+constexpr auto PROVENANCE = std::to_array({
+    attr<Provenance>("program", "chesshpc", [](const Provenance&) { return "chesshpc"; }),
+    attr<Provenance>("version", "chesshpc's version", [](const Provenance&) { return CHESSHPC_VERSION; }),
+    attr<Provenance>("git_commit", "the commit the program was built from",
+                     [](const Provenance&) { return CHESSHPC_GIT_COMMIT; }),
+    attr<&Provenance::command_line>("command_line", "the command that wrote the file"),
+    attr<Provenance>(HOST, [](const Provenance&) { return host_name(); }),
+    attr<Provenance>(STARTED, [](const Provenance& p) { return p.started; }),
+    attr<&Provenance::finished>("finished", "when it finished, ISO 8601 UTC; '' while unfinished"),
+    attr<&Provenance::threads>("threads", "threads of each rank"),
+    attr<&Provenance::ranks>("ranks", "MPI ranks"),
+    attr<&Provenance::readme>("README", "this text"),
+});
+
+}  // namespace
+
+void write_provenance(const Group& file, const Provenance& p) {
+  Provenance with_readme = p;
+  with_readme.readme += readme("Provenance (on every chesshpc result file)", PROVENANCE);
+  write_attrs(file, PROVENANCE, with_readme);
 }
 
 }  // namespace chesshpc::h5

@@ -1,13 +1,14 @@
 // A thin layer over the HDF5 C API for result files that h5py and pandas users read
 // without a manual: columns as chunked, compressed, extendible 1-D datasets, text as
-// variable-length UTF-8, provenance and documentation as attributes.
+// variable-length UTF-8, provenance and documentation as attributes. Only jobs/io sees the
+// C API: Group and File hold its ids privately. Result files declare their tables and root
+// attributes with jobs/io/h5_table.h, which writes and reads through the functions here.
 #pragma once
-
-#include <hdf5.h>
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "jobs/io/provenance.h"
@@ -18,81 +19,111 @@ struct Error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// An HDF5 handle closed on destruction.
-class Handle {
+// An open HDF5 file or group: where groups, columns and attributes go (a file stands for
+// its root group, as in h5py). Move-only; closed on destruction.
+class Group {
  public:
-  Handle() = default;
-  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  Handle(Handle&& o) noexcept : id_(o.id_), close_(o.close_) { o.id_ = -1; }
-  Handle& operator=(Handle&& o) noexcept;
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  ~Handle() { reset(); }
-  void reset();
-  hid_t id() const { return id_; }
+  Group() = default;
+  Group(Group&& o) noexcept : id_(o.id_) { o.id_ = -1; }
+  Group& operator=(Group&& o) noexcept;
+  Group(const Group&) = delete;
+  Group& operator=(const Group&) = delete;
+  ~Group() { close(); }
+
+ protected:
+  explicit Group(int64_t id) : id_(id) {}
+  void close();
 
  private:
-  hid_t id_ = -1;
-  herr_t (*close_)(hid_t) = nullptr;
+  friend struct Id;  // h5.cpp's bridge to the C API
+  int64_t id_ = -1;  // an hid_t (h5.cpp checks that the types agree)
 };
 
 // A result file written whole and then published: everything goes to "PATH.partial", and
 // commit() flushes, fsyncs and renames it to PATH, so a reader never finds a half-written
 // file under the final name. Without commit() the partial file is removed.
-class File {
+class File : public Group {
  public:
   explicit File(const std::string& path);
   ~File();
-  File(const File&) = delete;
-  File& operator=(const File&) = delete;
-
-  hid_t id() const { return file_.id(); }
   const std::string& path() const { return path_; }
   void commit();
 
  private:
   std::string path_, partial_;
-  Handle file_;
   bool committed_ = false;
 };
 
-Handle create_group(hid_t parent, const std::string& name);
+// An existing file, read-only, as its root group.
+Group open_read(const std::string& path);
+Group create_group(const Group& parent, std::string_view name);
+Group open_group(const Group& parent, std::string_view name);
 
-// 1-D columns. doc becomes the dataset's "description" attribute.
-void write_column(hid_t parent, const std::string& name, const std::vector<int32_t>& v, const std::string& doc);
-void write_column(hid_t parent, const std::string& name, const std::vector<int64_t>& v, const std::string& doc);
-void write_column(hid_t parent, const std::string& name, const std::vector<uint64_t>& v, const std::string& doc);
-void write_column(hid_t parent, const std::string& name, const std::vector<double>& v, const std::string& doc);
-void write_column(hid_t parent, const std::string& name, const std::vector<std::string>& v, const std::string& doc);
+// 1-D columns. doc becomes the dataset's "description" attribute. Booleans are HDF5's enum
+// {FALSE, TRUE}, which h5py reads as numpy bool.
+void write_column(const Group& g, const std::string& name, const std::vector<int32_t>& v, const std::string& doc);
+void write_column(const Group& g, const std::string& name, const std::vector<int64_t>& v, const std::string& doc);
+void write_column(const Group& g, const std::string& name, const std::vector<uint64_t>& v, const std::string& doc);
+void write_column(const Group& g, const std::string& name, const std::vector<double>& v, const std::string& doc);
+void write_column(const Group& g, const std::string& name, const std::vector<std::string>& v, const std::string& doc);
+void write_column(const Group& g, const std::string& name, const std::vector<bool>& v, const std::string& doc);
 // A 2-D uint8 dataset of rows of `cols` bytes (flat holds them row after row), chunked by rows.
-void write_byte_rows(hid_t parent, const std::string& name, const std::vector<uint8_t>& flat, size_t cols,
+void write_byte_rows(const Group& g, const std::string& name, const std::vector<uint8_t>& flat, size_t cols,
                      const std::string& doc);
-// Booleans as HDF5's enum {FALSE, TRUE}, which h5py reads as numpy bool.
-void write_bool_column(hid_t parent, const std::string& name, const std::vector<bool>& v, const std::string& doc);
-
-void set_attr(hid_t obj, const std::string& name, const std::string& value);
-void set_attr(hid_t obj, const std::string& name, int64_t value);
-void set_attr(hid_t obj, const std::string& name, uint64_t value);
-void set_attr(hid_t obj, const std::string& name, double value);
 
 // The read side, for resuming from a file this program wrote. Every reader throws Error
 // naming what is missing or of the wrong shape.
-Handle open_read(const std::string& path);
-Handle open_group(hid_t parent, const std::string& name);
-bool has_attr(hid_t obj, const std::string& name);
-std::string read_string_attr(hid_t obj, const std::string& name);
-int64_t read_int_attr(hid_t obj, const std::string& name);
-uint64_t read_uint_attr(hid_t obj, const std::string& name);
-void read_column(hid_t parent, const std::string& name, std::vector<int32_t>& out);
-void read_column(hid_t parent, const std::string& name, std::vector<int64_t>& out);
-void read_column(hid_t parent, const std::string& name, std::vector<uint64_t>& out);
-void read_column(hid_t parent, const std::string& name, std::vector<double>& out);
-void read_column(hid_t parent, const std::string& name, std::vector<std::string>& out);
-void read_bool_column(hid_t parent, const std::string& name, std::vector<bool>& out);
-void read_byte_rows(hid_t parent, const std::string& name, std::vector<uint8_t>& flat, size_t cols);
+void read_column(const Group& g, const std::string& name, std::vector<int32_t>& out);
+void read_column(const Group& g, const std::string& name, std::vector<int64_t>& out);
+void read_column(const Group& g, const std::string& name, std::vector<uint64_t>& out);
+void read_column(const Group& g, const std::string& name, std::vector<double>& out);
+void read_column(const Group& g, const std::string& name, std::vector<std::string>& out);
+void read_column(const Group& g, const std::string& name, std::vector<bool>& out);
+void read_byte_rows(const Group& g, const std::string& name, std::vector<uint8_t>& flat, size_t cols);
 
-// Provenance on the root: program, version, git commit, command line, host, start and
-// end time (ISO 8601, UTC), threads, and the file's schema in a "README" attribute.
-void write_provenance(hid_t file, const Provenance& p);
+// Scalar attributes.
+void set_attr(const Group& obj, const std::string& name, const std::string& value);
+void set_attr(const Group& obj, const std::string& name, int64_t value);
+void set_attr(const Group& obj, const std::string& name, uint64_t value);
+void set_attr(const Group& obj, const std::string& name, double value);
+bool has_attr(const Group& obj, const std::string& name);
+void read_attr(const Group& obj, const std::string& name, std::string& out);
+void read_attr(const Group& obj, const std::string& name, int64_t& out);
+void read_attr(const Group& obj, const std::string& name, uint64_t& out);
+
+// A root attribute that readers read back: its name, type and meaning in one place.
+// Writers list it with a value (h5_table.h's attr), so it is written, read and documented
+// under the same name.
+template <class T>
+struct Attr {
+  std::string_view name, description;
+};
+
+template <class T>
+bool has_attr(const Group& obj, const Attr<T>& a) {
+  return has_attr(obj, std::string(a.name));
+}
+
+template <class T>
+T read_attr(const Group& obj, const Attr<T>& a) {
+  T v{};
+  read_attr(obj, std::string(a.name), v);
+  return v;
+}
+
+// Root attributes that several result files have.
+inline constexpr Attr<std::string> JOB{"job", "the command that wrote the file; readers check it first"};
+inline constexpr Attr<std::string> HOST{"host", "host of rank 0"};
+inline constexpr Attr<std::string> STARTED{"started", "when the job started, ISO 8601 UTC"};
+inline constexpr Attr<int64_t> RULES_VERSION{
+    "rules_version", "version of the move rules of the build; a job is resumed only under the same version"};
+
+// Whether obj's "job" attribute is there and says job.
+bool is_job(const Group& obj, std::string_view job);
+
+// Provenance on the root: program, version, git commit, command line, host, start and end
+// time (ISO 8601, UTC), threads, ranks, and the README: p.readme (the file's tables and
+// attributes) followed by the provenance attributes' own documentation.
+void write_provenance(const Group& file, const Provenance& p);
 
 }  // namespace chesshpc::h5

@@ -12,7 +12,7 @@ struct Provenance {
   std::string started, finished;  // ISO 8601 UTC; finished is empty in a checkpoint
   int threads = 0;
   int ranks = 1;
-  std::string readme;
+  std::string readme;  // the file's tables and root attributes; write_provenance adds its own
 };
 
 // Now, as ISO 8601 UTC to the second ("2026-11-30T18:45:56Z").

@@ -1,78 +1,140 @@
 #include "jobs/perft/file.h"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
 #include "core/movegen.h"
 #include "core/threads.h"
 #include "core/uci.h"
 #include "jobs/io/h5.h"
+#include "jobs/io/h5_table.h"
 #include "jobs/io/provenance.h"
 
 namespace chesshpc {
 
 namespace {
 
-const char* README =
-    "chesshpc perft: a perft run split into work units (the unique positions split_depth plies below the root).\n"
-    "/units: one row per unit, biggest first: fen, multiplicity (paths from the root), nodes (perft of the unit "
-    "at depth - split_depth), seconds, rank (that computed it), run (0 for the first run, 1 after the first "
-    "--resume, ...), done (false: not counted yet, nodes is 0).\n"
-    "/divide (complete files only): one row per root move: move (UCI), nodes (exact decimal text), nodes_hi, "
-    "nodes_lo (nodes = hi * 2**64 + lo).\n"
-    "/ranks: one row per run and rank: run, rank, host, busy_seconds, idle_seconds.\n"
-    "Root attributes: complete (1 when every unit is done) and units_done; when complete, the total as 'total' "
-    "(decimal text) and total_hi, total_lo; Python: int(f.attrs['total']) or "
-    "(int(f.attrs['total_hi']) << 64) | int(f.attrs['total_lo']).";
+constexpr const char* JOB_NAME = "perft";  // the file's job attribute
 
-void write_units(hid_t file, const std::vector<std::string>& fen, const std::vector<uint64_t>& multiplicity,
-                 const UnitResults& r) {
-  h5::Handle g = h5::create_group(file, "units");
-  h5::write_column(g.id(), "fen", fen, "the unit's position");
-  h5::write_column(g.id(), "multiplicity", multiplicity, "move paths from the root to the unit");
-  h5::write_column(g.id(), "nodes", r.nodes, "perft of the unit at depth - split_depth (0 until done)");
-  h5::write_column(g.id(), "seconds", r.seconds, "time to count the unit");
-  h5::write_column(g.id(), "rank", std::vector<int32_t>(r.rank.begin(), r.rank.end()), "rank that counted it");
-  h5::write_column(g.id(), "run", std::vector<int32_t>(r.run.begin(), r.run.end()),
-                   "run of the job that counted it: 0 first, 1 after the first --resume; -1 not yet");
-  std::vector<bool> done(r.run.size());
-  for (size_t i = 0; i < done.size(); ++i) done[i] = r.done(i);
-  h5::write_bool_column(g.id(), "done", done, "counted (nodes is final)");
+// A unit of the plan and what is known of it: a row of /units.
+struct UnitRow {
+  std::string fen;
+  uint64_t multiplicity = 0, nodes = 0;
+  double seconds = 0;
+  int32_t rank = -1, run = -1;
+  bool done = false;
+};
+
+constexpr auto UNITS =
+    h5::table("units", "one row per unit, biggest first",
+              {
+                  h5::column<&UnitRow::fen>("fen", "the unit's position"),
+                  h5::column<&UnitRow::multiplicity>("multiplicity", "move paths from the root to the unit"),
+                  h5::column<&UnitRow::nodes>("nodes", "perft of the unit at depth - split_depth (0 until done)"),
+                  h5::column<&UnitRow::seconds>("seconds", "time to count the unit"),
+                  h5::column<&UnitRow::rank>("rank", "rank that counted it"),
+                  h5::column<&UnitRow::run>(
+                      "run", "run of the job that counted it: 0 first, 1 after the first --resume; -1 not yet"),
+                  h5::column<&UnitRow::done>("done", "counted (nodes is final)"),
+              });
+
+// A root move and the paths through it: a row of /divide.
+struct DivideRow {
+  chess::Move move;
+  chess::u128 nodes;
+};
+
+constexpr auto DIVIDE = h5::table(
+    "divide", "complete files only: one row per root move; nodes = nodes_hi * 2**64 + nodes_lo",
+    {
+        h5::computed<DivideRow>("move", "root move (UCI)", [](const DivideRow& d) { return chess::to_uci(d.move); }),
+        h5::computed<DivideRow>("nodes", "paths through the move, exact decimal",
+                                [](const DivideRow& d) { return chess::to_string(d.nodes); }),
+        h5::computed<DivideRow>("nodes_hi", "high 64 bits of nodes",
+                                [](const DivideRow& d) { return uint64_t(d.nodes >> 64); }),
+        h5::computed<DivideRow>("nodes_lo", "low 64 bits of nodes",
+                                [](const DivideRow& d) { return uint64_t(d.nodes); }),
+    });
+
+constexpr auto RANKS = h5::table("ranks", "one row per run and rank",
+                                 {
+                                     h5::column<&RankLoad::run>("run", "run of the job"),
+                                     h5::column<&RankLoad::rank>("rank", "MPI rank"),
+                                     h5::column<&RankLoad::host>("host", "host the rank ran on"),
+                                     h5::column<&RankLoad::busy>("busy_seconds", "time counting units"),
+                                     h5::column<&RankLoad::idle>("idle_seconds", "time waiting for work or results"),
+                                 });
+
+// The root attributes --resume reads.
+constexpr h5::Attr<std::string> FEN{"fen", "the root position"};
+constexpr h5::Attr<int64_t> DEPTH{"depth", "plies counted from the root"};
+constexpr h5::Attr<int64_t> SPLIT_DEPTH{"split_depth", "plies from the root to the units"};
+constexpr h5::Attr<int64_t> COMPLETE{"complete", "1 when every unit is done, else 0"};
+constexpr h5::Attr<int64_t> RUNS{"runs", "runs of the job so far: 1, then 2 after the first --resume, ..."};
+constexpr h5::Attr<uint64_t> ZOBRIST_SEED{
+    "zobrist_seed", "seed of the Zobrist keys: the default set, or the verification set (--verify-keys)"};
+
+// What the root attributes are written from.
+struct Root {
+  const PerftRequest& req;
+  const PerftPlan& plan;
+  const UnitResults& r;
+  std::optional<chess::u128> total;  // complete files only
+};
+
+// Every host of every run, in order of first appearance.
+std::string hosts(const std::vector<RankLoad>& load) {
+  std::vector<std::string> hosts;
+  for (const RankLoad& l : load)
+    if (std::find(hosts.begin(), hosts.end(), l.host) == hosts.end()) hosts.push_back(l.host);
+  std::string joined;
+  for (const std::string& h : hosts) joined += (joined.empty() ? "" : ",") + h;
+  return joined;
 }
 
-chess::u128 write_divide(hid_t file, const PerftPlan& plan, const UnitResults& r) {
-  std::vector<chess::u128> divide = merge_divide(plan, r.nodes);
+constexpr auto ROOT = std::to_array({
+    h5::attr<Root>(h5::JOB, [](const Root&) { return JOB_NAME; }),
+    h5::attr<Root>(FEN, [](const Root& s) { return s.plan.root.fen(); }),
+    h5::attr<Root>(DEPTH, [](const Root& s) { return int64_t(s.plan.depth); }),
+    h5::attr<Root>(SPLIT_DEPTH, [](const Root& s) { return int64_t(s.plan.split_depth); }),
+    h5::attr<Root>(h5::RULES_VERSION, [](const Root&) { return int64_t(chess::RULES_VERSION); }),
+    h5::attr<Root>("units", "units of the plan: the rows of /units",
+                   [](const Root& s) { return int64_t(s.plan.units.size()); }),
+    h5::attr<Root>("units_done", "units counted so far", [](const Root& s) { return int64_t(s.r.count_done()); }),
+    h5::attr<Root>(COMPLETE, [](const Root& s) { return int64_t(s.total.has_value()); }),
+    h5::attr<Root>(RUNS, [](const Root& s) { return int64_t(s.r.this_run + 1); }),
+    h5::attr<Root>("hash_bytes", "perft table size (--hash); 0: no table",
+                   [](const Root& s) { return uint64_t(s.req.hash_bytes); }),
+    h5::attr<Root>("hosts", "every host of every run, comma-separated, in order of first appearance",
+                   [](const Root& s) { return hosts(s.r.load); }),
+    h5::attr<Root>(ZOBRIST_SEED, [](const Root&) { return uint64_t(chess::zobrist::seed()); }),
+    h5::attr<Root>("total", "complete files only: the total, exact decimal text",
+                   [](const Root& s) { return s.total ? std::optional(chess::to_string(*s.total)) : std::nullopt; }),
+    h5::attr<Root>("total_hi", "complete files only: high 64 bits of the total",
+                   [](const Root& s) { return s.total ? std::optional(uint64_t(*s.total >> 64)) : std::nullopt; }),
+    h5::attr<Root>("total_lo", "complete files only: low 64 bits of the total",
+                   [](const Root& s) { return s.total ? std::optional(uint64_t(*s.total)) : std::nullopt; }),
+});
+
+std::string readme() {
+  return "chesshpc perft: a perft run split into work units (the unique positions split_depth plies below the "
+         "root).\n" +
+         h5::readme(UNITS) + h5::readme(DIVIDE) + h5::readme(RANKS) + h5::readme("Root attributes", ROOT) +
+         "The total in Python: int(f.attrs['total']) or (int(f.attrs['total_hi']) << 64) | "
+         "int(f.attrs['total_lo']).\n";
+}
+
+// The divide of a complete run; returns the total.
+chess::u128 write_divide(const h5::Group& file, const PerftPlan& plan, const UnitResults& r) {
+  std::vector<chess::u128> nodes = merge_divide(plan, r.nodes);
+  std::vector<DivideRow> divide;
   chess::u128 total = 0;
-  h5::Handle g = h5::create_group(file, "divide");
-  std::vector<std::string> move, text;
-  std::vector<uint64_t> hi, lo;
-  for (size_t i = 0; i < divide.size(); ++i) {
-    total += divide[i];
-    move.push_back(chess::to_uci(plan.root_moves[i]));
-    text.push_back(chess::to_string(divide[i]));
-    hi.push_back(uint64_t(divide[i] >> 64)), lo.push_back(uint64_t(divide[i]));
-  }
-  h5::write_column(g.id(), "move", move, "root move (UCI)");
-  h5::write_column(g.id(), "nodes", text, "paths through the move, exact decimal");
-  h5::write_column(g.id(), "nodes_hi", hi, "high 64 bits of nodes");
-  h5::write_column(g.id(), "nodes_lo", lo, "low 64 bits of nodes");
+  for (size_t i = 0; i < nodes.size(); ++i) divide.push_back({plan.root_moves[i], nodes[i]}), total += nodes[i];
+  h5::write_table(file, DIVIDE, divide);
   return total;
-}
-
-void write_ranks(hid_t file, const UnitResults& r) {
-  h5::Handle g = h5::create_group(file, "ranks");
-  std::vector<int32_t> run, rank;
-  std::vector<double> busy, idle;
-  std::vector<std::string> host;
-  for (const RankLoad& l : r.load)
-    run.push_back(l.run), rank.push_back(l.rank), busy.push_back(l.busy), idle.push_back(l.idle),
-        host.push_back(l.host);
-  h5::write_column(g.id(), "run", run, "run of the job");
-  h5::write_column(g.id(), "rank", rank, "MPI rank");
-  h5::write_column(g.id(), "host", host, "host the rank ran on");
-  h5::write_column(g.id(), "busy_seconds", busy, "time counting units");
-  h5::write_column(g.id(), "idle_seconds", idle, "time waiting for work or results");
 }
 
 }  // namespace
@@ -83,42 +145,24 @@ PerftFile::PerftFile(std::string path, const PerftRequest& req, const PerftPlan&
 }
 
 void PerftFile::write(const UnitResults& r) const {
+  std::vector<UnitRow> units;
+  units.reserve(fen_.size());
+  for (size_t i = 0; i < fen_.size(); ++i)
+    units.push_back({fen_[i], multiplicity_[i], r.nodes[i], r.seconds[i], r.rank[i], r.run[i], r.done(i)});
   h5::File file(path_);
-  write_units(file.id(), fen_, multiplicity_, r);
-  write_ranks(file.id(), r);
-  size_t done = r.count_done();
-  bool complete = done == plan_.units.size();
-  if (complete) {
-    chess::u128 total = write_divide(file.id(), plan_, r);
-    h5::set_attr(file.id(), "total", chess::to_string(total));
-    h5::set_attr(file.id(), "total_hi", uint64_t(total >> 64));
-    h5::set_attr(file.id(), "total_lo", uint64_t(total));
-  }
+  h5::write_table(file, UNITS, units);
+  h5::write_table(file, RANKS, r.load);
+  Root root{req_, plan_, r, std::nullopt};
+  if (r.count_done() == plan_.units.size()) root.total = write_divide(file, plan_, r);
   Provenance p;
   p.command_line = req_.command_line;
   p.started = started_;
-  p.finished = complete ? utc_now() : "";
+  p.finished = root.total ? utc_now() : "";
   p.threads = chess::resolve_threads(req_.threads);
   p.ranks = ranks_;
-  p.readme = README;
-  h5::write_provenance(file.id(), p);
-  h5::set_attr(file.id(), "job", std::string("perft"));
-  h5::set_attr(file.id(), "fen", plan_.root.fen());
-  h5::set_attr(file.id(), "depth", int64_t(plan_.depth));
-  h5::set_attr(file.id(), "split_depth", int64_t(plan_.split_depth));
-  h5::set_attr(file.id(), "rules_version", int64_t(chess::RULES_VERSION));
-  h5::set_attr(file.id(), "units", int64_t(plan_.units.size()));
-  h5::set_attr(file.id(), "units_done", int64_t(done));
-  h5::set_attr(file.id(), "complete", int64_t(complete));
-  h5::set_attr(file.id(), "runs", int64_t(r.this_run + 1));
-  h5::set_attr(file.id(), "hash_bytes", uint64_t(req_.hash_bytes));
-  std::vector<std::string> hosts;  // every host of every run, in order of first appearance
-  for (const RankLoad& l : r.load)
-    if (std::find(hosts.begin(), hosts.end(), l.host) == hosts.end()) hosts.push_back(l.host);
-  std::string joined;
-  for (const std::string& h : hosts) joined += (joined.empty() ? "" : ",") + h;
-  h5::set_attr(file.id(), "hosts", joined);
-  h5::set_attr(file.id(), "zobrist_seed", uint64_t(chess::zobrist::seed()));
+  p.readme = readme();
+  h5::write_provenance(file, p);
+  h5::write_attrs(file, ROOT, root);
   file.commit();
 }
 
@@ -136,53 +180,31 @@ void require_same(const std::string& path, const char* what, const T& theirs, co
 }  // namespace
 
 UnitResults read_perft_file(const std::string& path, const PerftPlan& plan) {
-  h5::Handle f = h5::open_read(path);
-  if (!h5::has_attr(f.id(), "job") || h5::read_string_attr(f.id(), "job") != "perft")
-    throw ResumeError("cannot resume from '" + path + "': it is not a chesshpc perft file");
-  require_same(path, "FEN", h5::read_string_attr(f.id(), "fen"), plan.root.fen());
-  require_same(path, "depth", h5::read_int_attr(f.id(), "depth"), int64_t(plan.depth));
-  require_same(path, "split depth", h5::read_int_attr(f.id(), "split_depth"), int64_t(plan.split_depth));
-  require_same(path, "rules version", h5::read_int_attr(f.id(), "rules_version"), int64_t(chess::RULES_VERSION));
+  h5::Group f = h5::open_read(path);
+  if (!h5::is_job(f, JOB_NAME)) throw ResumeError("cannot resume from '" + path + "': it is not a chesshpc perft file");
+  require_same(path, "FEN", h5::read_attr(f, FEN), plan.root.fen());
+  require_same(path, "depth", h5::read_attr(f, DEPTH), int64_t(plan.depth));
+  require_same(path, "split depth", h5::read_attr(f, SPLIT_DEPTH), int64_t(plan.split_depth));
+  require_same(path, "rules version", h5::read_attr(f, h5::RULES_VERSION), int64_t(chess::RULES_VERSION));
   auto keys = [](uint64_t seed) {
     return std::string(seed == chess::zobrist::VERIFY_SEED ? "the verification set (--verify-keys)"
                                                            : "the default set");
   };
-  require_same(path, "Zobrist key set", keys(h5::read_uint_attr(f.id(), "zobrist_seed")), keys(chess::zobrist::seed()));
-  h5::Handle g = h5::open_group(f.id(), "units");
-  std::vector<std::string> fen;
-  std::vector<uint64_t> nodes;
-  std::vector<double> seconds;
-  std::vector<int32_t> rank, run;
-  std::vector<bool> done;
-  h5::read_column(g.id(), "fen", fen);
-  require_same(path, "number of units", fen.size(), plan.units.size());
-  h5::read_column(g.id(), "nodes", nodes);
-  h5::read_column(g.id(), "seconds", seconds);
-  h5::read_column(g.id(), "rank", rank);
-  h5::read_column(g.id(), "run", run);
-  h5::read_bool_column(g.id(), "done", done);
-  for (size_t n = fen.size(); auto size : {nodes.size(), seconds.size(), rank.size(), run.size(), done.size()})
-    if (size != n) throw ResumeError("cannot resume from '" + path + "': its /units columns differ in length");
+  require_same(path, "Zobrist key set", keys(h5::read_attr(f, ZOBRIST_SEED)), keys(chess::zobrist::seed()));
+  std::vector<UnitRow> units;
+  h5::read_table(f, UNITS, units);
+  require_same(path, "number of units", units.size(), plan.units.size());
   UnitResults r(plan.units.size());
-  r.this_run = int(h5::read_int_attr(f.id(), "runs"));
-  for (size_t i = 0; i < fen.size(); ++i) {
+  r.this_run = int(h5::read_attr(f, RUNS));
+  for (size_t i = 0; i < units.size(); ++i) {
+    const UnitRow& u = units[i];
     // The plan is deterministic, so a different unit here means another build or another job.
-    if (fen[i] != plan.units[i].pos.fen())
-      throw ResumeError("cannot resume from '" + path + "': its unit " + std::to_string(i) + " is " + fen[i] +
+    if (u.fen != plan.units[i].pos.fen())
+      throw ResumeError("cannot resume from '" + path + "': its unit " + std::to_string(i) + " is " + u.fen +
                         ", this run's is " + plan.units[i].pos.fen());
-    if (done[i]) r.nodes[i] = nodes[i], r.seconds[i] = seconds[i], r.rank[i] = rank[i], r.run[i] = run[i];
+    if (u.done) r.nodes[i] = u.nodes, r.seconds[i] = u.seconds, r.rank[i] = u.rank, r.run[i] = u.run;
   }
-  h5::Handle ranks = h5::open_group(f.id(), "ranks");
-  std::vector<int32_t> lrun, lrank;
-  std::vector<double> busy, idle;
-  std::vector<std::string> host;
-  h5::read_column(ranks.id(), "host", host);
-  h5::read_column(ranks.id(), "run", lrun);
-  h5::read_column(ranks.id(), "rank", lrank);
-  h5::read_column(ranks.id(), "busy_seconds", busy);
-  h5::read_column(ranks.id(), "idle_seconds", idle);
-  for (size_t i = 0; i < lrun.size() && i < lrank.size() && i < busy.size() && i < idle.size() && i < host.size(); ++i)
-    r.load.push_back({lrun[i], lrank[i], busy[i], idle[i], host[i]});
+  h5::read_table(f, RANKS, r.load);
   return r;
 }
 
@@ -190,9 +212,8 @@ bool holds_unfinished_perft(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return false;
   try {
-    h5::Handle f = h5::open_read(path);
-    return h5::has_attr(f.id(), "job") && h5::read_string_attr(f.id(), "job") == "perft" &&
-           h5::has_attr(f.id(), "complete") && h5::read_int_attr(f.id(), "complete") == 0;
+    h5::Group f = h5::open_read(path);
+    return h5::is_job(f, JOB_NAME) && h5::has_attr(f, COMPLETE) && h5::read_attr(f, COMPLETE) == 0;
   } catch (const h5::Error&) {
     return false;
   }

@@ -12,13 +12,9 @@
 
 namespace chesshpc {
 
-// Layout, as its README attribute says:
-//   /units    fen, multiplicity, nodes, seconds, rank, run, done: one row per unit, biggest first
-//   /divide   move (UCI), nodes (decimal text, exact), nodes_hi and nodes_lo (uint64); complete files only
-//   /ranks    run, rank, host, busy_seconds, idle_seconds
-//   root      provenance, the job's parameters, complete (0/1), units_done, and when complete
-//             the total as "total" (decimal text) and total_hi / total_lo (uint64):
-//             total = total_hi * 2**64 + total_lo
+// Layout: /units (one row per unit), /divide (complete files only), /ranks (one row per
+// run and rank) and root attributes, as file.cpp declares them and the file's README
+// attribute describes them.
 class PerftFile {
  public:
   // ranks: the ranks of this run, for the provenance.

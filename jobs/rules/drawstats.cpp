@@ -13,6 +13,7 @@
 #include "core/pgn.h"
 #include "core/threads.h"
 #include "jobs/io/h5.h"
+#include "jobs/io/h5_table.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
 #include "jobs/io/progress.h"
@@ -34,72 +35,69 @@ void summarise(DrawstatsResult& r) {
   for (const GameRow& g : r.games) r.plies += g.plies;
 }
 
-const char* README =
-    "chesshpc drawstats: a PGN corpus replayed under a ruleset.\n"
-    "/games: one row per game read, in file order; every dataset has one element per game.\n"
-    "  index (0-based game number in the file, counting skipped games), first_line (line of the game in the "
-    "file),\n"
-    "  result (the PGN Result tag), termination (the rule that ends the game under the ruleset, '' if none),\n"
-    "  termination_ply (-1 if none), plies (moves recorded), perpetual_check (a threefold repetition reached by "
-    "one side checking on every move),\n"
-    "  first_fire_RULE (first ply at which RULE's condition held, ply 0 = start position; -1 = never).\n"
-    "/rules: one row per rule: name, fired (games in which it held), ended (games it ended),\n"
-    "  first_fire_q1 / first_fire_median / first_fire_q3 over the games where it fired (NaN if none).\n"
-    "/skipped: malformed games: index, line, message.\n"
-    "Read with h5py: f['games/plies'][:]; strings: f['games/result'].asstr()[:].";
+constexpr auto GAMES = h5::table(
+    "games", "one row per game replayed, in file order (index counts the skipped games too)",
+    {
+        h5::column<&GameRow::index>("index", "0-based game number in the file"),
+        h5::column<&GameRow::first_line>("first_line", "1-based line where the game starts"),
+        h5::column<&GameRow::result>("result", "PGN Result tag"),
+        h5::computed<GameRow>("termination", "rule that ends the game under the ruleset; '' if none",
+                              [](const GameRow& g) {
+                                return g.termination < 0 ? std::string() : std::string(rule_key(size_t(g.termination)));
+                              }),
+        h5::column<&GameRow::termination_ply>("termination_ply", "ply of the termination; -1 if none"),
+        h5::column<&GameRow::plies>("plies", "moves recorded in the file"),
+        h5::column<&GameRow::perpetual_check>("perpetual_check", "repetition reached by perpetual check"),
+        first_fire_column<&GameRow::first_fire>(),
+    });
+
+constexpr auto RULES = rule_summary_table("rules", "one row per rule, over the games replayed");
+
+constexpr auto SKIPPED = h5::table("skipped", "one row per malformed game, not replayed",
+                                   {
+                                       h5::column<&SkippedGame::index>("index", "0-based game number in the file"),
+                                       h5::column<&SkippedGame::line>("line", "1-based line of the fault"),
+                                       h5::column<&SkippedGame::message>("message", "what is wrong"),
+                                   });
+
+struct Root {
+  const DrawstatsRequest& req;
+  const DrawstatsResult& r;
+};
+
+constexpr auto ROOT = std::to_array({
+    h5::attr<Root>(h5::JOB, [](const Root&) { return "drawstats"; }),
+    h5::attr<Root>("pgn_file", "the PGN file, as given", [](const Root& s) { return s.req.pgn; }),
+    h5::attr<Root>("ruleset", "fide or site: the rules the games were replayed under",
+                   [](const Root& s) { return ruleset_name(s.req.ruleset); }),
+    h5::attr<Root>("claim_policy", "when draws that must be claimed are claimed (--claims)",
+                   [](const Root& s) { return claims_name(s.req.claims); }),
+    h5::attr<Root>("games", "games replayed: the rows of /games",
+                   [](const Root& s) { return int64_t(s.r.games.size()); }),
+    h5::attr<Root>("skipped", "malformed games: the rows of /skipped",
+                   [](const Root& s) { return int64_t(s.r.skipped.size()); }),
+});
+
+std::string readme() {
+  return "chesshpc drawstats: a PGN corpus replayed under a ruleset. Plies count from the game's start (ply 0); a "
+         "perpetual check is a threefold repetition reached by one side checking on every move.\n" +
+         h5::readme(GAMES) + h5::readme(RULES) + h5::readme(SKIPPED) + h5::readme("Root attributes", ROOT) +
+         "Read with h5py: f['games/plies'][:]; strings: f['games/result'].asstr()[:].\n";
+}
 
 void write_file(const DrawstatsRequest& req, const DrawstatsResult& r, const std::string& started) {
   h5::File file(req.out);
-  {
-    h5::Handle games = h5::create_group(file.id(), "games");
-    size_t n = r.games.size();
-    std::vector<int64_t> index(n);
-    std::vector<int32_t> line(n), termination_ply(n), plies(n);
-    std::vector<std::string> result(n), termination(n);
-    std::vector<bool> perpetual(n);
-    for (size_t i = 0; i < n; ++i) {
-      const GameRow& g = r.games[i];
-      index[i] = g.index, line[i] = g.first_line, termination_ply[i] = g.termination_ply, plies[i] = g.plies;
-      result[i] = g.result;
-      termination[i] = g.termination < 0 ? "" : std::string(chess::rule_name(Rule(g.termination)));
-      perpetual[i] = g.perpetual_check;
-    }
-    h5::write_column(games.id(), "index", index, "0-based game number in the file");
-    h5::write_column(games.id(), "first_line", line, "1-based line where the game starts");
-    h5::write_column(games.id(), "result", result, "PGN Result tag");
-    h5::write_column(games.id(), "termination", termination, "rule that ends the game under the ruleset; '' if none");
-    h5::write_column(games.id(), "termination_ply", termination_ply, "ply of the termination; -1 if none");
-    h5::write_column(games.id(), "plies", plies, "moves recorded in the file");
-    h5::write_bool_column(games.id(), "perpetual_check", perpetual, "repetition reached by perpetual check");
-    std::vector<std::array<int32_t, chess::RULE_NB>> first_fire;
-    for (const GameRow& g : r.games) first_fire.push_back(g.first_fire);
-    write_first_fire_columns(games.id(), first_fire);
-  }
-  write_rule_summaries(file.id(), "rules", r.rules);
-  {
-    h5::Handle skipped = h5::create_group(file.id(), "skipped");
-    std::vector<int64_t> index;
-    std::vector<int32_t> line;
-    std::vector<std::string> message;
-    for (const SkippedGame& s : r.skipped)
-      index.push_back(s.index), line.push_back(s.line), message.push_back(s.message);
-    h5::write_column(skipped.id(), "index", index, "0-based game number in the file");
-    h5::write_column(skipped.id(), "line", line, "1-based line of the fault");
-    h5::write_column(skipped.id(), "message", message, "what is wrong");
-  }
+  h5::write_table(file, GAMES, r.games);
+  h5::write_table(file, RULES, r.rules);
+  h5::write_table(file, SKIPPED, r.skipped);
   Provenance p;
   p.command_line = req.command_line;
   p.started = started;
   p.finished = utc_now();
   p.threads = chess::resolve_threads(req.threads);
-  p.readme = README;
-  h5::write_provenance(file.id(), p);
-  h5::set_attr(file.id(), "job", std::string("drawstats"));
-  h5::set_attr(file.id(), "pgn_file", req.pgn);
-  h5::set_attr(file.id(), "ruleset", std::string(ruleset_name(req.ruleset)));
-  h5::set_attr(file.id(), "claim_policy", std::string(claims_name(req.claims)));
-  h5::set_attr(file.id(), "games", int64_t(r.games.size()));
-  h5::set_attr(file.id(), "skipped", int64_t(r.skipped.size()));
+  p.readme = readme();
+  h5::write_provenance(file, p);
+  h5::write_attrs(file, ROOT, Root{req, r});
   file.commit();
 }
 

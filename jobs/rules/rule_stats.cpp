@@ -4,8 +4,6 @@
 #include <cmath>
 #include <string>
 
-#include "jobs/io/h5.h"
-
 namespace chesshpc {
 
 namespace {
@@ -30,6 +28,7 @@ RuleSummaries summarise_rules(const std::vector<std::array<int32_t, chess::RULE_
     for (const auto& f : first_fire)
       if (f[rule] >= 0) plies.push_back(f[rule]);
     RuleSummary& s = out[rule];
+    s.rule = chess::Rule(rule);
     s.ended = std::count(ended_by.begin(), ended_by.end(), rule);
     std::sort(plies.begin(), plies.end());
     s.fired = int64_t(plies.size());
@@ -38,32 +37,6 @@ RuleSummaries summarise_rules(const std::vector<std::array<int32_t, chess::RULE_
   return out;
 }
 
-void write_rule_summaries(hid_t parent, const char* group, const RuleSummaries& summaries) {
-  h5::Handle g = h5::create_group(parent, group);
-  std::vector<std::string> name;
-  std::vector<int64_t> fired, ended;
-  std::vector<double> q1, median, q3;
-  for (int rule = 0; rule < chess::RULE_NB; ++rule) {
-    const RuleSummary& s = summaries[rule];
-    name.emplace_back(chess::rule_name(chess::Rule(rule)));
-    fired.push_back(s.fired), ended.push_back(s.ended);
-    q1.push_back(s.q1), median.push_back(s.median), q3.push_back(s.q3);
-  }
-  h5::write_column(g.id(), "name", name, "rule");
-  h5::write_column(g.id(), "fired", fired, "games in which the rule's condition held");
-  h5::write_column(g.id(), "ended", ended, "games the ruleset ended by this rule");
-  h5::write_column(g.id(), "first_fire_q1", q1, "first quartile of the first-fire ply; NaN if never");
-  h5::write_column(g.id(), "first_fire_median", median, "median first-fire ply; NaN if never");
-  h5::write_column(g.id(), "first_fire_q3", q3, "third quartile of the first-fire ply; NaN if never");
-}
-
-void write_first_fire_columns(hid_t g, const std::vector<std::array<int32_t, chess::RULE_NB>>& first_fire) {
-  for (int rule = 0; rule < chess::RULE_NB; ++rule) {
-    std::vector<int32_t> fire;
-    for (const auto& f : first_fire) fire.push_back(f[rule]);
-    std::string name(chess::rule_name(chess::Rule(rule)));
-    h5::write_column(g, "first_fire_" + name, fire, "first ply at which " + name + " held; -1 = never");
-  }
-}
+std::string_view rule_key(size_t i) { return chess::rule_name(chess::Rule(i)); }
 
 }  // namespace chesshpc

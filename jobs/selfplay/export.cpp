@@ -7,6 +7,7 @@
 #include "core/uci.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/job_common.h"
+#include "jobs/selfplay/file.h"
 #include "jobs/selfplay/tables.h"
 
 namespace chesshpc {
@@ -42,14 +43,14 @@ int export_pgn(const std::string& path, std::ostream& out, std::ostream& err) {
   SelfplayTables t;
   std::string date, site;
   try {
-    h5::Handle f = h5::open_read(path);
-    if (!h5::has_attr(f.id(), "job") || h5::read_string_attr(f.id(), "job") != "selfplay") {
+    h5::Group f = h5::open_read(path);
+    if (!h5::is_job(f, SELFPLAY_JOB)) {
       err << "chesshpc export: '" << path << "' is not a chesshpc selfplay file\n";
       return EXIT_INPUT;
     }
-    t = read_selfplay_tables(f.id());
-    date = pgn_date(h5::read_string_attr(f.id(), "started"));
-    site = h5::read_string_attr(f.id(), "host");
+    t = read_selfplay_tables(f);
+    date = pgn_date(h5::read_attr(f, h5::STARTED));
+    site = h5::read_attr(f, h5::HOST);
   } catch (const h5::Error& e) {
     err << "chesshpc export: " << e.what() << "\n";
     return EXIT_INPUT;

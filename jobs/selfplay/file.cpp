@@ -1,10 +1,13 @@
 #include "jobs/selfplay/file.h"
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <filesystem>
 
 #include "core/movegen.h"
 #include "jobs/io/h5.h"
+#include "jobs/io/h5_table.h"
 #include "jobs/io/provenance.h"
 
 namespace fs = std::filesystem;
@@ -13,31 +16,53 @@ namespace chesshpc {
 
 namespace {
 
-const char* README =
-    "chesshpc selfplay: a batch of games played by engines, game i's opening and randomness derived from (seed, i).\n"
-    "/games: one row per game, by game index: game, seed, opening_id, opening, white, black, white_settings, "
-    "black_settings (player, limits, options), result (1-0, 0-1, 1/2-1/2, "
-    "* for void or error), termination (a rule: checkmate, stalemate, insufficient_material, threefold_repetition, "
-    "fivefold_repetition, fifty_moves, seventy_five_moves, site_thirty_moves, site_ten_checks, site_thirty_checks; "
-    "or resign, draw_adjudicated, max_length, flag_fall, flag_fall_draw, void, error: ...), start_fen, moves (UCI, "
-    "space-separated, book moves first), plies, book_plies, checks_white, checks_black, perpetual_check, "
-    "first_fire_RULE (first ply at which RULE's condition held, -1 never; ply 0 is start_fen).\n"
-    "/positions: one row per position before a move, in game and ply order: game, ply, fen, packed (32 bytes), "
-    "move, best, score_cp (mover's view, NaN if none), mate_in (0 if none), depth, nodes, in_check, book, "
-    "halfmove_clock, result (for the mover: 1, 0.5, 0; NaN if none).\n"
-    "packed, little-endian: bytes 0-7 occupancy bitboard (a1 = bit 0, h8 = bit 63); bytes 8-23 one 4-bit code per "
-    "occupied square in square order, low nibble first (0-5 white P N B R Q K, 6-11 black p n b r q k); byte 24 bit 0 "
-    "side to move (1 black), bits 1-4 castling K Q k q; byte 25 en-passant square or 255; bytes 26-27 half-move "
-    "clock; bytes 28-29 full-move number; bytes 30-31 zero.\n"
-    "/drawstats: one row per rule of both rulesets: name, fired (games where its condition held), ended (games it "
-    "ended), first_fire_q1 / median / q3.\n"
-    "Read with pandas: pd.DataFrame({k: f['games'][k][:] for k in f['games']}); strings: f['games/result'].asstr()[:].";
+constexpr std::string_view PART = "selfplay-part";  // the job attribute of a checkpoint part
 
-const char* PART = "selfplay-part";
+// What the root attributes are written from.
+struct Root {
+  const SelfplayRequest& req;
+  std::string_view job;
+  size_t games = 0, positions = 0, dropped = 0;
+};
 
-void set_identity(hid_t file, const SelfplayRequest& req) {
-  h5::set_attr(file, "identity", req.identity());
-  h5::set_attr(file, "rules_version", int64_t(chess::RULES_VERSION));
+constexpr h5::Attr<std::string> IDENTITY{
+    "identity", "the batch's settings, key=value;...: a batch resumes only from parts of the same settings"};
+
+// The root attributes of the file and of its checkpoint parts alike.
+constexpr auto BATCH = std::to_array({
+    h5::attr<Root>(h5::JOB, [](const Root& s) { return s.job; }),
+    h5::attr<Root>(IDENTITY, [](const Root& s) { return s.req.identity(); }),
+    h5::attr<Root>(h5::RULES_VERSION, [](const Root&) { return int64_t(chess::RULES_VERSION); }),
+});
+
+// The file's root attributes: the batch's, then its totals.
+constexpr auto ROOT = [] {
+  constexpr auto totals = std::to_array({
+      h5::attr<Root>("seed", "the batch's seed (--seed)", [](const Root& s) { return uint64_t(s.req.seed); }),
+      h5::attr<Root>("games", "games played: the rows of /games", [](const Root& s) { return int64_t(s.games); }),
+      h5::attr<Root>("positions", "positions kept: the rows of /positions",
+                     [](const Root& s) { return int64_t(s.positions); }),
+      h5::attr<Root>("duplicates_dropped", "positions dropped as repeats of earlier ones (--dedup)",
+                     [](const Root& s) { return int64_t(s.dropped); }),
+  });
+  std::array<h5::RootAttr<Root>, BATCH.size() + totals.size()> all{};
+  std::copy(totals.begin(), totals.end(), std::copy(BATCH.begin(), BATCH.end(), all.begin()));
+  return all;
+}();
+
+std::string readme() {
+  return "chesshpc selfplay: a batch of games played by engines, game i's opening and randomness derived from "
+         "(seed, i).\n" +
+         selfplay_tables_readme() + h5::readme("Root attributes", ROOT) +
+         "Plies count from start_fen (ply 0). termination is a rule (a RULE of first_fire_RULE) or resign, "
+         "draw_adjudicated, max_length, flag_fall, "
+         "flag_fall_draw, void, or 'error: ' and what failed.\n"
+         "packed, little-endian: bytes 0-7 occupancy bitboard (a1 = bit 0, h8 = bit 63); bytes 8-23 one 4-bit code "
+         "per occupied square in square order, low nibble first (0-5 white P N B R Q K, 6-11 black p n b r q k); byte "
+         "24 bit 0 side to move (1 black), bits 1-4 castling K Q k q; byte 25 en-passant square or 255; bytes 26-27 "
+         "half-move clock; bytes 28-29 full-move number; bytes 30-31 zero.\n"
+         "Read with pandas: pd.DataFrame({k: f['games'][k][:] for k in f['games']}); strings: "
+         "f['games/result'].asstr()[:].\n";
 }
 
 // The first key=value of `ours` that differs in `theirs`.
@@ -76,16 +101,16 @@ SelfplayTables SelfplayStore::load_parts() const {
     if (e.path().extension() == ".h5") parts.push_back(e.path());
   std::sort(parts.begin(), parts.end());
   for (const fs::path& p : parts) {
-    h5::Handle f = h5::open_read(p.string());
-    if (!h5::has_attr(f.id(), "job") || h5::read_string_attr(f.id(), "job") != PART)
+    h5::Group f = h5::open_read(p.string());
+    if (!h5::is_job(f, PART))
       throw ResumeError("cannot resume from '" + p.string() + "': it is not a part of a chesshpc selfplay batch");
-    if (h5::read_int_attr(f.id(), "rules_version") != chess::RULES_VERSION)
+    if (h5::read_attr(f, h5::RULES_VERSION) != chess::RULES_VERSION)
       throw ResumeError("cannot resume from '" + p.string() + "': it was played under another rules version");
-    std::string theirs = h5::read_string_attr(f.id(), "identity");
+    std::string theirs = h5::read_attr(f, IDENTITY);
     if (theirs != req_.identity())
       throw ResumeError("cannot resume from '" + parts_dir() +
                         "': it holds another batch: " + first_difference(theirs, req_.identity()));
-    all.append(read_selfplay_tables(f.id()));
+    all.append(read_selfplay_tables(f));
   }
   return all;
 }
@@ -103,9 +128,8 @@ void SelfplayStore::write_part(const SelfplayTables& t) {
   char name[32];
   std::snprintf(name, sizeof name, "/part-%06d.h5", next_part_++);
   h5::File file(parts_dir() + name);
-  write_selfplay_tables(file.id(), t);
-  h5::set_attr(file.id(), "job", std::string(PART));
-  set_identity(file.id(), req_);
+  write_selfplay_tables(file, t);
+  h5::write_attrs(file, BATCH, Root{req_, PART});
   file.commit();
 }
 
@@ -113,21 +137,16 @@ size_t SelfplayStore::finish(SelfplayTables& all, const std::string& started, in
   all.sort_by_game();
   size_t dropped = req_.dedup ? all.dedup_positions() : 0;
   h5::File file(path_);
-  write_selfplay_tables(file.id(), all);
+  write_selfplay_tables(file, all);
   Provenance p;
   p.command_line = req_.command_line;
   p.started = started;
   p.finished = utc_now();
   p.threads = threads;
   p.ranks = ranks;
-  p.readme = README;
-  h5::write_provenance(file.id(), p);
-  h5::set_attr(file.id(), "job", std::string("selfplay"));
-  set_identity(file.id(), req_);
-  h5::set_attr(file.id(), "seed", uint64_t(req_.seed));
-  h5::set_attr(file.id(), "games", int64_t(all.games.size()));
-  h5::set_attr(file.id(), "positions", int64_t(all.positions.size()));
-  h5::set_attr(file.id(), "duplicates_dropped", int64_t(dropped));
+  p.readme = readme();
+  h5::write_provenance(file, p);
+  h5::write_attrs(file, ROOT, Root{req_, SELFPLAY_JOB, all.games.size(), all.positions.size(), dropped});
   file.commit();
   std::error_code ec;
   fs::remove_all(parts_dir(), ec);

@@ -5,12 +5,16 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "jobs/perft/file.h"  // ResumeError
 #include "jobs/selfplay/job.h"
 #include "jobs/selfplay/tables.h"
 
 namespace chesshpc {
+
+// The job attribute of a selfplay result file.
+inline constexpr std::string_view SELFPLAY_JOB = "selfplay";
 
 class SelfplayStore {
  public:

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <set>
 
 #include "core/uci.h"
-#include "jobs/io/h5.h"
+#include "jobs/io/h5_table.h"
 #include "jobs/rules/rule_stats.h"
 
 namespace chesshpc {
@@ -145,94 +146,74 @@ size_t SelfplayTables::dedup_positions() {
   return dropped;
 }
 
-void write_selfplay_tables(hid_t file, const SelfplayTables& t) {
-  {
-    const GameColumns& c = t.games;
-    h5::Handle g = h5::create_group(file, "games");
-    h5::write_column(g.id(), "game", c.game,
-                     "game index in the batch: its opening and randomness derive from (seed, game)");
-    h5::write_column(g.id(), "opening_id", c.opening_id, "book line (0-based), -1 without a book");
-    h5::write_column(g.id(), "opening", c.opening, "the book line as the book gives it, and the random plies");
-    h5::write_column(g.id(), "white", c.white, "White's player");
-    h5::write_column(g.id(), "black", c.black, "Black's player");
-    h5::write_column(g.id(), "white_settings", c.white_settings, "what the batch asked of White's player");
-    h5::write_column(g.id(), "black_settings", c.black_settings, "what the batch asked of Black's player");
-    h5::write_column(g.id(), "seed", c.seed, "the batch's seed; with game, it decides all of the game's randomness");
-    h5::write_column(g.id(), "result", c.result, "1-0, 0-1, 1/2-1/2, or * (void or error)");
-    h5::write_column(g.id(), "termination", c.termination, "rule or adjudication that ended the game");
-    h5::write_column(g.id(), "start_fen", c.start_fen, "position before the first move (book moves included)");
-    h5::write_column(g.id(), "moves", c.moves, "every move in UCI, space-separated, book moves first");
-    h5::write_column(g.id(), "plies", c.plies, "moves played, book moves included");
-    h5::write_column(g.id(), "book_plies", c.book_plies, "moves from the opening, not chosen by a player");
-    h5::write_column(g.id(), "checks_white", c.checks_white, "checks given by White");
-    h5::write_column(g.id(), "checks_black", c.checks_black, "checks given by Black");
-    h5::write_bool_column(g.id(), "perpetual_check", c.perpetual_check, "a repetition reached by perpetual check");
-    write_first_fire_columns(g.id(), c.first_fire);
-  }
-  {
-    const PositionColumns& c = t.positions;
-    h5::Handle g = h5::create_group(file, "positions");
-    h5::write_column(g.id(), "game", c.game, "game index (joins /games/game)");
-    h5::write_column(g.id(), "ply", c.ply, "moves before this position, from the game's start_fen");
-    h5::write_column(g.id(), "fen", c.fen, "the position");
-    h5::write_byte_rows(g.id(), "packed", c.packed, 32, "the position in 32 bytes; layout in the file's README");
-    h5::write_column(g.id(), "move", c.move, "move played (UCI)");
-    h5::write_column(g.id(), "best", c.best, "the search's best move (UCI); differs from move when sampled");
-    h5::write_column(g.id(), "score_cp", c.score_cp, "search score in centipawns, mover's view; NaN if none");
-    h5::write_column(g.id(), "mate_in", c.mate_in, "mate in N moves, mover's view (negative: mated); 0 if none");
-    h5::write_column(g.id(), "depth", c.depth, "search depth reached");
-    h5::write_column(g.id(), "nodes", c.nodes, "search nodes");
-    h5::write_bool_column(g.id(), "in_check", c.in_check, "the mover is in check");
-    h5::write_bool_column(g.id(), "book", c.book, "an opening move, not searched");
-    h5::write_column(g.id(), "halfmove_clock", c.halfmove, "plies since the last capture or pawn move");
-    h5::write_column(g.id(), "result", c.result, "game result for the mover: 1 win, 0.5 draw, 0 loss; NaN if none");
-  }
+namespace {
+
+constexpr auto GAMES = h5::table(
+    "games", "one row per game, by game index",
+    {
+        h5::column<&GameColumns::game>("game",
+                                       "game index in the batch: its opening and randomness derive from (seed, game)"),
+        h5::column<&GameColumns::opening_id>("opening_id", "book line (0-based), -1 without a book"),
+        h5::column<&GameColumns::opening>("opening", "the book line as the book gives it, and the random plies"),
+        h5::column<&GameColumns::white>("white", "White's player"),
+        h5::column<&GameColumns::black>("black", "Black's player"),
+        h5::column<&GameColumns::white_settings>("white_settings", "what the batch asked of White's player"),
+        h5::column<&GameColumns::black_settings>("black_settings", "what the batch asked of Black's player"),
+        h5::column<&GameColumns::seed>("seed", "the batch's seed; with game, it decides all of the game's randomness"),
+        h5::column<&GameColumns::result>("result", "1-0, 0-1, 1/2-1/2, or * (void or error)"),
+        h5::column<&GameColumns::termination>("termination", "rule or adjudication that ended the game"),
+        h5::column<&GameColumns::start_fen>("start_fen", "position before the first move (book moves included)"),
+        h5::column<&GameColumns::moves>("moves", "every move in UCI, space-separated, book moves first"),
+        h5::column<&GameColumns::plies>("plies", "moves played, book moves included"),
+        h5::column<&GameColumns::book_plies>("book_plies", "moves from the opening, not chosen by a player"),
+        h5::column<&GameColumns::checks_white>("checks_white", "checks given by White"),
+        h5::column<&GameColumns::checks_black>("checks_black", "checks given by Black"),
+        h5::column<&GameColumns::perpetual_check>("perpetual_check", "a repetition reached by perpetual check"),
+        first_fire_column<&GameColumns::first_fire>(),
+    });
+
+constexpr auto POSITIONS = h5::table(
+    "positions", "one row per position before a move, in game and ply order",
+    {
+        h5::column<&PositionColumns::game>("game", "game index (joins /games/game)"),
+        h5::column<&PositionColumns::ply>("ply", "moves before this position, from the game's start_fen"),
+        h5::column<&PositionColumns::fen>("fen", "the position"),
+        h5::byte_rows<&PositionColumns::packed, 32>("packed", "the position in 32 bytes; layout in the file's README"),
+        h5::column<&PositionColumns::move>("move", "move played (UCI)"),
+        h5::column<&PositionColumns::best>("best", "the search's best move (UCI); differs from move when sampled"),
+        h5::column<&PositionColumns::score_cp>("score_cp", "search score in centipawns, mover's view; NaN if none"),
+        h5::column<&PositionColumns::mate_in>("mate_in", "mate in N moves, mover's view (negative: mated); 0 if none"),
+        h5::column<&PositionColumns::depth>("depth", "search depth reached"),
+        h5::column<&PositionColumns::nodes>("nodes", "search nodes"),
+        h5::column<&PositionColumns::in_check>("in_check", "the mover is in check"),
+        h5::column<&PositionColumns::book>("book", "an opening move, not searched"),
+        h5::column<&PositionColumns::halfmove>("halfmove_clock", "plies since the last capture or pawn move"),
+        h5::column<&PositionColumns::result>("result",
+                                             "game result for the mover: 1 win, 0.5 draw, 0 loss; NaN if none"),
+    });
+
+constexpr auto DRAWSTATS = rule_summary_table("drawstats", "one row per rule of both rulesets, over the games");
+
+}  // namespace
+
+void write_selfplay_tables(const h5::Group& file, const SelfplayTables& t) {
+  h5::write_table(file, GAMES, t.games);
+  h5::write_table(file, POSITIONS, t.positions);
   std::vector<int32_t> ended_by;
   for (const std::string& term : t.games.termination) {
-    int32_t rule = -1;
-    for (int r = 0; r < chess::RULE_NB; ++r)
-      if (term == chess::rule_name(chess::Rule(r))) rule = r;
-    ended_by.push_back(rule);
+    std::optional<chess::Rule> rule = chess::rule_from_name(term);
+    ended_by.push_back(rule ? int32_t(*rule) : -1);
   }
-  write_rule_summaries(file, "drawstats", summarise_rules(t.games.first_fire, ended_by));
+  h5::write_table(file, DRAWSTATS, summarise_rules(t.games.first_fire, ended_by));
 }
 
-SelfplayTables read_selfplay_tables(hid_t file) {
+SelfplayTables read_selfplay_tables(const h5::Group& file) {
   SelfplayTables t;
-  {
-    GameColumns& c = t.games;
-    h5::Handle g = h5::open_group(file, "games");
-    h5::read_column(g.id(), "game", c.game);
-    h5::read_column(g.id(), "opening", c.opening);
-    h5::read_column(g.id(), "white", c.white), h5::read_column(g.id(), "black", c.black);
-    h5::read_column(g.id(), "white_settings", c.white_settings);
-    h5::read_column(g.id(), "black_settings", c.black_settings);
-    h5::read_column(g.id(), "seed", c.seed);
-    h5::read_column(g.id(), "result", c.result), h5::read_column(g.id(), "termination", c.termination);
-    h5::read_column(g.id(), "start_fen", c.start_fen), h5::read_column(g.id(), "moves", c.moves);
-    h5::read_column(g.id(), "plies", c.plies), h5::read_column(g.id(), "book_plies", c.book_plies);
-    h5::read_column(g.id(), "checks_white", c.checks_white), h5::read_column(g.id(), "checks_black", c.checks_black);
-    h5::read_bool_column(g.id(), "perpetual_check", c.perpetual_check);
-    h5::read_column(g.id(), "opening_id", c.opening_id);
-    c.first_fire.assign(c.game.size(), {});
-    for (int r = 0; r < chess::RULE_NB; ++r) {
-      std::vector<int32_t> fire;
-      h5::read_column(g.id(), "first_fire_" + std::string(chess::rule_name(chess::Rule(r))), fire);
-      for (size_t i = 0; i < fire.size() && i < c.first_fire.size(); ++i) c.first_fire[i][r] = fire[i];
-    }
-  }
-  {
-    PositionColumns& c = t.positions;
-    h5::Handle g = h5::open_group(file, "positions");
-    h5::read_column(g.id(), "game", c.game), h5::read_column(g.id(), "ply", c.ply);
-    h5::read_column(g.id(), "fen", c.fen), h5::read_byte_rows(g.id(), "packed", c.packed, 32);
-    h5::read_column(g.id(), "move", c.move), h5::read_column(g.id(), "best", c.best);
-    h5::read_column(g.id(), "score_cp", c.score_cp), h5::read_column(g.id(), "mate_in", c.mate_in);
-    h5::read_column(g.id(), "depth", c.depth), h5::read_column(g.id(), "nodes", c.nodes);
-    h5::read_bool_column(g.id(), "in_check", c.in_check), h5::read_bool_column(g.id(), "book", c.book);
-    h5::read_column(g.id(), "halfmove_clock", c.halfmove), h5::read_column(g.id(), "result", c.result);
-  }
+  h5::read_table(file, GAMES, t.games);
+  h5::read_table(file, POSITIONS, t.positions);
   return t;
 }
+
+std::string selfplay_tables_readme() { return h5::readme(GAMES) + h5::readme(POSITIONS) + h5::readme(DRAWSTATS); }
 
 }  // namespace chesshpc

@@ -3,8 +3,6 @@
 // the result file, its checkpoint segments and the PGN export read and write them.
 #pragma once
 
-#include <hdf5.h>
-
 #include <array>
 #include <cstdint>
 #include <string>
@@ -12,6 +10,7 @@
 
 #include "core/game.h"
 #include "core/pack.h"
+#include "jobs/io/h5.h"
 #include "jobs/selfplay/game.h"
 
 namespace chesshpc {
@@ -52,7 +51,10 @@ struct SelfplayTables {
 };
 
 // Writes /games, /positions and /drawstats (per-rule totals over the games) into file.
-void write_selfplay_tables(hid_t file, const SelfplayTables& t);
-SelfplayTables read_selfplay_tables(hid_t file);
+void write_selfplay_tables(const h5::Group& file, const SelfplayTables& t);
+// Reads /games and /positions back. Throws h5::Error.
+SelfplayTables read_selfplay_tables(const h5::Group& file);
+// Those three tables' part of the file's README attribute.
+std::string selfplay_tables_readme();
 
 }  // namespace chesshpc

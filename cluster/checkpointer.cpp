@@ -16,9 +16,11 @@ Checkpointer::Checkpointer(CheckpointHooks hooks, double interval, std::function
   thread_ = std::thread([this] { loop(); });
 }
 
-Checkpointer::~Checkpointer() {
+Checkpointer::~Checkpointer() { stop(); }
+
+void Checkpointer::stop() {
   quit_ = true;
-  thread_.join();
+  if (thread_.joinable()) thread_.join();
 }
 
 size_t Checkpointer::save() {

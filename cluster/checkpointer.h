@@ -29,6 +29,10 @@ class Checkpointer {
   Checkpointer(const Checkpointer&) = delete;
   Checkpointer& operator=(const Checkpointer&) = delete;
 
+  // Ends the thread, waiting for a save under way; the counts below are final after it.
+  // The destructor calls it too.
+  void stop();
+
   // Seconds spent saving so far, and how many saves were made.
   double seconds_writing() const { return writing_.load(); }
   int writes() const { return writes_.load(); }

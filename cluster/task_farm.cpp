@@ -7,7 +7,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
-#include <deque>
 #include <mutex>
 #include <thread>
 
@@ -17,17 +16,18 @@
 #include <utility>
 
 #include "cluster/mpi_session.h"
+#include "cluster/unit_queues.h"
 #include "jobs/io/provenance.h"
 
 namespace chesshpc {
 
 namespace {
 
-constexpr int TAG_REPORT = 1;  // worker -> 0: {unit or NONE, seconds as bits, result bytes}
-constexpr int TAG_RESULT = 2;  // worker -> 0: the result's bytes, right after a report with any
-constexpr int TAG_ASSIGN = 3;  // 0 -> worker: {unit or NONE (stop)}
-constexpr uint64_t NONE = ~uint64_t(0);
-constexpr uint64_t BYE = ~uint64_t(1);  // worker -> 0 in a report: all done, no answer wanted
+constexpr int TAG_REPORT = 1;                // worker -> 0: {unit or NONE, seconds as bits, result bytes}
+constexpr int TAG_RESULT = 2;                // worker -> 0: the result's bytes, right after a report with any
+constexpr int TAG_ASSIGN = 3;                // 0 -> worker: {unit or NONE (stop)}
+constexpr uint64_t NONE = UnitQueues::NONE;  // also what rank 0 assigns once the queues are empty
+constexpr uint64_t BYE = ~uint64_t(1);       // worker -> 0 in a report: all done, no answer wanted
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
@@ -144,42 +144,8 @@ void worker(const FarmTask& task, double& busy, double& idle) {
   idle = now() - start - busy;
 }
 
-// Rank 0's queues of units, one per rank: a unit goes to the queue of its affinity group
-// (all to one queue without affinity), each queue keeping the order it was given. A rank
-// takes from the front of its own queue and, when that is empty, from the back of the
-// longest other one: the smallest units, so that stealing does not leave a big unit
-// running at the end.
-class UnitQueues {
- public:
-  UnitQueues(const FarmTask& task, const std::vector<size_t>& pending, int ranks) : queues_(size_t(ranks)) {
-    for (size_t u : pending) queues_[task.affinity ? task.affinity(u) % size_t(ranks) : 0].push_back(u);
-    shared_ = !task.affinity;
-  }
-  // The next unit for `rank`, or NONE when every queue is empty.
-  uint64_t next(int rank) {
-    std::lock_guard lock(mutex_);
-    std::deque<size_t>* q = &queues_[shared_ ? 0 : size_t(rank)];
-    if (!q->empty()) {
-      size_t u = q->front();
-      q->pop_front();
-      return u;
-    }
-    q = &*std::max_element(queues_.begin(), queues_.end(),
-                           [](const auto& a, const auto& b) { return a.size() < b.size(); });
-    if (q->empty()) return NONE;
-    size_t u = q->back();
-    q->pop_back();
-    return u;
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<std::deque<size_t>> queues_;
-  bool shared_ = true;
-};
-
 void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int ranks, double& busy, double& idle) {
-  UnitQueues queues(task, pending, ranks);
+  UnitQueues queues(task.affinity, pending, ranks);
   const int concurrency = std::max(task.concurrency, 1);
   double start = now();
   std::atomic<double> computing{0};

@@ -90,7 +90,10 @@ int run_unit_job(UnitJob& job, std::ostream& out, std::ostream& err) {
   UnitRun run;
   run.started = started, run.ranks = ranks.size;
   run.load = run_units(job, ledger);
-  if (checkpointer) run.checkpoints = checkpointer->writes(), run.checkpoint_seconds = checkpointer->seconds_writing();
+  if (checkpointer) {
+    checkpointer->stop();  // first, or a save between the counts and the end goes uncounted
+    run.checkpoints = checkpointer->writes(), run.checkpoint_seconds = checkpointer->seconds_writing();
+  }
   checkpointer.reset();
   progress.finish();
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

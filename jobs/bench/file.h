@@ -1,4 +1,4 @@
-// The bench result file (BENCH_FORMAT, suite_version 1; bench/README.md describes it):
+// The bench result file (suite_version 1; bench/README.md describes it as a contract):
 // the machine and run as root attributes, every repeat in /measurements, and one row
 // per benchmark, set and depth in /summary.
 #pragma once

@@ -1,7 +1,7 @@
 // The bench job: runs a fixed suite of measurements (move generation, perft on one and on
 // T threads, hashed perft, search, perft over MPI ranks, and Stockfish's perft for
-// comparison), checks every count, and writes the result file of BENCH_FORMAT
-// (bench/README.md) on rank 0.
+// comparison), checks every count, and writes the result file bench/README.md describes,
+// on rank 0.
 #pragma once
 
 #include <functional>

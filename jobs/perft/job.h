@@ -10,28 +10,22 @@
 
 #include "core/perft.h"
 #include "jobs/io/job_common.h"
+#include "jobs/io/options.h"
 
 namespace chesshpc {
 
-struct PerftRequest {
+// The result file is that of a run split into units (cluster/).
+struct PerftRequest : Reporting, ResultFile {
   std::string fen = "startpos";
   int depth = -1;
   int threads = 0;  // 0: every core the process may use
   bool divide = false;
   bool detailed = false;
-  bool json = false;
-  bool quiet = false;
-  double progress_interval = 0;  // seconds; 0: 1 on a terminal, 10 otherwise
-  size_t hash_bytes = 0;         // perft table size; 0: no hashing
-  bool verify_keys = false;      // the second, independent Zobrist key set (set before any FEN is read)
-  std::string epd;               // when set, check this suite instead of one position
+  size_t hash_bytes = 0;     // perft table size; 0: no hashing
+  bool verify_keys = false;  // the second, independent Zobrist key set (set before any FEN is read)
+  std::string epd;           // when set, check this suite instead of one position
   // Runs split into units (jobs/perft/split_job.h): 0 picks a depth for the ranks.
   int split_depth = 0;
-  std::string out;      // HDF5 result file of a run split into units; empty: none
-  bool resume = false;  // continue the job recorded in out
-  // Seconds between rewrites of out while the run goes on; 0: 5 s, stretched so that
-  // writing stays under 2% of the run.
-  double checkpoint_interval = 0;
   std::string command_line;  // for the file's provenance
   int max_depth = INT_MAX;
 };

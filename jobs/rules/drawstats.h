@@ -9,19 +9,16 @@
 #include <vector>
 
 #include "core/game.h"
+#include "jobs/io/options.h"
+#include "jobs/rules/job.h"
 #include "jobs/rules/rule_stats.h"
 
 namespace chesshpc {
 
-struct DrawstatsRequest {
+struct DrawstatsRequest : RulesetChoice, Reporting {
   std::string pgn;
   std::string out;  // HDF5 file; empty: no file
-  chess::Ruleset ruleset = chess::Ruleset::FIDE;
-  chess::ClaimPolicy claims = chess::ClaimPolicy::FIRST;
   int threads = 0;
-  bool json = false;
-  bool quiet = false;
-  double progress_interval = 0;
   std::string command_line;
 };
 

@@ -11,11 +11,16 @@
 
 namespace chesshpc {
 
-struct RulesRequest {
-  std::string fen = "startpos";
-  std::string moves;  // UCI or SAN, separated by spaces; move numbers like "1." are skipped
+// The rules group of options (--ruleset, --claim; jobs/rules/options.h). Requests derive
+// from it, so that a job reads req.ruleset and the reader fills the request.
+struct RulesetChoice {
   chess::Ruleset ruleset = chess::Ruleset::FIDE;
   chess::ClaimPolicy claims = chess::ClaimPolicy::FIRST;
+};
+
+struct RulesRequest : RulesetChoice {
+  std::string fen = "startpos";
+  std::string moves;  // UCI or SAN, separated by spaces; move numbers like "1." are skipped
   bool json = false;
 };
 

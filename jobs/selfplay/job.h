@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "jobs/io/options.h"
+#include "jobs/rules/job.h"
 #include "jobs/selfplay/game.h"
 #include "jobs/selfplay/openings.h"
 #include "jobs/selfplay/players.h"
@@ -25,14 +27,12 @@ struct SelfplayRequest;
 // "uci:/usr/games/stockfish nodes=1000 Threads=1 Hash=16": the player and what it was asked.
 std::string player_settings(const PlayerSpec& p, const SelfplayRequest& req);
 
-struct SelfplayRequest {
+struct SelfplayRequest : RulesetChoice, ResultFile, Reporting {
   uint64_t games = 0;
   uint64_t seed = 0;
   std::string book;  // EPD or PGN; empty: the start position
   BookOrder book_order = BookOrder::SEQUENTIAL;
   int random_plies = 0;
-  chess::Ruleset ruleset = chess::Ruleset::FIDE;
-  chess::ClaimPolicy claims = chess::ClaimPolicy::FIRST;
   Adjudication adjudication;
   TimeControl clock;
   MoveLimits limits;
@@ -42,12 +42,7 @@ struct SelfplayRequest {
   int sample_plies = 0;                 // ...in the first this many plies of each side's own moves
   int games_per_unit = 0;               // 0: GAMES_PER_UNIT (jobs/selfplay/batch.h)
   int threads = 0;
-  std::string out;
-  bool resume = false;
-  bool dedup = false;
-  double checkpoint_interval = 0;
-  bool json = false, quiet = false;
-  double progress_interval = 0;
+  bool dedup = false;  // write each position once
   std::string command_line;
 
   // Everything that decides the games, as "key=value;..." in a fixed order: a resumed

@@ -1,7 +1,9 @@
-#include "cluster/options.h"
+#include "jobs/io/options.h"
 
 #include <charconv>
 #include <cstdio>
+
+#include "jobs/io/byte_size.h"
 
 namespace chesshpc {
 
@@ -10,6 +12,16 @@ std::string format_number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
+}
+
+// "--a", "--a and --b", "--a, --b and --c".
+std::string option_list(const std::vector<std::string_view>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i) out += i + 1 == names.size() ? " and " : ", ";
+    out += "--" + std::string(names[i]);
+  }
+  return out;
 }
 }  // namespace
 
@@ -98,6 +110,71 @@ std::string Options::help_text(const std::vector<OptionSpec>& spec) {
     out += left + s.help + "\n";
   }
   return out;
+}
+
+CommandOptions command_options(std::string command, std::initializer_list<OptionRows> rows, std::string usage,
+                               size_t max_positional) {
+  CommandOptions c{std::move(command), {}, max_positional, std::move(usage)};
+  for (const OptionRows& r : rows) c.table.insert(c.table.end(), r.specs.begin(), r.specs.end());
+  c.table.push_back({"help", "", "show this help"});
+  c.help += Options::help_text(c.table);
+  return c;
+}
+
+OptionSpec json_option(std::string help) { return {"json", "", std::move(help)}; }
+
+bool read_json(const Options& opt) { return opt.has("json"); }
+
+std::vector<OptionSpec> reporting_options(std::string json_help) {
+  return {json_option(std::move(json_help)),
+          {"quiet", "", "no progress on stderr"},
+          {"progress", "SECONDS", "seconds between progress reports (default: 1 on a terminal, 10 otherwise)"}};
+}
+
+void read_reporting(const Options& opt, Reporting& into) {
+  into.json = read_json(opt);
+  into.quiet = opt.has("quiet");
+  into.progress_interval = opt.get_double("progress", 0, 0.01, 86400);
+}
+
+OptionSpec threads_option(std::string what, std::string value_name) {
+  return {"threads", std::move(value_name), what + " (default: every core this process may use)"};
+}
+
+int read_threads(const Options& opt) { return opt.get_int("threads", 0, 1, 4096); }
+
+OptionSpec hash_option(std::string help) { return {"hash", "SIZE", std::move(help)}; }
+
+size_t read_hash_size(const Options& opt, size_t fallback, std::string_view examples) {
+  auto text = opt.get("hash");
+  if (!text) return fallback;
+  size_t bytes = parse_size(*text);
+  if (!bytes) throw UsageError("--hash takes a size like " + std::string(examples) + ", not '" + *text + "'");
+  return bytes;
+}
+
+OptionSpec out_option(std::string help) { return {"out", "FILE.h5", std::move(help)}; }
+
+OptionSpec with_out_option(std::string name, std::string value_name, std::string help) {
+  return {std::move(name), std::move(value_name), "with --out: " + help};
+}
+
+OptionSpec resume_option(std::string help) { return with_out_option("resume", "", std::move(help)); }
+
+OptionSpec checkpoint_option(std::string help) { return with_out_option("checkpoint", "SECONDS", std::move(help)); }
+
+std::string read_out(const Options& opt, const std::string& fallback) { return opt.get("out", fallback); }
+
+void read_result_file(const Options& opt, ResultFile& into, std::initializer_list<std::string_view> also_with_out) {
+  into.out = read_out(opt);
+  into.resume = opt.has("resume");
+  into.checkpoint_interval = opt.get_double("checkpoint", 0, 0.01, 86400);
+  std::vector<std::string_view> with_out = {"resume"};
+  with_out.insert(with_out.end(), also_with_out);
+  with_out.push_back("checkpoint");
+  bool given = false;
+  for (std::string_view name : with_out) given = given || opt.has(std::string(name));
+  if (given && into.out.empty()) throw UsageError(option_list(with_out) + " go with --out FILE.h5");
 }
 
 }  // namespace chesshpc

@@ -1,0 +1,68 @@
+#include "jobs/bench/options.h"
+
+#include "jobs/bench/suite.h"
+
+namespace chesshpc {
+
+const CommandOptions BENCH_SUITE_OPTIONS = command_options(
+    "bench",
+    {
+        {"suite", "standard|quick", "the suite of measurements (default: standard; quick takes a second or two)"},
+        threads_option("threads of the threaded benchmarks, per rank", "T"),
+        {"repeats", "N", "repeats of each measurement; the summary has their median (default: 3)"},
+        out_option("the result file (default: bench.h5)"),
+        {"stockfish", "PATH|none", "Stockfish to compare perft with (default: /usr/games/stockfish when it exists)"},
+        reporting_options("print the machine and the summary as one JSON object"),
+    },
+    "usage: chesshpc bench [suite] [--suite standard|quick] [--threads T] [--repeats N] [--out FILE.h5] "
+    "[--stockfish PATH|none] [--json]\n",
+    1);
+
+const CommandOptions SEARCH_BENCH_OPTIONS =
+    command_options("bench search",
+                    {
+                        {"depth", "D", "search depth per position (default: the bench's fixed depth)"},
+                        {"hash", "MB", "transposition table size in MB (default: 16)"},
+                        json_option("print the result as one JSON object"),
+                    },
+                    "usage: chesshpc bench search [--depth D] [--hash MB] [--json]\n", 1);
+
+const CommandOptions BENCH_OPTIONS = [] {
+  const CommandOptions& suite = BENCH_SUITE_OPTIONS;
+  const CommandOptions& search = SEARCH_BENCH_OPTIONS;
+  CommandOptions any{suite.command, search.table, 1, suite.help + search.help};
+  any.table.insert(any.table.end(), suite.table.begin(), suite.table.end());
+  return any;
+}();
+
+BenchKind bench_kind(const Options& any) {
+  std::string kind = any.positional().empty() ? "suite" : any.positional()[0];
+  if (kind == "search") return BenchKind::SEARCH;
+  if (kind == "suite") return BenchKind::SUITE;
+  throw UsageError("bench takes a kind: suite (the default) or search, not '" + kind + "'");
+}
+
+BenchRequest bench_request(const Options& opt, const std::string& command_line) {
+  BenchRequest req;
+  req.suite = opt.get("suite", req.suite);
+  if (!find_suite(req.suite))
+    throw UsageError("--suite must be " + std::string(suite_names()) + ", not '" + req.suite + "'");
+  req.threads = read_threads(opt);
+  req.repeats = opt.get_int("repeats", req.repeats, 1, 1000);
+  req.out = read_out(opt, req.out);
+  req.stockfish = opt.get("stockfish", "");
+  if (opt.has("stockfish") && req.stockfish.empty()) throw UsageError("--stockfish takes a path or none");
+  read_reporting(opt, req);
+  req.command_line = command_line;
+  return req;
+}
+
+SearchBenchRequest search_bench_request(const Options& opt) {
+  SearchBenchRequest req;
+  req.depth = opt.get_int("depth", 0, 1, 64);
+  req.hash_mb = opt.get_int("hash", req.hash_mb, 1, 65536);
+  req.json = read_json(opt);
+  return req;
+}
+
+}  // namespace chesshpc

@@ -1,0 +1,129 @@
+// Command-line options of one command: "--name value", "--name=value" and flags.
+// Anything not declared is an error that names it, so a typo never runs a default.
+// Beside the parser, the groups of options several commands share, each declared once
+// with the reader that fills its struct; each job folder declares its command's table
+// (jobs/<job>/options.h) from its own options and these groups.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace chesshpc {
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct OptionSpec {
+  std::string name;        // without the leading "--"
+  std::string value_name;  // empty for a flag
+  std::string help;
+};
+
+class Options {
+ public:
+  // Throws UsageError for an unknown option, a missing value or a stray argument
+  // beyond max_positional.
+  Options(const std::string& command, const std::vector<std::string>& args, const std::vector<OptionSpec>& spec,
+          size_t max_positional = 0);
+
+  bool has(const std::string& name) const { return values_.count(name) != 0; }
+  std::optional<std::string> get(const std::string& name) const;
+  std::string get(const std::string& name, const std::string& fallback) const;
+  // An integer within [lo, hi]; a value that is not one is a UsageError.
+  int get_int(const std::string& name, int fallback, int lo, int hi) const;
+  // A non-negative 64-bit integer (decimal); anything else is a UsageError.
+  uint64_t get_u64(const std::string& name, uint64_t fallback) const;
+  // A number within [lo, hi]; a value that is not one is a UsageError.
+  double get_double(const std::string& name, double fallback, double lo, double hi) const;
+  const std::vector<std::string>& positional() const { return positional_; }
+
+  static std::string help_text(const std::vector<OptionSpec>& spec);
+
+ private:
+  std::string command_;
+  std::map<std::string, std::string> values_;
+  std::vector<std::string> positional_;
+};
+
+// One row of a command's table written in place ({name, value_name, help}), or a shared
+// group of rows; a table lists them in the order --help shows them.
+struct OptionRows {
+  std::vector<OptionSpec> specs;
+  OptionRows(std::string name, std::string value_name, std::string help)
+      : specs{{std::move(name), std::move(value_name), std::move(help)}} {}
+  OptionRows(OptionSpec spec) : specs{std::move(spec)} {}
+  OptionRows(std::vector<OptionSpec> group) : specs(std::move(group)) {}
+};
+
+// A command's options as parsing and --help see them.
+struct CommandOptions {
+  std::string command;  // as messages name it: "perft", "bench search"
+  std::vector<OptionSpec> table;
+  size_t max_positional = 0;
+  std::string help;  // what --help prints: the usage line(s), then the table
+
+  // Throws UsageError as Options does.
+  Options parse(const std::vector<std::string>& args) const { return Options(command, args, table, max_positional); }
+};
+
+// A command's options: the rows in --help order, then --help itself. usage is what --help
+// prints above them, line(s) each ending in a newline.
+CommandOptions command_options(std::string command, std::initializer_list<OptionRows> rows, std::string usage,
+                               size_t max_positional = 0);
+
+// --json alone, for commands that print one result and no progress. The help says what
+// is printed.
+OptionSpec json_option(std::string help);
+bool read_json(const Options& opt);
+
+// The report group: --json, --quiet, --progress SECONDS. Requests derive from Reporting, so
+// that a job reads req.json and the reader fills the request.
+struct Reporting {
+  bool json = false;
+  bool quiet = false;            // no progress on stderr
+  double progress_interval = 0;  // seconds; 0: 1 on a terminal, 10 otherwise
+};
+std::vector<OptionSpec> reporting_options(std::string json_help);
+void read_reporting(const Options& opt, Reporting& into);
+
+// --threads N: what the threads do (TBB threads unless said); the help adds the default,
+// every core this process may use, which reads as 0.
+OptionSpec threads_option(std::string what = "TBB threads", std::string value_name = "N");
+int read_threads(const Options& opt);
+
+// --hash SIZE, a size like 512M (jobs/io/byte_size.h). Text that is not a size is a
+// UsageError offering examples, e.g. "512M or 8G".
+OptionSpec hash_option(std::string help);
+size_t read_hash_size(const Options& opt, size_t fallback, std::string_view examples);
+
+// The result-file group: --out FILE.h5, and with it --resume and --checkpoint SECONDS,
+// each with its command's help. Requests that write a file as they go derive from
+// ResultFile.
+struct ResultFile {
+  std::string out;      // HDF5 result file; empty: none
+  bool resume = false;  // continue the job recorded in out
+  // Seconds between saves of out while the run goes on; 0: 5 s, stretched so that saving
+  // stays under 2% of the run.
+  double checkpoint_interval = 0;
+};
+OptionSpec out_option(std::string help);
+// The help of the options below, and of a command's own options that need --out, starts
+// "with --out: ".
+OptionSpec with_out_option(std::string name, std::string value_name, std::string help);
+OptionSpec resume_option(std::string help);
+OptionSpec checkpoint_option(std::string help);
+std::string read_out(const Options& opt, const std::string& fallback = "");
+// Fills into. --resume, --checkpoint, and the command's own options also_with_out (named
+// between them in the message), without a non-empty --out are a UsageError.
+void read_result_file(const Options& opt, ResultFile& into, std::initializer_list<std::string_view> also_with_out = {});
+
+}  // namespace chesshpc

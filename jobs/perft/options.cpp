@@ -1,0 +1,69 @@
+#include "jobs/perft/options.h"
+
+namespace chesshpc {
+
+const CommandOptions PERFT_OPTIONS = command_options(
+    "perft",
+    {
+        {"fen", "FEN", "position to count from (default: startpos)"},
+        {"depth", "D", "plies to count (required unless --epd)"},
+        threads_option(),
+        {"divide", "", "print each root move with its count"},
+        {"detailed", "",
+         "count captures, en passant, castles, promotions, checks, discovered and double checks, mates"},
+        hash_option("transposition table for subtree counts, e.g. 512M or 8G (default: none)"),
+        {"verify-keys", "", "use the second, independent Zobrist key set, to cross-check a hashed run"},
+        {"split-depth", "K", "split into the unique positions K plies down and run them as units over MPI ranks"},
+        out_option("with units: write units, divide, exact total, per-rank load and provenance to HDF5"),
+        checkpoint_option(
+            "rewrite the file with the units done so far this often (default: 5, longer if writing took over 2%)"),
+        resume_option("continue the job recorded in FILE.h5, counting only the units it lacks"),
+        {"epd", "FILE", "check every ';Dn count' of every line of an EPD suite"},
+        {"max-depth", "D", "with --epd: check depths up to D only"},
+        reporting_options("print results as JSON (one object; with --epd one per count checked)"),
+    },
+    "usage: chesshpc perft [--fen FEN] --depth D [options]\n"
+    "       chesshpc perft --epd FILE [--max-depth D] [options]\n");
+
+bool checks_epd_suite(const Options& opt) { return opt.has("epd"); }
+
+namespace {
+
+// An EPD suite: its file and how deep to check; no single position's options.
+void read_epd_suite(const Options& opt, PerftRequest& req) {
+  if (opt.has("fen") || opt.has("depth")) throw UsageError("--epd checks a suite; it takes no --fen or --depth");
+  if (req.divide || req.detailed) throw UsageError("--epd takes no --divide or --detailed");
+  req.epd = opt.get("epd", "");
+  req.max_depth = opt.get_int("max-depth", req.max_depth, 1, 64);
+}
+
+// One position, in one process or split into units.
+void read_one_position(const Options& opt, PerftRequest& req) {
+  if (opt.has("max-depth")) throw UsageError("--max-depth goes with --epd");
+  if (!opt.has("depth")) throw UsageError("perft needs --depth D (or --epd FILE)");
+  req.depth = opt.get_int("depth", 0, 1, 20);
+  req.split_depth = opt.get_int("split-depth", 0, 1, 19);
+  read_result_file(opt, req);
+  if (req.detailed && req.split_depth) throw UsageError("--detailed runs in one process; drop --split-depth");
+}
+
+}  // namespace
+
+PerftRequest perft_request(const Options& opt, const std::string& command_line) {
+  PerftRequest req;
+  req.fen = opt.get("fen", "startpos");
+  req.threads = read_threads(opt);
+  req.divide = opt.has("divide");
+  req.detailed = opt.has("detailed");
+  read_reporting(opt, req);
+  req.hash_bytes = read_hash_size(opt, req.hash_bytes, "512M or 8G");
+  req.verify_keys = opt.has("verify-keys");
+  req.command_line = command_line;
+  if (checks_epd_suite(opt))
+    read_epd_suite(opt, req);
+  else
+    read_one_position(opt, req);
+  return req;
+}
+
+}  // namespace chesshpc

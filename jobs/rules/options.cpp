@@ -1,0 +1,63 @@
+#include "jobs/rules/options.h"
+
+namespace chesshpc {
+
+std::vector<OptionSpec> ruleset_options(const std::string& what_ends) {
+  return {{"ruleset", "fide|site", "rules that end " + what_ends + " (default: fide)"},
+          {"claim", "first|never", "fide: claim threefold and 50 moves at once, or play on (default: first)"}};
+}
+
+void read_ruleset_choice(const Options& opt, RulesetChoice& into) {
+  std::string ruleset = opt.get("ruleset", "fide");
+  auto r = parse_ruleset(ruleset);
+  if (!r) throw UsageError("--ruleset must be fide or site, not '" + ruleset + "'");
+  into.ruleset = *r;
+  std::string claim = opt.get("claim", "first");
+  auto c = parse_claims(claim);
+  if (!c) throw UsageError("--claim must be first or never, not '" + claim + "'");
+  into.claims = *c;
+}
+
+const CommandOptions RULES_OPTIONS =
+    command_options("rules",
+                    {
+                        {"fen", "FEN", "start position (default: startpos)"},
+                        {"moves", "MOVES", "the moves, UCI or SAN, separated by spaces"},
+                        ruleset_options("the game"),
+                        json_option("print the result as one JSON object"),
+                    },
+                    "usage: chesshpc rules [--fen FEN] --moves \"e2e4 e7e5 ...\" [options]\n");
+
+RulesRequest rules_request(const Options& opt) {
+  RulesRequest req;
+  req.fen = opt.get("fen", "startpos");
+  if (!opt.has("moves")) throw UsageError("rules needs --moves \"...\" (possibly empty)");
+  req.moves = opt.get("moves", "");
+  read_ruleset_choice(opt, req);
+  req.json = read_json(opt);
+  return req;
+}
+
+const CommandOptions DRAWSTATS_OPTIONS =
+    command_options("drawstats",
+                    {
+                        ruleset_options("the games"),
+                        out_option("write per-game rows and per-rule totals to this HDF5 file"),
+                        threads_option(),
+                        reporting_options("print the summary as one JSON object"),
+                    },
+                    "usage: chesshpc drawstats GAMES.pgn [--out FILE.h5] [options]\n", 1);
+
+DrawstatsRequest drawstats_request(const Options& opt, const std::string& command_line) {
+  if (opt.positional().empty()) throw UsageError("drawstats needs a PGN file");
+  DrawstatsRequest req;
+  req.pgn = opt.positional()[0];
+  req.out = read_out(opt);
+  read_ruleset_choice(opt, req);
+  req.threads = read_threads(opt);
+  read_reporting(opt, req);
+  req.command_line = command_line;
+  return req;
+}
+
+}  // namespace chesshpc

@@ -1,0 +1,166 @@
+#include "jobs/selfplay/options.h"
+
+#include <cstdlib>
+#include <vector>
+
+#include "jobs/rules/options.h"
+
+namespace chesshpc {
+
+namespace {
+
+// What bounds each move: exactly one of nodes, depth, movetime and a clock.
+std::vector<OptionSpec> move_limit_options() {
+  return {{"nodes", "N", "search nodes per move"},
+          {"depth", "D", "search depth per move"},
+          {"movetime", "MS", "milliseconds per move"},
+          {"tc", "BASE+INC", "a clock per game in seconds, e.g. 10+0.1 (flag falls end games)"}};
+}
+
+// --tc BASE+INC in seconds (INC may be left out).
+TimeControl read_clock(const std::string& text) {
+  size_t plus = text.find('+');
+  char* end = nullptr;
+  double base = std::strtod(text.c_str(), &end);
+  double inc = plus == std::string::npos ? 0 : std::strtod(text.c_str() + plus + 1, nullptr);
+  if (!(base > 0) || (plus == std::string::npos ? *end != 0 : end != text.c_str() + plus) || !(inc >= 0))
+    throw UsageError("--tc takes BASE+INC in seconds, e.g. 10+0.1, not '" + text + "'");
+  return {long(base * 1000), long(inc * 1000)};
+}
+
+void read_move_limits(const Options& opt, SelfplayRequest& req) {
+  req.limits.nodes = opt.get_int("nodes", 0, 1, 2000000000);
+  req.limits.depth = opt.get_int("depth", 0, 1, 100);
+  req.limits.movetime_ms = opt.get_int("movetime", 0, 1, 86400000);
+  if (auto tc = opt.get("tc")) req.clock = read_clock(*tc);
+  int limits = opt.has("nodes") + opt.has("depth") + opt.has("movetime") + opt.has("tc");
+  if (limits != 1) throw UsageError("selfplay needs one of --nodes, --depth, --movetime or --tc");
+}
+
+// Who plays: the built-in search or external UCI engines.
+std::vector<OptionSpec> player_options() {
+  return {{"white", "PLAYER", "the player with White in even games: chesshpc or uci:COMMAND (default: chesshpc)"},
+          {"black", "PLAYER", "the other player (default: chesshpc); colours swap in odd games"},
+          {"uci-options", "N=V,...", "setoption for external engines, e.g. Threads=1,Hash=16"}};
+}
+
+// --white or --black: the built-in search, or uci:COMMAND with the --uci-options.
+PlayerSpec read_player(const Options& opt, const char* name) {
+  std::string text = opt.get(name, "chesshpc");
+  PlayerSpec p;
+  if (text == "chesshpc") return p;
+  if (text.rfind("uci:", 0) != 0 || text.size() == 4)
+    throw UsageError(std::string("--") + name + " must be chesshpc or uci:COMMAND, not '" + text + "'");
+  p.command = text.substr(4);
+  std::string list = opt.get("uci-options", "");
+  for (size_t a = 0, b; a < list.size(); a = b + 1) {
+    b = list.find(',', a);
+    if (b == std::string::npos) b = list.size();
+    std::string item = list.substr(a, b - a);
+    size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError("--uci-options takes NAME=VALUE,..., not '" + item + "'");
+    p.options.push_back({item.substr(0, eq), item.substr(eq + 1)});
+  }
+  return p;
+}
+
+// Where games start: a book, walked in order or shuffled, and random plies after it.
+std::vector<OptionSpec> opening_options() {
+  return {
+      {"book", "FILE", "openings: an EPD or PGN book; each line played twice, colours swapped"},
+      {"book-order", "sequential|random", "walk the book in order or in a seeded random order (default: sequential)"},
+      {"random-plies", "N", "random legal plies after the book line (default: 0)"}};
+}
+
+void read_openings(const Options& opt, SelfplayRequest& req) {
+  req.book = opt.get("book", "");
+  std::string order = opt.get("book-order", "sequential");
+  if (order != "sequential" && order != "random")
+    throw UsageError("--book-order must be sequential or random, not '" + order + "'");
+  req.book_order = order == "random" ? BookOrder::RANDOM : BookOrder::SEQUENTIAL;
+  req.random_plies = opt.get_int("random-plies", 0, 0, 200);
+}
+
+// When the scores end a game early: resign and draw adjudication, and a ply limit.
+std::vector<OptionSpec> adjudication_options() {
+  return {{"resign-score", "CP", "adjudicate a loss when a side's score stays at or below -CP (default: off)"},
+          {"resign-moves", "N", "...for N consecutive moves (default: 3)"},
+          {"resign-one-sided", "", "...without the winner's score agreeing (default: both sides agree)"},
+          {"draw-score", "CP", "adjudicate a draw when both scores stay within CP (default: off)"},
+          {"draw-moves", "N", "...for N consecutive moves of each side (default: 8)"},
+          {"draw-after", "MOVE", "...from move MOVE on (default: 40)"},
+          {"max-plies", "N", "adjudicate a draw at N plies (default: off)"}};
+}
+
+Adjudication read_adjudication(const Options& opt) {
+  Adjudication a;
+  a.resign_score = opt.get_int("resign-score", 0, 1, 100000);
+  a.resign_moves = opt.get_int("resign-moves", a.resign_moves, 1, 1000);
+  a.resign_two_sided = !opt.has("resign-one-sided");
+  a.draw_score = opt.get_int("draw-score", 0, 1, 100000);
+  a.draw_moves = opt.get_int("draw-moves", a.draw_moves, 1, 1000);
+  a.draw_after_move = opt.get_int("draw-after", a.draw_after_move, 1, 10000);
+  a.max_plies = opt.get_int("max-plies", 0, 1, 100000);
+  return a;
+}
+
+}  // namespace
+
+const CommandOptions SELFPLAY_OPTIONS = command_options(
+    "selfplay",
+    {
+        {"games", "N", "games to play (required)"},
+        {"seed", "S", "the batch's seed: game i's opening and randomness derive from (S, i) (default: 1)"},
+        move_limit_options(),
+        player_options(),
+        opening_options(),
+        ruleset_options("the games"),
+        adjudication_options(),
+        {"temperature", "T", "chesshpc: sample moves by softmax over root scores at temperature T (pawns)"},
+        {"sample-plies", "N", "...in the first N plies of the game (default: 0, no sampling)"},
+        hash_option("chesshpc: transposition table per search, cleared every game (default: 2M)"),
+        {"games-per-unit", "N", "games in one unit of the task farm (default: 2)"},
+        threads_option("games played at once by each rank"),
+        out_option("write games, positions and draw statistics to HDF5"),
+        resume_option("continue the batch recorded in FILE.h5.parts"),
+        with_out_option("dedup", "", "write each position once (the first in game order)"),
+        checkpoint_option("save finished games this often (default: 5, longer if saving took over 2%)"),
+        reporting_options("print the summary as one JSON object"),
+    },
+    "usage: chesshpc selfplay --games N (--nodes N | --depth D | --movetime MS | --tc BASE+INC) "
+    "[--seed S] [--out FILE.h5] [options]\n");
+
+SelfplayRequest selfplay_request(const Options& opt, const std::string& command_line) {
+  SelfplayRequest req;
+  if (!opt.has("games")) throw UsageError("selfplay needs --games N");
+  req.games = opt.get_u64("games", 0);
+  if (req.games == 0) throw UsageError("--games must be 1 or more");
+  req.seed = opt.get_u64("seed", 1);
+  read_move_limits(opt, req);
+  req.first = read_player(opt, "white");
+  req.second = read_player(opt, "black");
+  read_openings(opt, req);
+  read_ruleset_choice(opt, req);
+  req.adjudication = read_adjudication(opt);
+  req.temperature = opt.get_double("temperature", 0, 0, 100);
+  req.sample_plies = opt.get_int("sample-plies", 0, 0, 1000);
+  req.hash_bytes = read_hash_size(opt, req.hash_bytes, "16M or 1G");
+  req.games_per_unit = opt.get_int("games-per-unit", 0, 1, 1000000);
+  req.threads = read_threads(opt);
+  read_result_file(opt, req, {"dedup"});
+  req.dedup = opt.has("dedup");
+  read_reporting(opt, req);
+  req.command_line = command_line;
+  return req;
+}
+
+const CommandOptions EXPORT_OPTIONS =
+    command_options("export", {{"pgn", "FILE.h5", "write the games of a selfplay file as PGN on stdout"}},
+                    "usage: chesshpc export --pgn FILE.h5 > games.pgn\n");
+
+std::string export_file(const Options& opt) {
+  if (!opt.has("pgn")) throw UsageError("export needs --pgn FILE.h5");
+  return opt.get("pgn", "");
+}
+
+}  // namespace chesshpc

@@ -1,0 +1,583 @@
+// The option layer without a process: the parser, the shared groups, and each job's
+// request builder, with the exact values and messages a user meets.
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/zobrist.h"
+#include "jobs/bench/options.h"
+#include "jobs/io/options.h"
+#include "jobs/perft/options.h"
+#include "jobs/rules/options.h"
+#include "jobs/selfplay/options.h"
+
+namespace chesshpc {
+namespace {
+
+using Args = std::vector<std::string>;
+
+// "--a 1 --b" as {"--a", "1", "--b"}, for arguments without spaces.
+Args words(const std::string& text) {
+  Args out;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+// The message of the UsageError f throws; "" when it throws none.
+template <class F>
+std::string usage_error(F f) {
+  try {
+    f();
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const std::vector<OptionSpec> TABLE = {
+    {"depth", "D", "plies"}, {"quiet", "", "no progress"}, {"rate", "X", "a number"}, {"games", "N", "many"}};
+
+Options parse(const Args& args, size_t max_positional = 0) { return Options("test", args, TABLE, max_positional); }
+
+std::string parse_error(const Args& args, size_t max_positional = 0) {
+  return usage_error([&] { parse(args, max_positional); });
+}
+
+std::vector<std::string> names(const std::vector<OptionSpec>& table) {
+  std::vector<std::string> out;
+  for (const OptionSpec& s : table) out.push_back(s.name);
+  return out;
+}
+
+// --- The parser ---
+
+TEST(OptionParser, UnknownOptionIsNamedWithTheCommand) {
+  EXPECT_EQ(parse_error({"--dpeth", "3"}), "unknown option --dpeth for 'test'");
+  EXPECT_EQ(parse_error({"--dpeth=3"}), "unknown option --dpeth for 'test'");
+}
+
+TEST(OptionParser, MissingValueNamesTheValue) {
+  EXPECT_EQ(parse_error({"--quiet", "--depth"}), "--depth needs a value (D)");
+}
+
+TEST(OptionParser, ValueAfterSpaceOrEquals) {
+  Options opt = parse({"--depth", "7", "--rate=0.5"});
+  EXPECT_EQ(opt.get("depth"), "7");
+  EXPECT_EQ(opt.get("rate"), "0.5");
+  EXPECT_FALSE(opt.has("quiet"));
+  EXPECT_EQ(opt.get("quiet"), std::nullopt);
+  EXPECT_EQ(opt.get("quiet", "none"), "none");
+  // An empty value is given all the same; the next argument is a value whatever it looks like.
+  EXPECT_EQ(parse({"--depth="}).get("depth"), "");
+  EXPECT_EQ(parse({"--depth", "--quiet"}).get("depth"), "--quiet");
+  EXPECT_EQ(parse({"--depth", "1", "--depth", "2"}).get("depth"), "2");
+}
+
+TEST(OptionParser, FlagRefusesAValue) {
+  EXPECT_TRUE(parse({"--quiet"}).has("quiet"));
+  EXPECT_EQ(parse({"--quiet"}).get("quiet"), "");
+  EXPECT_EQ(parse_error({"--quiet=1"}), "--quiet takes no value");
+}
+
+TEST(OptionParser, GetIntWithinItsRange) {
+  EXPECT_EQ(parse({}).get_int("depth", -1, 1, 20), -1);  // the fallback need not be in range
+  EXPECT_EQ(parse({"--depth", "1"}).get_int("depth", 0, 1, 20), 1);
+  EXPECT_EQ(parse({"--depth", "20"}).get_int("depth", 0, 1, 20), 20);
+  for (const char* bad : {"0", "21", "x", "3x", "", "+3", " 3", "2.0", "99999999999"})
+    EXPECT_EQ(usage_error([&] {
+                parse({"--depth", bad}).get_int("depth", 0, 1, 20);
+              }),
+              std::string("--depth must be a whole number from 1 to 20, not '") + bad + "'");
+}
+
+TEST(OptionParser, GetU64TakesEveryUnsigned64BitNumber) {
+  EXPECT_EQ(parse({}).get_u64("games", 9), 9u);
+  EXPECT_EQ(parse({"--games", "0"}).get_u64("games", 9), 0u);
+  EXPECT_EQ(parse({"--games", "18446744073709551615"}).get_u64("games", 0), UINT64_MAX);
+  for (const char* bad : {"-1", "18446744073709551616", "1e3", "x"})
+    EXPECT_EQ(usage_error([&] {
+                parse({"--games", bad}).get_u64("games", 0);
+              }),
+              std::string("--games must be a whole number from 0 to 2^64 - 1, not '") + bad + "'");
+}
+
+TEST(OptionParser, GetDoubleWithinItsRange) {
+  EXPECT_EQ(parse({}).get_double("rate", 0, 0.01, 86400), 0);
+  EXPECT_EQ(parse({"--rate", "0.01"}).get_double("rate", 0, 0.01, 86400), 0.01);
+  EXPECT_EQ(parse({"--rate", "1e3"}).get_double("rate", 0, 0.01, 86400), 1000);
+  EXPECT_EQ(parse({"--rate", "86400"}).get_double("rate", 0, 0.01, 86400), 86400);
+  for (const char* bad : {"0", "0.001", "86401", "nan", "inf", "x", "1s"})
+    EXPECT_EQ(usage_error([&] {
+                parse({"--rate", bad}).get_double("rate", 0, 0.01, 86400);
+              }),
+              std::string("--rate must be a number from 0.01 to 86400, not '") + bad + "'");
+}
+
+TEST(OptionParser, PositionalArgumentsUpToTheLimit) {
+  EXPECT_EQ(parse_error({"file"}), "unexpected argument 'file' for 'test'");
+  Options one = parse({"--quiet", "a.pgn", "--depth", "2"}, 1);
+  EXPECT_EQ(one.positional(), Args{"a.pgn"});
+  EXPECT_EQ(parse_error({"a.pgn", "b.pgn"}, 1), "unexpected argument 'b.pgn' for 'test'");
+  // Only "--name" is an option: "--" and "-x" are arguments.
+  EXPECT_EQ(parse({"--"}, 1).positional(), Args{"--"});
+  EXPECT_EQ(parse({"-x"}, 1).positional(), Args{"-x"});
+}
+
+TEST(OptionParser, HelpTextAlignsHelpAtColumn24) {
+  EXPECT_EQ(Options::help_text({{"depth", "D", "plies"}, {"q", "", "quiet"}}),
+            "  --depth D             plies\n"
+            "  --q                   quiet\n");
+  // A name too long for the column pushes its help two spaces further.
+  EXPECT_EQ(Options::help_text({{"book-order", "sequential|random", "walk"}, {"twenty-two-characters", "", "x"}}),
+            "  --book-order sequential|random  walk\n"
+            "  --twenty-two-characters  x\n");
+}
+
+// --- Tables and shared groups ---
+
+TEST(OptionGroups, CommandOptionsListsRowsThenHelp) {
+  CommandOptions c = command_options("cmd", {{"a", "", "A"}, reporting_options("J")}, "usage: cmd\n", 1);
+  EXPECT_EQ(c.command, "cmd");
+  EXPECT_EQ(c.max_positional, 1u);
+  EXPECT_EQ(names(c.table), (Args{"a", "json", "quiet", "progress", "help"}));
+  EXPECT_EQ(c.help, "usage: cmd\n" + Options::help_text(c.table));
+  EXPECT_EQ(c.table.back().help, "show this help");
+  EXPECT_EQ(c.parse({"x", "--a"}).positional(), Args{"x"});
+  EXPECT_EQ(usage_error([&] { c.parse({"--b"}); }), "unknown option --b for 'cmd'");
+}
+
+TEST(OptionGroups, ReportingReadsJsonQuietAndProgress) {
+  CommandOptions c = command_options("cmd", {reporting_options("print JSON")}, "");
+  EXPECT_EQ(Options::help_text(c.table),
+            "  --json                print JSON\n"
+            "  --quiet               no progress on stderr\n"
+            "  --progress SECONDS    seconds between progress reports (default: 1 on a terminal, 10 otherwise)\n"
+            "  --help                show this help\n");
+  Reporting none;
+  read_reporting(c.parse({}), none);
+  EXPECT_FALSE(none.json);
+  EXPECT_FALSE(none.quiet);
+  EXPECT_EQ(none.progress_interval, 0);
+  Reporting all;
+  read_reporting(c.parse({"--json", "--quiet", "--progress", "2.5"}), all);
+  EXPECT_TRUE(all.json);
+  EXPECT_TRUE(all.quiet);
+  EXPECT_EQ(all.progress_interval, 2.5);
+  EXPECT_TRUE(read_json(c.parse({"--json"})));
+  EXPECT_EQ(usage_error([&] {
+              read_reporting(c.parse({"--progress", "0"}), all);
+            }),
+            "--progress must be a number from 0.01 to 86400, not '0'");
+}
+
+TEST(OptionGroups, ThreadsDefaultToEveryCore) {
+  OptionSpec tbb = threads_option();
+  EXPECT_EQ(tbb.name, "threads");
+  EXPECT_EQ(tbb.value_name, "N");
+  EXPECT_EQ(tbb.help, "TBB threads (default: every core this process may use)");
+  EXPECT_EQ(threads_option("games at once", "T").help, "games at once (default: every core this process may use)");
+  CommandOptions c = command_options("cmd", {tbb}, "");
+  EXPECT_EQ(read_threads(c.parse({})), 0);
+  EXPECT_EQ(read_threads(c.parse({"--threads", "4096"})), 4096);
+  EXPECT_EQ(usage_error([&] {
+              read_threads(c.parse({"--threads", "0"}));
+            }),
+            "--threads must be a whole number from 1 to 4096, not '0'");
+}
+
+TEST(OptionGroups, HashTakesASize) {
+  CommandOptions c = command_options("cmd", {hash_option("table")}, "");
+  EXPECT_EQ(c.table[0].value_name, "SIZE");
+  EXPECT_EQ(read_hash_size(c.parse({}), 123, "1M"), 123u);
+  EXPECT_EQ(read_hash_size(c.parse({"--hash", "512M"}), 0, "1M"), size_t(512) << 20);
+  EXPECT_EQ(read_hash_size(c.parse({"--hash=4096"}), 0, "1M"), 4096u);
+  for (const char* bad : {"0", "12Q", "", "-1M"})
+    EXPECT_EQ(usage_error([&] {
+                read_hash_size(c.parse({"--hash", bad}), 0, "16M or 1G");
+              }),
+              std::string("--hash takes a size like 16M or 1G, not '") + bad + "'");
+}
+
+TEST(OptionGroups, ResultFileNeedsOutForResumeAndCheckpoint) {
+  EXPECT_EQ(resume_option("continue").help, "with --out: continue");
+  EXPECT_EQ(checkpoint_option("save").value_name, "SECONDS");
+  EXPECT_EQ(out_option("file").value_name, "FILE.h5");
+  CommandOptions c = command_options(
+      "cmd", {out_option("file"), resume_option("r"), checkpoint_option("c"), with_out_option("dedup", "", "d")}, "");
+  ResultFile none;
+  read_result_file(c.parse({}), none);
+  EXPECT_EQ(none.out, "");
+  EXPECT_FALSE(none.resume);
+  EXPECT_EQ(none.checkpoint_interval, 0);
+  EXPECT_EQ(read_out(c.parse({}), "bench.h5"), "bench.h5");
+
+  ResultFile all;
+  read_result_file(c.parse({"--out", "f.h5", "--resume", "--checkpoint", "30"}), all);
+  EXPECT_EQ(all.out, "f.h5");
+  EXPECT_TRUE(all.resume);
+  EXPECT_EQ(all.checkpoint_interval, 30);
+
+  auto error = [&](const Args& args, std::initializer_list<std::string_view> also) {
+    return usage_error([&] {
+      ResultFile r;
+      read_result_file(c.parse(args), r, also);
+    });
+  };
+  EXPECT_EQ(error({"--resume"}, {}), "--resume and --checkpoint go with --out FILE.h5");
+  EXPECT_EQ(error({"--checkpoint", "5"}, {}), "--resume and --checkpoint go with --out FILE.h5");
+  EXPECT_EQ(error({"--out=", "--resume"}, {}), "--resume and --checkpoint go with --out FILE.h5");
+  EXPECT_EQ(error({"--dedup"}, {}), "");  // not named: not checked
+  EXPECT_EQ(error({"--dedup"}, {"dedup"}), "--resume, --dedup and --checkpoint go with --out FILE.h5");
+  EXPECT_EQ(error({"--out", "f.h5", "--checkpoint", "0"}, {}),
+            "--checkpoint must be a number from 0.01 to 86400, not '0'");
+}
+
+TEST(OptionGroups, RulesetAndClaim) {
+  CommandOptions c = command_options("cmd", {ruleset_options("the games")}, "");
+  EXPECT_EQ(names(c.table), (Args{"ruleset", "claim", "help"}));
+  EXPECT_EQ(c.table[0].help, "rules that end the games (default: fide)");
+  RulesetChoice fide;
+  read_ruleset_choice(c.parse({}), fide);
+  EXPECT_EQ(fide.ruleset, chess::Ruleset::FIDE);
+  EXPECT_EQ(fide.claims, chess::ClaimPolicy::FIRST);
+  RulesetChoice site;
+  read_ruleset_choice(c.parse({"--ruleset", "site", "--claim", "never"}), site);
+  EXPECT_EQ(site.ruleset, chess::Ruleset::SITE);
+  EXPECT_EQ(site.claims, chess::ClaimPolicy::NEVER);
+  EXPECT_EQ(usage_error([&] {
+              read_ruleset_choice(c.parse({"--ruleset", "uscf"}), site);
+            }),
+            "--ruleset must be fide or site, not 'uscf'");
+  EXPECT_EQ(usage_error([&] { read_ruleset_choice(c.parse({"--claim="}), site); }),
+            "--claim must be first or never, not ''");
+}
+
+// --- perft ---
+
+PerftRequest perft(const Args& args) { return perft_request(PERFT_OPTIONS.parse(args), "chesshpc perft test"); }
+std::string perft_error(const Args& args) {
+  return usage_error([&] { perft(args); });
+}
+
+TEST(PerftOptions, OnePositionDefaults) {
+  PerftRequest r = perft({"--depth", "5"});
+  EXPECT_EQ(r.fen, "startpos");
+  EXPECT_EQ(r.depth, 5);
+  EXPECT_EQ(r.threads, 0);
+  EXPECT_FALSE(r.divide || r.detailed || r.json || r.quiet || r.verify_keys || r.resume);
+  EXPECT_EQ(r.progress_interval, 0);
+  EXPECT_EQ(r.hash_bytes, 0u);
+  EXPECT_EQ(r.split_depth, 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.checkpoint_interval, 0);
+  EXPECT_EQ(r.epd, "");
+  EXPECT_EQ(r.max_depth, INT_MAX);
+  EXPECT_EQ(r.command_line, "chesshpc perft test");
+  EXPECT_FALSE(checks_epd_suite(PERFT_OPTIONS.parse({"--depth", "5"})));
+}
+
+TEST(PerftOptions, EveryOptionOfOnePosition) {
+  PerftRequest r = perft({"--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1", "--depth=3", "--threads", "4", "--divide",
+                          "--detailed", "--hash", "1M", "--json", "--quiet", "--progress", "2"});
+  EXPECT_EQ(r.fen, "8/8/8/8/8/8/8/K1k5 w - - 0 1");
+  EXPECT_EQ(r.depth, 3);
+  EXPECT_EQ(r.threads, 4);
+  EXPECT_TRUE(r.divide && r.detailed && r.json && r.quiet);
+  EXPECT_EQ(r.hash_bytes, size_t(1) << 20);
+  EXPECT_EQ(r.progress_interval, 2);
+}
+
+TEST(PerftOptions, VerifyKeysIsLeftToTheCaller) {
+  PerftRequest r = perft({"--depth", "2", "--verify-keys"});
+  EXPECT_TRUE(r.verify_keys);
+  EXPECT_EQ(chess::zobrist::seed(), chess::zobrist::DEFAULT_SEED);
+}
+
+TEST(PerftOptions, UnitsAndTheirFile) {
+  PerftRequest r =
+      perft({"--depth", "6", "--split-depth", "2", "--out", "p.h5", "--resume", "--checkpoint", "30", "--quiet"});
+  EXPECT_EQ(r.split_depth, 2);
+  EXPECT_EQ(r.out, "p.h5");
+  EXPECT_TRUE(r.resume);
+  EXPECT_EQ(r.checkpoint_interval, 30);
+  // --out without --split-depth is the caller's to refuse: under mpirun it is a farm run.
+  EXPECT_EQ(perft({"--depth", "6", "--out", "p.h5"}).out, "p.h5");
+}
+
+TEST(PerftOptions, EpdSuite) {
+  Options opt = PERFT_OPTIONS.parse({"--epd", "s.epd", "--max-depth", "3", "--json"});
+  EXPECT_TRUE(checks_epd_suite(opt));
+  PerftRequest r = perft_request(opt, "");
+  EXPECT_EQ(r.epd, "s.epd");
+  EXPECT_EQ(r.max_depth, 3);
+  EXPECT_EQ(r.depth, -1);
+  EXPECT_TRUE(r.json);
+  EXPECT_EQ(perft({"--epd", "s.epd"}).max_depth, INT_MAX);
+  // An empty path is still a suite to check (and an unreadable file, exit 4).
+  EXPECT_TRUE(checks_epd_suite(PERFT_OPTIONS.parse({"--epd="})));
+}
+
+TEST(PerftOptions, UsageErrors) {
+  EXPECT_EQ(perft_error({}), "perft needs --depth D (or --epd FILE)");
+  EXPECT_EQ(perft_error({"--depth", "21"}), "--depth must be a whole number from 1 to 20, not '21'");
+  EXPECT_EQ(perft_error({"--epd", "s.epd", "--fen", "startpos"}), "--epd checks a suite; it takes no --fen or --depth");
+  EXPECT_EQ(perft_error({"--epd", "s.epd", "--depth", "2"}), "--epd checks a suite; it takes no --fen or --depth");
+  EXPECT_EQ(perft_error({"--epd", "s.epd", "--detailed"}), "--epd takes no --divide or --detailed");
+  EXPECT_EQ(perft_error({"--epd", "s.epd", "--max-depth", "65"}),
+            "--max-depth must be a whole number from 1 to 64, not '65'");
+  EXPECT_EQ(perft_error({"--depth", "2", "--max-depth", "2"}), "--max-depth goes with --epd");
+  EXPECT_EQ(perft_error({"--depth", "2", "--resume"}), "--resume and --checkpoint go with --out FILE.h5");
+  EXPECT_EQ(perft_error({"--depth", "2", "--split-depth", "1", "--checkpoint", "5"}),
+            "--resume and --checkpoint go with --out FILE.h5");
+  EXPECT_EQ(perft_error({"--depth", "2", "--split-depth", "1", "--detailed"}),
+            "--detailed runs in one process; drop --split-depth");
+  EXPECT_EQ(perft_error({"--depth", "2", "--split-depth", "20"}),
+            "--split-depth must be a whole number from 1 to 19, not '20'");
+  EXPECT_EQ(perft_error({"--depth", "2", "--hash", "8X"}), "--hash takes a size like 512M or 8G, not '8X'");
+  // The first error in reading order wins: the threads before the depth.
+  EXPECT_EQ(perft_error({"--threads", "0"}), "--threads must be a whole number from 1 to 4096, not '0'");
+}
+
+TEST(PerftOptions, HelpStartsWithBothUsagesAndEndsWithHelp) {
+  const std::string& help = PERFT_OPTIONS.help;
+  EXPECT_EQ(help.rfind("usage: chesshpc perft [--fen FEN] --depth D [options]\n"
+                       "       chesshpc perft --epd FILE [--max-depth D] [options]\n"
+                       "  --fen FEN             position to count from (default: startpos)\n",
+                       0),
+            0u);
+  EXPECT_NE(help.find("  --checkpoint SECONDS  with --out: rewrite the file with the units done so far this often "
+                      "(default: 5, longer if writing took over 2%)\n"
+                      "  --resume              with --out: continue the job recorded in FILE.h5, counting only the "
+                      "units it lacks\n"),
+            std::string::npos);
+  const std::string last = "  --help                show this help\n";
+  EXPECT_EQ(help.substr(help.size() - last.size()), last);
+}
+
+// --- rules and drawstats ---
+
+TEST(RulesOptions, MovesRulesetAndJson) {
+  RulesRequest r = rules_request(RULES_OPTIONS.parse({"--moves", "", "--ruleset", "site", "--json"}));
+  EXPECT_EQ(r.fen, "startpos");
+  EXPECT_EQ(r.moves, "");
+  EXPECT_EQ(r.ruleset, chess::Ruleset::SITE);
+  EXPECT_EQ(r.claims, chess::ClaimPolicy::FIRST);
+  EXPECT_TRUE(r.json);
+  EXPECT_EQ(usage_error([] {
+              rules_request(RULES_OPTIONS.parse({"--fen", "startpos"}));
+            }),
+            "rules needs --moves \"...\" (possibly empty)");
+  EXPECT_EQ(usage_error([] {
+              RULES_OPTIONS.parse({"--moves", "e4", "--quiet"});
+            }),
+            "unknown option --quiet for 'rules'");
+}
+
+TEST(DrawstatsOptions, OnePgnAndTheGroups) {
+  DrawstatsRequest r = drawstats_request(DRAWSTATS_OPTIONS.parse({"g.pgn", "--out", "d.h5", "--claim", "never",
+                                                                  "--threads", "3", "--quiet", "--progress", "5"}),
+                                         "cmd");
+  EXPECT_EQ(r.pgn, "g.pgn");
+  EXPECT_EQ(r.out, "d.h5");
+  EXPECT_EQ(r.ruleset, chess::Ruleset::FIDE);
+  EXPECT_EQ(r.claims, chess::ClaimPolicy::NEVER);
+  EXPECT_EQ(r.threads, 3);
+  EXPECT_FALSE(r.json);
+  EXPECT_TRUE(r.quiet);
+  EXPECT_EQ(r.progress_interval, 5);
+  EXPECT_EQ(r.command_line, "cmd");
+  EXPECT_EQ(usage_error([] { drawstats_request(DRAWSTATS_OPTIONS.parse({"--json"}), ""); }),
+            "drawstats needs a PGN file");
+  EXPECT_EQ(usage_error([] {
+              DRAWSTATS_OPTIONS.parse({"a.pgn", "b.pgn"});
+            }),
+            "unexpected argument 'b.pgn' for 'drawstats'");
+}
+
+// --- selfplay and export ---
+
+SelfplayRequest selfplay(const Args& args) { return selfplay_request(SELFPLAY_OPTIONS.parse(args), "cmd"); }
+std::string selfplay_error(const Args& args) {
+  return usage_error([&] { selfplay(args); });
+}
+
+// Resign score, moves and two-sidedness; draw score, moves and first move; max plies.
+std::vector<int> adjudication_fields(const Adjudication& a) {
+  return {a.resign_score, a.resign_moves,    a.resign_two_sided, a.draw_score,
+          a.draw_moves,   a.draw_after_move, a.max_plies};
+}
+
+TEST(SelfplayOptions, Defaults) {
+  SelfplayRequest r = selfplay({"--games", "4", "--nodes", "100"});
+  EXPECT_EQ(r.games, 4u);
+  EXPECT_EQ(r.seed, 1u);
+  EXPECT_EQ(r.limits.nodes, 100);
+  EXPECT_EQ(r.limits.depth, 0);
+  EXPECT_EQ(r.limits.movetime_ms, 0);
+  EXPECT_FALSE(r.clock.on());
+  EXPECT_EQ(r.first.label(), "chesshpc");
+  EXPECT_EQ(r.second.label(), "chesshpc");
+  EXPECT_EQ(r.book, "");
+  EXPECT_EQ(r.book_order, BookOrder::SEQUENTIAL);
+  EXPECT_EQ(r.random_plies, 0);
+  EXPECT_EQ(r.ruleset, chess::Ruleset::FIDE);
+  EXPECT_EQ(adjudication_fields(r.adjudication), (std::vector<int>{0, 3, 1, 0, 8, 40, 0}));
+  EXPECT_EQ(r.hash_bytes, size_t(2) << 20);
+  EXPECT_EQ(r.games_per_unit, 0);
+  EXPECT_EQ(r.threads, 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(r.resume || r.dedup || r.json || r.quiet);
+  EXPECT_EQ(r.command_line, "cmd");
+}
+
+TEST(SelfplayOptions, EveryGroup) {
+  SelfplayRequest r = selfplay(
+      words("--games 18446744073709551615 --seed 0 --depth 5 --book b.epd --book-order random --random-plies 4 "
+            "--ruleset site --claim never --resign-score 600 --resign-moves 2 --resign-one-sided --draw-score 10 "
+            "--draw-moves 4 --draw-after 30 --max-plies 300 --temperature 0.5 --sample-plies 8 --hash 16M "
+            "--games-per-unit 6 --threads 2 --out s.h5 --resume --dedup --checkpoint 10 --json --progress 3"));
+  EXPECT_EQ(r.games, UINT64_MAX);
+  EXPECT_EQ(r.seed, 0u);
+  EXPECT_EQ(r.limits.depth, 5);
+  EXPECT_EQ(r.book, "b.epd");
+  EXPECT_EQ(r.book_order, BookOrder::RANDOM);
+  EXPECT_EQ(r.random_plies, 4);
+  EXPECT_EQ(r.ruleset, chess::Ruleset::SITE);
+  EXPECT_EQ(r.claims, chess::ClaimPolicy::NEVER);
+  EXPECT_EQ(adjudication_fields(r.adjudication), (std::vector<int>{600, 2, 0, 10, 4, 30, 300}));
+  EXPECT_EQ(r.temperature, 0.5);
+  EXPECT_EQ(r.sample_plies, 8);
+  EXPECT_EQ(r.hash_bytes, size_t(16) << 20);
+  EXPECT_EQ(r.games_per_unit, 6);
+  EXPECT_EQ(r.threads, 2);
+  EXPECT_EQ(r.out, "s.h5");
+  EXPECT_TRUE(r.resume && r.dedup && r.json);
+  EXPECT_EQ(r.checkpoint_interval, 10);
+  EXPECT_EQ(r.progress_interval, 3);
+}
+
+TEST(SelfplayOptions, ExactlyOneLimitPerMove) {
+  const std::string one = "selfplay needs one of --nodes, --depth, --movetime or --tc";
+  EXPECT_EQ(selfplay_error({"--games", "2"}), one);
+  EXPECT_EQ(selfplay_error({"--games", "2", "--nodes", "10", "--depth", "2"}), one);
+  EXPECT_EQ(selfplay_error({"--games", "2", "--movetime", "5", "--tc", "1+0"}), one);
+  EXPECT_EQ(selfplay({"--games", "2", "--movetime", "250"}).limits.movetime_ms, 250);
+  EXPECT_EQ(selfplay_error({"--nodes", "10"}), "selfplay needs --games N");
+  EXPECT_EQ(selfplay_error({"--games", "0", "--nodes", "10"}), "--games must be 1 or more");
+}
+
+TEST(SelfplayOptions, ClockIsBasePlusIncrementInSeconds) {
+  auto clock = [](const std::string& tc) { return selfplay({"--games", "2", "--tc", tc}).clock; };
+  EXPECT_EQ(clock("10+0.1").base_ms, 10000);
+  EXPECT_EQ(clock("10+0.1").increment_ms, 100);
+  EXPECT_EQ(clock("0.5").base_ms, 500);
+  EXPECT_EQ(clock("0.5").increment_ms, 0);
+  EXPECT_EQ(clock("60+0").increment_ms, 0);
+  for (const char* bad : {"0+1", "x", "10s", "10-1", "10+-1", "+1", ""})
+    EXPECT_EQ(selfplay_error({"--games", "2", "--tc", bad}),
+              std::string("--tc takes BASE+INC in seconds, e.g. 10+0.1, not '") + bad + "'");
+}
+
+TEST(SelfplayOptions, PlayersAndTheirUciOptions) {
+  SelfplayRequest r = selfplay({"--games", "2", "--nodes", "10", "--black", "uci:/usr/games/stockfish", "--uci-options",
+                                "Threads=1,Hash=16,Skill Level="});
+  EXPECT_EQ(r.first.label(), "chesshpc");
+  EXPECT_EQ(r.second.command, "/usr/games/stockfish");
+  using Pairs = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(r.second.options, (Pairs{{"Threads", "1"}, {"Hash", "16"}, {"Skill Level", ""}}));
+  EXPECT_EQ(selfplay_error({"--games", "2", "--nodes", "10", "--white", "stockfish"}),
+            "--white must be chesshpc or uci:COMMAND, not 'stockfish'");
+  EXPECT_EQ(selfplay_error({"--games", "2", "--nodes", "10", "--black", "uci:"}),
+            "--black must be chesshpc or uci:COMMAND, not 'uci:'");
+  EXPECT_EQ(selfplay_error({"--games", "2", "--nodes", "10", "--white", "uci:sf", "--uci-options", "Hash=1,=2"}),
+            "--uci-options takes NAME=VALUE,..., not '=2'");
+}
+
+TEST(SelfplayOptions, OtherUsageErrors) {
+  Args base = {"--games", "2", "--nodes", "10"};
+  auto error = [&](Args more) {
+    more.insert(more.begin(), base.begin(), base.end());
+    return selfplay_error(more);
+  };
+  EXPECT_EQ(error({"--book-order", "shuffled"}), "--book-order must be sequential or random, not 'shuffled'");
+  EXPECT_EQ(error({"--dedup"}), "--resume, --dedup and --checkpoint go with --out FILE.h5");
+  EXPECT_EQ(error({"--resume"}), "--resume, --dedup and --checkpoint go with --out FILE.h5");
+  EXPECT_EQ(error({"--hash", "big"}), "--hash takes a size like 16M or 1G, not 'big'");
+  EXPECT_EQ(error({"--claim", "always"}), "--claim must be first or never, not 'always'");
+  EXPECT_EQ(error({"--temperature", "101"}), "--temperature must be a number from 0 to 100, not '101'");
+}
+
+TEST(ExportOptions, NeedsTheSelfplayFile) {
+  EXPECT_EQ(export_file(EXPORT_OPTIONS.parse({"--pgn", "s.h5"})), "s.h5");
+  EXPECT_EQ(usage_error([] { export_file(EXPORT_OPTIONS.parse({})); }), "export needs --pgn FILE.h5");
+  EXPECT_EQ(EXPORT_OPTIONS.help,
+            "usage: chesshpc export --pgn FILE.h5 > games.pgn\n"
+            "  --pgn FILE.h5         write the games of a selfplay file as PGN on stdout\n"
+            "  --help                show this help\n");
+}
+
+// --- bench ---
+
+TEST(BenchOptions, KindFromThePositional) {
+  EXPECT_EQ(bench_kind(BENCH_OPTIONS.parse({})), BenchKind::SUITE);
+  EXPECT_EQ(bench_kind(BENCH_OPTIONS.parse({"suite", "--threads", "2"})), BenchKind::SUITE);
+  // --hash's value is not taken for the kind.
+  EXPECT_EQ(bench_kind(BENCH_OPTIONS.parse({"--hash", "8", "search"})), BenchKind::SEARCH);
+  EXPECT_EQ(usage_error([] { bench_kind(BENCH_OPTIONS.parse({"perft"})); }),
+            "bench takes a kind: suite (the default) or search, not 'perft'");
+  EXPECT_EQ(BENCH_OPTIONS.help, BENCH_SUITE_OPTIONS.help + SEARCH_BENCH_OPTIONS.help);
+}
+
+TEST(BenchOptions, SuiteRequest) {
+  BenchRequest d = bench_request(BENCH_SUITE_OPTIONS.parse({}), "cmd");
+  EXPECT_EQ(d.suite, "standard");
+  EXPECT_EQ(d.threads, 0);
+  EXPECT_EQ(d.repeats, 3);
+  EXPECT_EQ(d.out, "bench.h5");
+  EXPECT_EQ(d.stockfish, "");
+  EXPECT_EQ(d.command_line, "cmd");
+  BenchRequest r =
+      bench_request(BENCH_SUITE_OPTIONS.parse({"suite", "--suite", "quick", "--threads", "2", "--repeats", "1", "--out",
+                                               "b.h5", "--stockfish", "none", "--json", "--quiet"}),
+                    "");
+  EXPECT_EQ(r.suite, "quick");
+  EXPECT_EQ(r.threads, 2);
+  EXPECT_EQ(r.repeats, 1);
+  EXPECT_EQ(r.out, "b.h5");
+  EXPECT_EQ(r.stockfish, "none");
+  EXPECT_TRUE(r.json && r.quiet);
+  EXPECT_EQ(usage_error([] {
+              bench_request(BENCH_SUITE_OPTIONS.parse({"--suite", "huge"}), "");
+            }),
+            "--suite must be standard or quick, not 'huge'");
+  EXPECT_EQ(usage_error([] { bench_request(BENCH_SUITE_OPTIONS.parse({"--stockfish="}), ""); }),
+            "--stockfish takes a path or none");
+  EXPECT_EQ(usage_error([] { BENCH_SUITE_OPTIONS.parse({"--depth", "3"}); }), "unknown option --depth for 'bench'");
+}
+
+TEST(BenchOptions, SearchRequest) {
+  SearchBenchRequest d = search_bench_request(SEARCH_BENCH_OPTIONS.parse({"search"}));
+  EXPECT_EQ(d.depth, 0);
+  EXPECT_EQ(d.hash_mb, 16);
+  EXPECT_FALSE(d.json);
+  SearchBenchRequest r =
+      search_bench_request(SEARCH_BENCH_OPTIONS.parse({"search", "--depth", "9", "--hash=64", "--json"}));
+  EXPECT_EQ(r.depth, 9);
+  EXPECT_EQ(r.hash_mb, 64);
+  EXPECT_TRUE(r.json);
+  EXPECT_EQ(usage_error([] {
+              SEARCH_BENCH_OPTIONS.parse({"search", "--threads", "2"});
+            }),
+            "unknown option --threads for 'bench search'");
+  EXPECT_EQ(usage_error([] {
+              search_bench_request(SEARCH_BENCH_OPTIONS.parse({"--hash", "0"}));
+            }),
+            "--hash must be a whole number from 1 to 65536, not '0'");
+}
+
+}  // namespace
+}  // namespace chesshpc

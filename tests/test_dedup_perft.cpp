@@ -118,7 +118,7 @@ TEST(DedupPerft, PositionsMergeByIdentityNotByKey) {
   ASSERT_EQ(shard.positions.size(), 3u);  // a (three times), no_ep, other
   for (size_t i = 0; i < shard.positions.size(); ++i) {
     uint64_t paths = 0;
-    for (auto [root, n] : shard.paths[i]) paths += n;
+    for (auto [root, n] : shard.paths_of(i)) paths += n;
     EXPECT_EQ(paths, chess::same_position(shard.positions[i], a) ? 3u : 1u);
   }
 }
@@ -187,7 +187,7 @@ TEST(DedupPerft, RoutingGivesEachPositionToTheOwnerOfItsBucketOnce) {
       unique += s.positions.size();
       for (size_t i = 0; i < s.positions.size(); ++i) {
         EXPECT_EQ(dedup_bucket(s.positions[i].key()) % size_t(n), size_t(r));
-        for (auto [root, k] : s.paths[i]) paths += k;
+        for (auto [root, k] : s.paths_of(i)) paths += k;
       }
     }
     EXPECT_EQ(unique, 72078u) << n << " ranks";

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -37,11 +38,17 @@ struct DedupRecord {
 // This rank's unique positions at the dedup ply, each with its paths per root move, and
 // per bucket the positions in it (only the buckets this rank owns are non-empty).
 struct DedupShard {
+  using Path = std::pair<uint16_t, uint64_t>;  // (root move, paths from it)
   std::vector<chess::Position> positions;
-  std::vector<std::vector<std::pair<uint16_t, uint64_t>>> paths;  // per position: (root move, paths)
-  std::vector<std::vector<uint32_t>> buckets;                     // per bucket: indices into positions
-  uint64_t records_sent = 0;                                      // after the local pre-merge
-  int rounds = 0;                                                 // all-to-all rounds
+  std::vector<Path> paths;                     // position i's: [path_begin[i], path_begin[i + 1])
+  std::vector<uint32_t> path_begin;            // positions.size() + 1 offsets
+  std::vector<std::vector<uint32_t>> buckets;  // per bucket: indices into positions
+  uint64_t records_sent = 0;                   // after the local pre-merge
+  uint64_t records_received = 0;
+  int rounds = 0;  // all-to-all rounds
+  std::span<const Path> paths_of(size_t i) const {
+    return {paths.data() + path_begin[i], paths.data() + path_begin[i + 1]};
+  }
 };
 
 // Collective over ex: expands units u with u % ex.size() == ex.rank() of plan from its split

@@ -144,7 +144,7 @@ Payload DedupPerft::compute(size_t bucket) {
   });
   std::vector<chess::u128> sums(plan_.root_moves.size(), 0);
   for (size_t i = 0; i < mine.size(); ++i)
-    for (const auto& [root, paths] : shard_.paths[mine[i]]) sums[root] += chess::u128(paths) * counts[i];
+    for (const auto& [root, paths] : shard_.paths_of(mine[i])) sums[root] += chess::u128(paths) * counts[i];
   return encode(mine.size(), sums);
 }
 

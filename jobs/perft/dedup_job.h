@@ -9,7 +9,9 @@
 //
 // Resume: phase A is recomputed (rank 0 shares the file's done buckets first, so their
 // records are dropped before routing) and only the buckets the file lacks are counted; the
-// buckets do not depend on the rank count, so any rank count resumes any file.
+// buckets do not depend on the rank count, so any rank count resumes any file. Recomputing
+// is cheap next to phase B at a dedup ply of depth - 3: start-position perft(8) at ply 5
+// spends 1.6 s in phase A and 11 s in phase B on one rank (3.1 million records routed).
 #pragma once
 
 #include <memory>

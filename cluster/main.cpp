@@ -13,6 +13,7 @@
 #include "jobs/bench/options.h"
 #include "jobs/io/options.h"
 #include "jobs/io/version.h"
+#include "jobs/perft/dedup_job.h"
 #include "jobs/perft/options.h"
 #include "jobs/perft/split_job.h"
 #include "jobs/rules/options.h"
@@ -44,8 +45,12 @@ int perft_command(const Options& opt, const Args&, const std::string& command_li
   if (req.verify_keys) chess::zobrist::init(chess::zobrist::VERIFY_SEED);
   if (checks_epd_suite(opt)) return run_epd(req, std::cout, std::cerr);
   // Under mpirun or srun, or when asked for units, the run is a task farm over the ranks.
-  bool farm = req.split_depth != 0 || launched_with_ranks();
+  bool farm = req.split_depth != 0 || req.dedup_ply != 0 || launched_with_ranks();
   if (!req.out.empty() && !farm) throw UsageError("--out goes with a run split into units: add --split-depth K");
+  if (req.dedup_ply) {
+    DedupPerft job(req);
+    return run_unit_job(job, std::cout, std::cerr);
+  }
   if (farm) {
     SplitPerft job(req);
     return run_unit_job(job, std::cout, std::cerr);

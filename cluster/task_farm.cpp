@@ -145,7 +145,7 @@ void worker(const FarmTask& task, double& busy, double& idle) {
 }
 
 void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int ranks, double& busy, double& idle) {
-  UnitQueues queues(task.affinity, pending, ranks);
+  UnitQueues queues(task.affinity, pending, ranks, task.pinned);
   const int concurrency = std::max(task.concurrency, 1);
   double start = now();
   std::atomic<double> computing{0};

@@ -28,6 +28,9 @@ struct FarmTask {
   // other), so that they go to the same rank (key % ranks) while that rank has any left;
   // a rank with none left takes from the longest other queue. Empty: one shared queue.
   std::function<size_t(size_t unit)> affinity;
+  // With an affinity: a unit runs on rank key % ranks only (no stealing), because what it
+  // needs lives there.
+  bool pinned = false;
 };
 
 // Collective over MPI_COMM_WORLD, or this process alone when MPI is not running. On rank

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "cluster/checkpointer.h"
+#include "cluster/mpi_exchange.h"
 #include "cluster/mpi_session.h"
 #include "cluster/signals.h"
 #include "cluster/task_farm.h"
@@ -58,6 +59,7 @@ std::vector<RankLoad> run_units(UnitJob& job, Ledger& ledger) {
   };
   task.concurrency = job.concurrency();
   task.affinity = job.affinity();
+  task.pinned = job.pinned();
   return run_farm(task, pending_units(job));
 }
 
@@ -65,7 +67,9 @@ int run_unit_job(UnitJob& job, std::ostream& out, std::ostream& err) {
   // Step 1. MPI only when there are other ranks to talk to.
   std::optional<MpiSession> mpi;
   if (launched_with_ranks()) mpi.emplace();
-  const Ranks ranks{MpiSession::rank(), MpiSession::size()};
+  MpiExchange over_mpi;
+  SoloExchange alone;
+  const Ranks ranks{MpiSession::rank(), MpiSession::size(), mpi ? static_cast<Exchange*>(&over_mpi) : &alone};
 
   // Step 2. Every rank plans the same units; the run's time includes the planning.
   catch_stop_signals();

@@ -5,10 +5,11 @@
 namespace chesshpc {
 
 UnitQueues::UnitQueues(const std::function<size_t(size_t unit)>& affinity, const std::vector<size_t>& pending,
-                       int ranks)
+                       int ranks, bool pinned)
     : queues_(size_t(ranks)) {
   for (size_t u : pending) queues_[affinity ? affinity(u) % size_t(ranks) : 0].push_back(u);
   shared_ = !affinity;
+  pinned_ = pinned && affinity;
 }
 
 uint64_t UnitQueues::next(int rank) {
@@ -19,6 +20,7 @@ uint64_t UnitQueues::next(int rank) {
     q->pop_front();
     return u;
   }
+  if (pinned_) return NONE;
   q = &*std::max_element(queues_.begin(), queues_.end(),
                          [](const auto& a, const auto& b) { return a.size() < b.size(); });
   if (q->empty()) return NONE;

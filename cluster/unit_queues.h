@@ -3,6 +3,7 @@
 // keeping the order it was given. A rank takes from the front of its own queue and, when
 // that is empty, from the back of the longest other one (the first such queue among equals):
 // the smallest units, so that stealing does not leave a big unit running at the end.
+// Pinned queues are never stolen from: a unit whose data lives on one rank runs there.
 #pragma once
 
 #include <cstddef>
@@ -20,9 +21,12 @@ class UnitQueues {
   static constexpr uint64_t NONE = ~uint64_t(0);
 
   // pending: the units in the order to hand them out. affinity: a key per unit, the unit
-  // going to queue key % ranks; empty: one queue that every rank shares.
-  UnitQueues(const std::function<size_t(size_t unit)>& affinity, const std::vector<size_t>& pending, int ranks);
-  // The next unit for `rank` (0 <= rank < ranks), or NONE when every queue is empty.
+  // going to queue key % ranks; empty: one queue that every rank shares. pinned (with an
+  // affinity): a rank takes from its own queue only.
+  UnitQueues(const std::function<size_t(size_t unit)>& affinity, const std::vector<size_t>& pending, int ranks,
+             bool pinned = false);
+  // The next unit for `rank` (0 <= rank < ranks), or NONE when every queue it may take
+  // from is empty.
   // Thread-safe.
   uint64_t next(int rank);
 
@@ -30,6 +34,7 @@ class UnitQueues {
   std::mutex mutex_;
   std::vector<std::deque<size_t>> queues_;
   bool shared_ = true;
+  bool pinned_ = false;
 };
 
 }  // namespace chesshpc

@@ -266,6 +266,19 @@ TEST(UnitQueues, EmptyQueueStealsFromTheBackOfTheLongestOther) {
   for (int rank = 0; rank < 3; ++rank) EXPECT_EQ(queues.next(rank), UnitQueues::NONE);
 }
 
+// A pinned unit's data lives on its rank: a rank whose queue is empty gets NONE, never
+// another rank's unit.
+TEST(UnitQueues, PinnedQueuesAreNeverStolenFrom) {
+  UnitQueues queues([](size_t u) { return u; }, {0, 1, 2, 4, 5, 7, 10}, 3, true);
+  EXPECT_EQ(queues.next(0), 0u);
+  EXPECT_EQ(queues.next(0), UnitQueues::NONE);  // {1, 4, 7, 10} stays rank 1's
+  EXPECT_EQ(queues.next(2), 2u);
+  EXPECT_EQ(queues.next(2), 5u);
+  EXPECT_EQ(queues.next(2), UnitQueues::NONE);
+  for (size_t u : {1u, 4u, 7u, 10u}) EXPECT_EQ(queues.next(1), u);
+  EXPECT_EQ(queues.next(1), UnitQueues::NONE);
+}
+
 TEST(UnitQueues, NothingPendingIsNoneForEveryRank) {
   UnitQueues shared({}, {}, 4), keyed([](size_t u) { return u; }, {}, 4);
   for (int rank = 0; rank < 4; ++rank) {

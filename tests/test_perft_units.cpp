@@ -19,12 +19,6 @@ std::vector<uint64_t> unit_counts(const PerftPlan& plan) {
   return nodes;
 }
 
-u128 sum(const std::vector<u128>& v) {
-  u128 s = 0;
-  for (u128 x : v) s += x;
-  return s;
-}
-
 }  // namespace
 
 // The numbers of distinct positions after 2, 3 and 4 plies from the start are published

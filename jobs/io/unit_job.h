@@ -28,12 +28,17 @@
 
 namespace chesshpc {
 
+class Exchange;  // jobs/io/exchange.h
+
 // A unit's result as it travels from the rank that computed it to rank 0.
 using Payload = std::vector<char>;
 
 // This process's place among the ranks running the job.
 struct Ranks {
   int rank = 0, size = 1;
+  // Collectives for plan() (every rank's main thread, in the same order); the driver's,
+  // valid until the run ends. Null: this process alone.
+  Exchange* exchange = nullptr;
   bool root() const { return rank == 0; }
 };
 
@@ -87,6 +92,9 @@ class UnitJob {
   // Optional: a key for units that share work, so that they go to the same rank (key %
   // ranks) while that rank has any left. Empty: one shared queue.
   virtual std::function<size_t(size_t unit)> affinity() const { return {}; }
+  // With an affinity: whether a unit may run only on rank key % ranks, because what it
+  // needs lives there (a rank whose queue is empty then waits, it never steals).
+  virtual bool pinned() const { return false; }
   // Any rank, from several threads at once.
   virtual Payload compute(size_t unit) = 0;
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "jobs/perft/file_common.h"  // ResumeError
 #include "jobs/perft/job.h"
 #include "jobs/perft/units.h"
 
@@ -31,10 +32,6 @@ class PerftFile {
   const PerftPlan& plan_;
   std::vector<std::string> fen_;  // fixed for the job: computed once, written at every checkpoint
   std::vector<uint64_t> multiplicity_;
-};
-
-struct ResumeError : std::runtime_error {
-  using std::runtime_error::runtime_error;
 };
 
 // The units an earlier run of the same job recorded in path, with this_run set to the next

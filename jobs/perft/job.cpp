@@ -90,6 +90,7 @@ void print_text(const PerftRequest& req, const chess::Position& pos, const std::
   if (units)
     out << ", " << units->ranks << (units->ranks == 1 ? " rank" : " ranks") << ", " << units->units
         << " units at split depth " << units->split_depth;
+  if (units && units->dedup_ply) out << ", deduplicated at ply " << units->dedup_ply;
   if (units && units->units_resumed) out << " (" << units->units_resumed << " resumed)";
   if (req.hash_bytes) out << ", hash " << (req.hash_bytes >> 20) << " MB";
   if (req.verify_keys) out << ", verification keys";
@@ -114,6 +115,7 @@ void print_json(const PerftRequest& req, const chess::Position& pos, const std::
   o.add("nps", secs > 0 ? double(units ? units->nodes_counted : nodes) / secs : 0.0).add("threads", threads);
   if (units) {
     o.add("split_depth", units->split_depth).add("ranks", units->ranks).add("units", units->units);
+    if (units->dedup_ply) o.add("dedup_ply", units->dedup_ply);
     o.add("units_resumed", units->units_resumed).add("units_computed", units->units - units->units_resumed);
     o.add("checkpoints", units->checkpoints).add("checkpoint_seconds", units->checkpoint_seconds);
     o.raw("busy_seconds", json_array(units->busy)).raw("idle_seconds", json_array(units->idle));
@@ -135,6 +137,24 @@ void print_json(const PerftRequest& req, const chess::Position& pos, const std::
 }
 
 }  // namespace
+
+void add_run(UnitRunReport& report, const UnitRun& run, int this_run, std::vector<RankLoad>& load) {
+  report.ranks = run.ranks;
+  report.checkpoints = run.checkpoints, report.checkpoint_seconds = run.checkpoint_seconds;
+  for (RankLoad l : run.load) {
+    report.busy.push_back(l.busy), report.idle.push_back(l.idle);
+    l.run = this_run;
+    load.push_back(l);
+  }
+}
+
+void print_unit_run(const PerftRequest& req, const chess::Position& pos, const std::vector<chess::Move>& moves,
+                    const std::vector<chess::u128>& divide, double secs, int threads, std::ostream& out,
+                    const UnitRunReport& report) {
+  std::vector<perft::RootCount> roots;
+  for (size_t i = 0; i < divide.size(); ++i) roots.push_back({moves[i], divide[i], {}});
+  print_perft(req, pos, roots, secs, threads, out, &report);
+}
 
 void print_perft(const PerftRequest& req, const chess::Position& pos, const std::vector<perft::RootCount>& roots,
                  double secs, int threads, std::ostream& out, const UnitRunReport* units) {

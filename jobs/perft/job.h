@@ -11,6 +11,7 @@
 #include "core/perft.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/options.h"
+#include "jobs/io/unit_job.h"
 
 namespace chesshpc {
 
@@ -26,6 +27,9 @@ struct PerftRequest : Reporting, ResultFile {
   std::string epd;           // when set, check this suite instead of one position
   // Runs split into units (jobs/perft/split_job.h): 0 picks a depth for the ranks.
   int split_depth = 0;
+  // Deduplicated runs (jobs/perft/dedup_job.h): the ply whose unique positions are counted
+  // once each, on their owner rank; 0: not deduplicated.
+  int dedup_ply = 0;
   std::string command_line;  // for the file's provenance
   int max_depth = INT_MAX;
 };
@@ -33,6 +37,7 @@ struct PerftRequest : Reporting, ResultFile {
 // What a run split into units adds to its report.
 struct UnitRunReport {
   int split_depth = 0;
+  int dedup_ply = 0;  // deduplicated runs: units are buckets of this ply's positions
   int ranks = 1;
   long units = 0;
   long units_resumed = 0;         // done by earlier runs of the job, not counted again
@@ -41,6 +46,14 @@ struct UnitRunReport {
   double checkpoint_seconds = 0;   // rank 0 writing the result file, beside its computing thread
   std::vector<double> busy, idle;  // per rank, this run
 };
+
+// The report's share of the driver's run (ranks, checkpoints, busy and idle per rank); the
+// run's rows of load, numbered this_run, are added to load for the result file.
+void add_run(UnitRunReport& report, const UnitRun& run, int this_run, std::vector<RankLoad>& load);
+// Prints a finished run over units, as print_perft: root move i with divide[i].
+void print_unit_run(const PerftRequest& req, const chess::Position& pos, const std::vector<chess::Move>& moves,
+                    const std::vector<chess::u128>& divide, double secs, int threads, std::ostream& out,
+                    const UnitRunReport& report);
 
 // Prints a finished run as text or JSON, as req asks.
 void print_perft(const PerftRequest& req, const chess::Position& pos, const std::vector<chess::perft::RootCount>& roots,

@@ -14,6 +14,9 @@ const CommandOptions PERFT_OPTIONS = command_options(
         hash_option("transposition table for subtree counts, e.g. 512M or 8G (default: none)"),
         {"verify-keys", "", "use the second, independent Zobrist key set, to cross-check a hashed run"},
         {"split-depth", "K", "split into the unique positions K plies down and run them as units over MPI ranks"},
+        {"dedup-ply", "L",
+         "deduplicate exactly at ply L (< D) over the ranks: each unique position there is counted once, on the "
+         "rank its hash names (units: 4096 buckets; --split-depth K <= L, default L - 2)"},
         out_option("with units: write units, divide, exact total, per-rank load and provenance to HDF5"),
         checkpoint_option(
             "rewrite the file with the units done so far this often (default: 5, longer if writing took over 2%)"),
@@ -43,8 +46,11 @@ void read_one_position(const Options& opt, PerftRequest& req) {
   if (!opt.has("depth")) throw UsageError("perft needs --depth D (or --epd FILE)");
   req.depth = opt.get_int("depth", 0, 1, 20);
   req.split_depth = opt.get_int("split-depth", 0, 1, 19);
+  req.dedup_ply = opt.get_int("dedup-ply", 0, 1, 19);
   read_result_file(opt, req);
   if (req.detailed && req.split_depth) throw UsageError("--detailed runs in one process; drop --split-depth");
+  if (req.detailed && req.dedup_ply) throw UsageError("--detailed runs in one process; drop --dedup-ply");
+  if (req.dedup_ply && req.dedup_ply >= req.depth) throw UsageError("--dedup-ply must be below --depth");
 }
 
 }  // namespace

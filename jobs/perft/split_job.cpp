@@ -3,11 +3,9 @@
 #include <tbb/parallel_for.h>
 
 #include <cstring>
-#include <filesystem>
 
 #include "core/movegen.h"
 #include "core/threads.h"
-#include "jobs/io/h5.h"
 
 namespace chesshpc {
 
@@ -38,30 +36,12 @@ int SplitPerft::plan(const Ranks& ranks, std::ostream& err) {
 // that an unwritable --out fails now and not after hours.
 int SplitPerft::open(const std::string& started, std::ostream& err) {
   if (req_.out.empty()) return EXIT_OK;
-  if (req_.resume) {
-    if (std::error_code ec; !std::filesystem::exists(req_.out, ec)) {
-      err << "chesshpc perft: cannot resume: there is no '" << req_.out << "' (start the job without --resume)\n";
-      return EXIT_INPUT;
-    }
-    try {
-      results_ = read_perft_file(req_.out, plan_);
-    } catch (const std::exception& e) {  // ResumeError or h5::Error
-      err << "chesshpc perft: " << e.what() << "\n";
-      return EXIT_INPUT;
-    }
-  } else if (holds_unfinished_perft(req_.out)) {
-    err << "chesshpc perft: '" << req_.out << "' holds an unfinished run: add --resume to continue it, "
-        << "or remove the file to start again\n";
-    return EXIT_USAGE;
-  }
-  file_.emplace(req_.out, req_, plan_, started, ranks_.size);
-  try {
-    file_->write(results_);
-  } catch (const h5::Error& e) {
-    err << "chesshpc perft: " << e.what() << "\n";
-    return EXIT_IO;
-  }
-  return EXIT_OK;
+  return perft_file::open_result_file(
+      req_, err, [this] { results_ = read_perft_file(req_.out, plan_); }, holds_unfinished_perft,
+      [this, &started] {
+        file_.emplace(req_.out, req_, plan_, started, ranks_.size);
+        file_->write(results_);
+      });
 }
 
 UnitJobInfo SplitPerft::info() const {
@@ -115,47 +95,22 @@ Recorded SplitPerft::record(size_t unit, Payload&& result, double seconds, int r
   return {1, nodes};
 }
 
-std::function<uint64_t()> SplitPerft::checkpoint() {
-  if (!file_) return {};
-  return [this, snapshot = results_] {
-    file_->write(snapshot);
-    return uint64_t(snapshot.count_done());
-  };
-}
+std::function<uint64_t()> SplitPerft::checkpoint() { return perft_file::checkpoint_writer(file_, results_); }
 
-chess::u128 SplitPerft::total() const {
-  chess::u128 n = 0;
-  for (chess::u128 d : merge_divide(plan_, results_.nodes)) n += d;
-  return n;
-}
+chess::u128 SplitPerft::total() const { return sum(divide()); }
 
 int SplitPerft::finish(const UnitRun& run, std::ostream& out, std::ostream& err) {
   UnitRunReport report;
-  report.split_depth = plan_.split_depth, report.ranks = run.ranks, report.units = long(plan_.units.size());
-  report.checkpoints = run.checkpoints, report.checkpoint_seconds = run.checkpoint_seconds;
+  report.split_depth = plan_.split_depth, report.units = long(plan_.units.size());
   for (size_t i = 0; i < plan_.units.size(); ++i) {
     if (results_.run[i] == results_.this_run)
       report.nodes_counted += chess::u128(plan_.units[i].multiplicity()) * results_.nodes[i];
     else
       ++report.units_resumed;
   }
-  for (RankLoad l : run.load) {
-    report.busy.push_back(l.busy), report.idle.push_back(l.idle);
-    l.run = results_.this_run;
-    results_.load.push_back(l);
-  }
-  if (file_) {
-    try {
-      file_->write(results_);
-    } catch (const h5::Error& e) {
-      err << "chesshpc perft: " << e.what() << "\n";
-      return EXIT_IO;
-    }
-  }
-  std::vector<chess::u128> divide = merge_divide(plan_, results_.nodes);
-  std::vector<chess::perft::RootCount> roots;
-  for (size_t i = 0; i < divide.size(); ++i) roots.push_back({plan_.root_moves[i], divide[i], {}});
-  print_perft(req_, plan_.root, roots, run.seconds, threads_, out, &report);
+  add_run(report, run, results_.this_run, results_.load);
+  if (int status = perft_file::write_last(file_, results_, err); status != EXIT_OK) return status;
+  print_unit_run(req_, plan_.root, plan_.root_moves, divide(), run.seconds, threads_, out, report);
   return EXIT_OK;
 }
 

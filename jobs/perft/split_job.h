@@ -33,8 +33,9 @@ class SplitPerft : public UnitJob {
   std::function<uint64_t()> checkpoint() override;
   int finish(const UnitRun& run, std::ostream& out, std::ostream& err) override;
 
-  // Rank 0, after the run: the total over every unit.
+  // Rank 0, after the run: the total and the divide over every unit.
   chess::u128 total() const;
+  std::vector<chess::u128> divide() const { return merge_divide(plan_, results_.nodes); }
 
  private:
   PerftRequest req_;

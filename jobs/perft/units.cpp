@@ -71,6 +71,12 @@ size_t UnitResults::count_done() const {
   return size_t(std::count_if(run.begin(), run.end(), [](int r) { return r >= 0; }));
 }
 
+chess::u128 sum(const std::vector<chess::u128>& counts) {
+  chess::u128 s = 0;
+  for (chess::u128 c : counts) s += c;
+  return s;
+}
+
 std::vector<chess::u128> merge_divide(const PerftPlan& plan, const std::vector<uint64_t>& nodes) {
   std::vector<chess::u128> divide(plan.root_moves.size(), 0);
   for (size_t i = 0; i < plan.units.size(); ++i)

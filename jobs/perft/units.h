@@ -59,6 +59,9 @@ struct UnitResults {
   }
 };
 
+// The sum of counts (a divide's total).
+chess::u128 sum(const std::vector<chess::u128>& counts);
+
 // Totals from per-unit subtree counts (nodes[i] for units[i]): the per-root-move divide and
 // the 128-bit total.
 std::vector<chess::u128> merge_divide(const PerftPlan& plan, const std::vector<uint64_t>& nodes);

@@ -13,13 +13,12 @@ usage: mpi_resume.py MPIEXEC CHESSHPC
 """
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
 
 import h5py
-from procs import kill_all, units_done, wait_until_recorded
+from procs import kill_all, stop_after_first_record, units_done, wait_until_recorded
 
 DEPTH, SPLIT, PUBLISHED = 7, 3, 3195901860  # start position
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
@@ -87,11 +86,7 @@ def main(mpiexec, binary):
         # 2. SIGTERM to a run in one process, resumed on 2 ranks.
         path = os.path.join(tmp, "stopped.h5")
         cmd = perft(binary, path, "--checkpoint", "0.05")
-        proc = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        wait_until_recorded(lambda: units_done(path), proc, "the one-process run", 120)
-        proc.send_signal(signal.SIGTERM)
-        err = proc.communicate(timeout=60)[1]
-        assert proc.returncode == 5, f"SIGTERM: exit code {proc.returncode}, stderr {err!r}"
+        err = stop_after_first_record(cmd, lambda: units_done(path), "the one-process run", ENV)
         kept = units_done(path)
         assert f"stopped by SIGTERM after {kept} of " in err and "resume with: " in err and err.rstrip().endswith("--resume"), err
         recorded = check_recorded_units(binary, path)

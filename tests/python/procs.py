@@ -3,16 +3,18 @@ its first piece of work, reading a perft file's units done while it is being rew
 and killing a whole mpirun job at once, as kill -9 would."""
 import os
 import signal
+import subprocess
 import time
 
 import h5py
 
 
-def units_done(path):
-    """Units the perft file records as done, or -1 while it cannot be read."""
+def units_done(path, attr="units_done"):
+    """Units the perft file records as done (attr: "buckets_done" for a deduplicated run's
+    buckets), or -1 while it cannot be read."""
     try:
         with h5py.File(path, "r") as f:
-            return int(f.attrs["units_done"])
+            return int(f.attrs[attr])
     except (OSError, KeyError):
         return -1
 
@@ -25,6 +27,17 @@ def wait_until_recorded(count, proc, what, seconds, poll=0.01, output=lambda: ""
         assert proc.poll() is None, f"{what} ended before it recorded anything {output()}"
         assert time.time() < deadline, f"{what}: nothing recorded in {seconds} s {output()}"
         time.sleep(poll)
+
+
+def stop_after_first_record(cmd, count, what, env):
+    """Starts cmd, sends it SIGTERM once count() is at least 1, and returns its standard
+    error once it has exited with 5 (stopped, what it finished kept)."""
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wait_until_recorded(count, proc, what, 120)
+    proc.send_signal(signal.SIGTERM)
+    err = proc.communicate(timeout=60)[1]
+    assert proc.returncode == 5, f"SIGTERM: exit code {proc.returncode}, stderr {err!r}"
+    return err
 
 
 def kill_all(proc, marker):

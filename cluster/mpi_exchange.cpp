@@ -1,0 +1,56 @@
+#include "cluster/mpi_exchange.h"
+
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+#include "cluster/mpi_session.h"
+
+namespace chesshpc {
+
+namespace {
+
+// Displacements of consecutive blocks of the given sizes; throws past MPI's int range.
+std::vector<int> offsets(const std::vector<int>& counts) {
+  std::vector<int> at(counts.size());
+  long long sum = 0;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    at[i] = int(sum);
+    sum += counts[i];
+    if (sum > std::numeric_limits<int>::max()) throw std::length_error("all_to_all: over 2 GB in one round");
+  }
+  return at;
+}
+
+}  // namespace
+
+int MpiExchange::rank() const { return MpiSession::rank(); }
+int MpiExchange::size() const { return MpiSession::size(); }
+
+std::vector<Payload> MpiExchange::all_to_all(std::vector<Payload> to) {
+  const size_t n = size_t(size());
+  std::vector<int> send_counts(n), recv_counts(n);
+  for (size_t r = 0; r < n; ++r) {
+    if (to[r].size() > size_t(std::numeric_limits<int>::max())) throw std::length_error("all_to_all: over 2 GB");
+    send_counts[r] = int(to[r].size());
+  }
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  std::vector<int> send_at = offsets(send_counts), recv_at = offsets(recv_counts);
+  Payload send;
+  send.reserve(size_t(send_at.back()) + size_t(send_counts.back()));
+  for (const Payload& p : to) send.insert(send.end(), p.begin(), p.end());
+  Payload recv(size_t(recv_at.back()) + size_t(recv_counts.back()));
+  MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), MPI_BYTE, recv.data(), recv_counts.data(),
+                recv_at.data(), MPI_BYTE, MPI_COMM_WORLD);
+  std::vector<Payload> from(n);
+  for (size_t r = 0; r < n; ++r) from[r].assign(recv.begin() + recv_at[r], recv.begin() + recv_at[r] + recv_counts[r]);
+  return from;
+}
+
+bool MpiExchange::all(bool mine) {
+  int in = mine, out = 0;
+  MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  return out != 0;
+}
+
+}  // namespace chesshpc

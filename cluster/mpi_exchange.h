@@ -1,0 +1,18 @@
+// jobs/io/exchange.h over MPI_COMM_WORLD, for a running MpiSession.
+#pragma once
+
+#include "jobs/io/exchange.h"
+
+namespace chesshpc {
+
+class MpiExchange : public Exchange {
+ public:
+  int rank() const override;
+  int size() const override;
+  // MPI_Alltoall of the sizes, then MPI_Alltoallv of the bytes. Each rank's total must
+  // stay under 2 GB (MPI's int counts): callers send in bounded rounds.
+  std::vector<Payload> all_to_all(std::vector<Payload> to) override;
+  bool all(bool mine) override;
+};
+
+}  // namespace chesshpc

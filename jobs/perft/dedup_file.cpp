@@ -1,0 +1,149 @@
+#include "jobs/perft/dedup_file.h"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+
+#include "core/movegen.h"
+#include "core/threads.h"
+#include "jobs/io/provenance.h"
+#include "jobs/perft/dedup.h"
+
+namespace chesshpc {
+
+using namespace perft_file;
+
+namespace {
+
+constexpr const char* JOB_NAME = "perft_dedup";  // the file's job attribute
+
+// A bucket and what is known of it: a row of /buckets.
+struct BucketRow {
+  uint64_t positions = 0;
+  std::string nodes;
+  double seconds = 0;
+  int32_t rank = -1, run = -1;
+  bool done = false;
+};
+
+constexpr auto BUCKETS = h5::table(
+    "buckets", "one row per bucket of the dedup ply (a position's bucket: a hash of its Zobrist key)",
+    {
+        h5::column<&BucketRow::positions>("positions",
+                                          "unique positions of the bucket at the dedup ply (0 until done)"),
+        h5::column<&BucketRow::nodes>("nodes", "the bucket's share of the total, exact decimal (0 until done)"),
+        h5::column<&BucketRow::seconds>("seconds", "time to count the bucket"),
+        h5::column<&BucketRow::rank>("rank", "rank that counted it (its owner: bucket % ranks)"),
+        h5::column<&BucketRow::run>("run",
+                                    "run of the job that counted it: 0 first, 1 after the first --resume; -1 not yet"),
+        h5::column<&BucketRow::done>("done", "counted (its sums are final)"),
+    });
+
+// A done bucket's sum for one root move: a row of /bucket_divide.
+struct BucketDivideRow {
+  int64_t bucket = 0;
+  int32_t root = 0;
+  uint64_t nodes_hi = 0, nodes_lo = 0;
+};
+
+constexpr auto BUCKET_DIVIDE =
+    h5::table("bucket_divide", "one row per done bucket and root move with a non-zero sum",
+              {
+                  h5::column<&BucketDivideRow::bucket>("bucket", "row of /buckets"),
+                  h5::column<&BucketDivideRow::root>("root", "root move, in the order of /divide (legal-move order)"),
+                  h5::column<&BucketDivideRow::nodes_hi>("nodes_hi",
+                                                         "high 64 bits of the sum over the bucket's positions of "
+                                                         "paths from the root move x perft(depth - dedup_ply)"),
+                  h5::column<&BucketDivideRow::nodes_lo>("nodes_lo", "low 64 bits of that sum"),
+              });
+
+constexpr h5::Attr<int64_t> DEDUP_PLY{"dedup_ply", "plies from the root to the deduplicated positions"};
+constexpr h5::Attr<int64_t> BUCKET_COUNT{"buckets", "buckets of the dedup ply: the rows of /buckets"};
+
+struct Root {
+  DedupLayout layout;
+  const BucketResults& r;
+};
+
+constexpr auto ROOT = std::to_array({
+    h5::attr<Root>(DEDUP_PLY, [](const Root& s) { return int64_t(s.layout.dedup_ply); }),
+    h5::attr<Root>(BUCKET_COUNT, [](const Root& s) { return int64_t(s.r.run.size()); }),
+    h5::attr<Root>("buckets_done", "buckets counted so far", [](const Root& s) { return int64_t(s.r.count_done()); }),
+});
+
+std::string readme() {
+  return "chesshpc perft, deduplicated: the unique positions dedup_ply plies below the root, in buckets by a hash "
+         "of their keys, each bucket counted on one rank.\n" +
+         h5::readme(BUCKETS) + h5::readme(BUCKET_DIVIDE) + h5::readme("Root attributes of this file", ROOT) +
+         ending_readme();
+}
+
+void write_buckets(const h5::Group& file, const BucketResults& r) {
+  std::vector<BucketRow> rows;
+  std::vector<BucketDivideRow> divide;
+  for (size_t b = 0; b < r.run.size(); ++b) {
+    rows.push_back({r.positions[b], chess::to_string(sum(r.divide[b])), r.seconds[b], r.rank[b], r.run[b], r.done(b)});
+    for (size_t m = 0; r.done(b) && m < r.divide[b].size(); ++m)
+      if (chess::u128 n = r.divide[b][m]) divide.push_back({int64_t(b), int32_t(m), uint64_t(n >> 64), uint64_t(n)});
+  }
+  h5::write_table(file, BUCKETS, rows);
+  h5::write_table(file, BUCKET_DIVIDE, divide);
+}
+
+}  // namespace
+
+size_t BucketResults::count_done() const {
+  return size_t(std::count_if(run.begin(), run.end(), [](int r) { return r >= 0; }));
+}
+
+std::vector<chess::u128> BucketResults::merged(size_t root_moves) const {
+  std::vector<chess::u128> divide(root_moves, 0);
+  for (size_t b = 0; b < run.size(); ++b)
+    for (size_t m = 0; done(b) && m < divide.size() && m < this->divide[b].size(); ++m) divide[m] += this->divide[b][m];
+  return divide;
+}
+
+DedupFile::DedupFile(std::string path, const PerftRequest& req, DedupLayout layout, std::string started, int ranks)
+    : path_(std::move(path)), started_(std::move(started)), ranks_(ranks), req_(req), layout_(layout) {}
+
+void DedupFile::write(const BucketResults& r) const {
+  h5::File file(path_);
+  write_buckets(file, r);
+  std::optional<chess::u128> total;  // complete files only
+  const PerftPlan& plan = layout_.plan;
+  if (r.count_done() == r.run.size()) total = write_divide(file, plan.root_moves, r.merged(plan.root_moves.size()));
+  h5::write_attrs(file, OPENING, {JOB_NAME, plan});
+  h5::write_attrs(file, ROOT, {layout_, r});
+  write_ending(file, {req_, r.load, total, started_, ranks_, r.this_run}, readme());
+}
+
+BucketResults read_dedup_file(const std::string& path, DedupLayout layout) {
+  h5::Group f = h5::open_read(path);
+  require_same_root(f, path, JOB_NAME, layout.plan.root.fen(), layout.plan.depth);
+  require_same(path, "dedup ply", h5::read_attr(f, DEDUP_PLY), int64_t(layout.dedup_ply));
+  require_same(path, "number of buckets", h5::read_attr(f, BUCKET_COUNT), int64_t(DEDUP_BUCKETS));
+  std::vector<BucketRow> rows;
+  std::vector<BucketDivideRow> divide;
+  h5::read_table(f, BUCKETS, rows);
+  h5::read_table(f, BUCKET_DIVIDE, divide);
+  require_same(path, "number of bucket rows", rows.size(), DEDUP_BUCKETS);
+  BucketResults r(DEDUP_BUCKETS);
+  r.this_run = int(h5::read_attr(f, RUNS));
+  const size_t roots = layout.plan.root_moves.size();
+  for (size_t b = 0; b < rows.size(); ++b)
+    if (rows[b].done)
+      r.divide[b].assign(roots, 0), r.positions[b] = rows[b].positions, r.seconds[b] = rows[b].seconds,
+                                    r.rank[b] = rows[b].rank, r.run[b] = rows[b].run;
+  for (const BucketDivideRow& d : divide) {
+    if (d.bucket < 0 || size_t(d.bucket) >= rows.size() || !r.done(size_t(d.bucket)) || d.root < 0 ||
+        size_t(d.root) >= roots)
+      throw ResumeError("cannot resume from '" + path + "': /bucket_divide names a bucket or root move it lacks");
+    r.divide[size_t(d.bucket)][size_t(d.root)] = chess::u128(d.nodes_hi) << 64 | d.nodes_lo;
+  }
+  h5::read_table(f, RANKS, r.load);
+  return r;
+}
+
+bool holds_unfinished_dedup(const std::string& path) { return holds_unfinished(path, JOB_NAME); }
+
+}  // namespace chesshpc

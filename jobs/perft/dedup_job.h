@@ -1,0 +1,72 @@
+// Deep perft deduplicated exactly at a ply L over the ranks (issue 13), as a unit job.
+// Phase A, in plan() on every rank: the split-depth units are expanded to ply L and each
+// position there is routed to its owner rank, where transpositions merge
+// (jobs/perft/dedup.h). Phase B, the units: bucket b of ply-L positions is counted on its
+// owner, rank b % ranks, and only there (the farm's pinned mode): perft(depth - L) of each
+// unique position with the rank's TBB threads and table, sent to rank 0 as per-root-move
+// 128-bit sums. A subtree reached on two ranks by transposition at ply L is thus counted
+// once, not once per rank; transpositions below L are shared within a rank by its table.
+//
+// Resume: phase A is recomputed (rank 0 shares the file's done buckets first, so their
+// records are dropped before routing) and only the buckets the file lacks are counted; the
+// buckets do not depend on the rank count, so any rank count resumes any file. Recomputing
+// is cheap next to phase B at a dedup ply of depth - 3: start-position perft(8) at ply 5
+// spends 1.6 s in phase A and 11 s in phase B on one rank (3.1 million records routed).
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include <tbb/task_arena.h>
+
+#include "jobs/perft/dedup.h"       // DedupShard, over units.h
+#include "jobs/perft/dedup_file.h"  // BucketResults, over job.h and unit_job.h
+
+namespace chesshpc {
+
+class DedupPerft : public UnitJob {
+ public:
+  explicit DedupPerft(const PerftRequest& req) : req_(req) {}
+
+  // Collective (phase A) over ranks.exchange, or this process alone when it is null.
+  int plan(const Ranks& ranks, std::ostream& err) override;
+  size_t units() const override { return DEDUP_BUCKETS; }
+  int open(const std::string& started, std::ostream& err) override;
+  bool done(size_t bucket) const override { return results_.done(bucket); }
+  UnitJobInfo info() const override;
+
+  int concurrency() const override { return 1; }
+  std::function<size_t(size_t)> affinity() const override {
+    return [](size_t bucket) { return bucket; };
+  }
+  bool pinned() const override { return true; }
+  // Only on the bucket's owner (bucket % ranks == rank); elsewhere it throws.
+  Payload compute(size_t bucket) override;
+  Recorded record(size_t bucket, Payload&& result, double seconds, int rank) override;
+  std::function<uint64_t()> checkpoint() override;
+  int finish(const UnitRun& run, std::ostream& out, std::ostream& err) override;
+
+  // Rank 0, after the run: the total and the divide over every bucket.
+  chess::u128 total() const;
+  std::vector<chess::u128> divide() const { return results_.merged(plan_.root_moves.size()); }
+  // This rank's unique positions at the dedup ply.
+  const DedupShard& shard() const { return shard_; }
+
+ private:
+  int check(const chess::Position& root, int ranks, std::ostream& say);
+  std::vector<char> done_on_file(Exchange& ex) const;
+  void print_plan(std::ostream& err) const;
+
+  PerftRequest req_;
+  Ranks ranks_;
+  PerftPlan plan_;
+  DedupShard shard_;
+  BucketResults results_{DEDUP_BUCKETS};
+  std::optional<DedupFile> file_;
+  std::unique_ptr<chess::PerftTable> table_;
+  int threads_ = 1;
+  double phase_a_seconds_ = 0;
+  std::unique_ptr<tbb::task_arena> arena_;  // one bucket's positions over the rank's threads
+};
+
+}  // namespace chesshpc

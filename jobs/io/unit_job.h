@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "jobs/io/options.h"  // Reporting, ResultFile
 #include "jobs/io/rank_load.h"
 
 namespace chesshpc {
@@ -57,6 +58,19 @@ struct UnitJobInfo {
   double progress_interval = 0;    // seconds; 0: 1 on a terminal, 10 otherwise
   double checkpoint_interval = 0;  // seconds; 0: 5, stretched so that saving stays under 2%
 };
+
+// What every job's request says the same way, through the shared option groups: where
+// checkpoints go (--out), whether this is a --resume, progress and checkpoint intervals,
+// and the command line to resume with. A job adds its names and totals.
+inline UnitJobInfo unit_job_info(std::string command, const Reporting& reporting, const ResultFile& file,
+                                 std::string command_line) {
+  UnitJobInfo i;
+  i.command = std::move(command);
+  i.kept_in = file.out, i.resumed = file.resume, i.checkpoint_interval = file.checkpoint_interval;
+  i.quiet = reporting.quiet, i.progress_interval = reporting.progress_interval;
+  i.command_line = std::move(command_line);
+  return i;
+}
 
 // What one record() adds to the progress line.
 struct Recorded {

@@ -1,12 +1,8 @@
 #include "jobs/perft/dedup_job.h"
 
-#include <tbb/parallel_for.h>
-
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
-
-#include "core/threads.h"
 
 namespace chesshpc {
 
@@ -81,8 +77,8 @@ void DedupPerft::print_plan(std::ostream& err) const {
   err << "chesshpc perft: plan: depth " << plan_.depth << ", dedup ply " << req_.dedup_ply << ", split depth "
       << plan_.split_depth << ": " << plan_.units.size() << " units expanded over " << ranks_.size << " ranks, "
       << DEDUP_BUCKETS << " buckets counted on their owners; at most " << paths << " records of " << sizeof(DedupRecord)
-      << " bytes to route (perft " << req_.dedup_ply << "), table " << (table_ ? table_->bytes() >> 20 : 0)
-      << " MB per rank\n";
+      << " bytes to route (perft " << req_.dedup_ply << "), table "
+      << (counting_.table ? counting_.table->bytes() >> 20 : 0) << " MB per rank\n";
 }
 
 int DedupPerft::plan(const Ranks& ranks, std::ostream& err) {
@@ -92,9 +88,7 @@ int DedupPerft::plan(const Ranks& ranks, std::ostream& err) {
   std::optional<chess::Position> root = read_position(req_.fen, "perft", say);
   if (!root) return EXIT_INPUT;
   if (int status = check(*root, ranks.size, say); status != EXIT_OK) return status;
-  table_ = make_perft_table(req_);
-  threads_ = chess::resolve_threads(req_.threads);
-  arena_ = std::make_unique<tbb::task_arena>(threads_);
+  counting_ = RankCounting(req_);
   if (ranks.root() && !req_.quiet) print_plan(err);
   SoloExchange alone;
   Exchange& ex = ranks.exchange ? *ranks.exchange : alone;
@@ -120,14 +114,10 @@ int DedupPerft::open(const std::string& started, std::ostream& err) {
 }
 
 UnitJobInfo DedupPerft::info() const {
-  UnitJobInfo i;
-  i.command = "perft";
+  UnitJobInfo i = unit_job_info("perft", req_, req_, req_.command_line);
   i.items = "buckets";
   i.total_items = DEDUP_BUCKETS;
   i.items_to_do = DEDUP_BUCKETS - results_.count_done();
-  i.kept_in = req_.out, i.command_line = req_.command_line, i.resumed = req_.resume;
-  i.quiet = req_.quiet, i.progress_interval = req_.progress_interval;
-  i.checkpoint_interval = req_.checkpoint_interval;
   return i;
 }
 
@@ -136,12 +126,8 @@ Payload DedupPerft::compute(size_t bucket) {
     throw std::logic_error("perft dedup: bucket " + std::to_string(bucket) + " belongs to another rank");
   const std::vector<uint32_t>& mine = shard_.buckets[bucket];
   const int depth = plan_.depth - req_.dedup_ply;
-  std::vector<uint64_t> counts(mine.size());
-  arena_->execute([&] {
-    tbb::parallel_for(size_t(0), mine.size(), [&](size_t i) {
-      counts[i] = chess::perft::count(shard_.positions[mine[i]], depth, table_.get());
-    });
-  });
+  const std::vector<uint64_t> counts = counting_.count_each(
+      mine.size(), depth, [&](size_t i) -> const chess::Position& { return shard_.positions[mine[i]]; });
   std::vector<chess::u128> sums(plan_.root_moves.size(), 0);
   for (size_t i = 0; i < mine.size(); ++i)
     for (const auto& [root, paths] : shard_.paths_of(mine[i])) sums[root] += chess::u128(paths) * counts[i];
@@ -174,7 +160,7 @@ int DedupPerft::finish(const UnitRun& run, std::ostream& out, std::ostream& err)
   }
   add_run(report, run, results_.this_run, results_.load);
   if (int status = perft_file::write_last(file_, results_, err); status != EXIT_OK) return status;
-  print_unit_run(req_, plan_.root, plan_.root_moves, divide(), run.seconds, threads_, out, report);
+  print_unit_run(req_, plan_.root, plan_.root_moves, divide(), run.seconds, counting_.threads, out, report);
   return EXIT_OK;
 }
 

@@ -17,10 +17,9 @@
 #include <memory>
 #include <optional>
 
-#include <tbb/task_arena.h>
-
 #include "jobs/perft/dedup.h"       // DedupShard, over units.h
 #include "jobs/perft/dedup_file.h"  // BucketResults, over job.h and unit_job.h
+#include "jobs/perft/rank_counting.h"
 
 namespace chesshpc {
 
@@ -63,10 +62,8 @@ class DedupPerft : public UnitJob {
   DedupShard shard_;
   BucketResults results_{DEDUP_BUCKETS};
   std::optional<DedupFile> file_;
-  std::unique_ptr<chess::PerftTable> table_;
-  int threads_ = 1;
+  RankCounting counting_;  // one bucket's positions over the rank's threads
   double phase_a_seconds_ = 0;
-  std::unique_ptr<tbb::task_arena> arena_;  // one bucket's positions over the rank's threads
 };
 
 }  // namespace chesshpc

@@ -1,11 +1,8 @@
 #include "jobs/perft/split_job.h"
 
-#include <tbb/parallel_for.h>
-
 #include <cstring>
 
 #include "core/movegen.h"
-#include "core/threads.h"
 
 namespace chesshpc {
 
@@ -26,9 +23,7 @@ int SplitPerft::plan(const Ranks& ranks, std::ostream& err) {
   }
   plan_ = plan_units(*root, req_.depth, split_depth);
   results_ = UnitResults(plan_.units.size());
-  table_ = make_perft_table(req_);
-  threads_ = chess::resolve_threads(req_.threads);
-  arena_ = std::make_unique<tbb::task_arena>(threads_);
+  counting_ = RankCounting(req_);
   return EXIT_OK;
 }
 
@@ -45,13 +40,9 @@ int SplitPerft::open(const std::string& started, std::ostream& err) {
 }
 
 UnitJobInfo SplitPerft::info() const {
-  UnitJobInfo i;
-  i.command = "perft";
+  UnitJobInfo i = unit_job_info("perft", req_, req_, req_.command_line);
   i.total_items = plan_.units.size();
   i.items_to_do = plan_.units.size() - results_.count_done();
-  i.kept_in = req_.out, i.command_line = req_.command_line, i.resumed = req_.resume;
-  i.quiet = req_.quiet, i.progress_interval = req_.progress_interval;
-  i.checkpoint_interval = req_.checkpoint_interval;
   return i;
 }
 
@@ -74,14 +65,9 @@ Payload SplitPerft::compute(size_t unit) {
   chess::MoveList moves = chess::legal_moves(pos);
   uint64_t nodes = moves.size();
   if (depth > 1) {
-    std::vector<uint64_t> counts(moves.size());
-    arena_->execute([&] {
-      tbb::parallel_for(size_t(0), moves.size(), [&](size_t m) {
-        counts[m] = chess::perft::count(pos.after(moves[m]), depth - 1, table_.get());
-      });
-    });
     nodes = 0;
-    for (uint64_t c : counts) nodes += c;
+    for (uint64_t c : counting_.count_each(moves.size(), depth - 1, [&](size_t m) { return pos.after(moves[m]); }))
+      nodes += c;
   }
   Payload bytes(sizeof nodes);
   std::memcpy(bytes.data(), &nodes, sizeof nodes);
@@ -110,7 +96,7 @@ int SplitPerft::finish(const UnitRun& run, std::ostream& out, std::ostream& err)
   }
   add_run(report, run, results_.this_run, results_.load);
   if (int status = perft_file::write_last(file_, results_, err); status != EXIT_OK) return status;
-  print_unit_run(req_, plan_.root, plan_.root_moves, divide(), run.seconds, threads_, out, report);
+  print_unit_run(req_, plan_.root, plan_.root_moves, divide(), run.seconds, counting_.threads, out, report);
   return EXIT_OK;
 }
 

@@ -7,11 +7,10 @@
 #include <memory>
 #include <optional>
 
-#include <tbb/task_arena.h>
-
 #include "jobs/io/unit_job.h"
 #include "jobs/perft/file.h"
 #include "jobs/perft/job.h"
+#include "jobs/perft/rank_counting.h"
 #include "jobs/perft/units.h"
 
 namespace chesshpc {
@@ -43,11 +42,7 @@ class SplitPerft : public UnitJob {
   PerftPlan plan_;
   UnitResults results_;
   std::optional<PerftFile> file_;
-  std::unique_ptr<chess::PerftTable> table_;
-  int threads_ = 1;
-  // One unit's subtrees spread over the rank's threads. The arena lives for the whole run:
-  // creating one per unit cost about a millisecond, more than a small unit takes.
-  std::unique_ptr<tbb::task_arena> arena_;
+  RankCounting counting_;  // one unit's subtrees over the rank's threads
 };
 
 }  // namespace chesshpc

@@ -74,13 +74,10 @@ bool SelfplayBatch::done(size_t unit) const {
 }
 
 UnitJobInfo SelfplayBatch::info() const {
-  UnitJobInfo i;
-  i.command = "selfplay", i.items = "games", i.rate = "positions/s";
+  UnitJobInfo i = unit_job_info("selfplay", req_, req_, req_.command_line);
+  i.items = "games", i.rate = "positions/s";
   i.total_items = req_.games, i.items_to_do = req_.games - done_.size();
-  i.kept_in = req_.out.empty() ? "" : store_.parts_dir();
-  i.command_line = req_.command_line, i.resumed = req_.resume;
-  i.quiet = req_.quiet, i.progress_interval = req_.progress_interval;
-  i.checkpoint_interval = req_.checkpoint_interval;
+  i.kept_in = req_.out.empty() ? "" : store_.parts_dir();  // checkpoints go to the parts
   return i;
 }
 

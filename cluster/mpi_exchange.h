@@ -12,6 +12,8 @@ class MpiExchange : public Exchange {
   // MPI_Alltoall of the sizes, then MPI_Alltoallv of the bytes. Each rank's total must
   // stay under 2 GB (MPI's int counts): callers send in bounded rounds.
   std::vector<Payload> all_to_all(std::vector<Payload> to) override;
+  // Straight from to's buffer into from's: no copies.
+  void all_to_all(const Blocks& to, Blocks& from) override;
   bool all(bool mine) override;
 };
 

@@ -79,6 +79,31 @@ struct ListSink {
 };
 
 // Counting sink: popcounts, no enumeration.
+// Adapts a per-move callback to the bulk interface: play(from, to, piece type, kind,
+// promotion piece) once per legal move (the promotion piece is KNIGHT when unused), for
+// sinks that play each move on a copy of the position.
+template <class Play>
+struct PlaySink {
+  Play play;
+  void piece_moves(PieceType pt, Square from, Bitboard to) {
+    while (to) play(from, pop_lsb(to), pt, NORMAL, KNIGHT);
+  }
+  void pawn_moves(Bitboard to, int step) {
+    while (to) {
+      Square s = pop_lsb(to);
+      play(s - step, s, PAWN, NORMAL, KNIGHT);
+    }
+  }
+  void promotions(Bitboard to, int step) {
+    while (to) {
+      Square s = pop_lsb(to);
+      for (PieceType pt : {QUEEN, ROOK, BISHOP, KNIGHT}) play(s - step, s, PAWN, PROMOTION, pt);
+    }
+  }
+  void en_passant(Square from, Square to) { play(from, to, PAWN, EN_PASSANT, KNIGHT); }
+  void castle(Square from, Square to) { play(from, to, KING, CASTLING, KNIGHT); }
+};
+
 struct CountSink {
   uint64_t n = 0;
   void piece_moves(PieceType, Square, Bitboard to) { n += popcount(to); }

@@ -127,6 +127,18 @@ Position Position::from_fen(std::string_view fen) {
   return pos;
 }
 
+Position Position::from_bitboards(const Bitboard (&by_type)[PIECE_TYPE_NB], Bitboard black, Color side,
+                                  CastlingRights castling, Square ep, bool with_key) {
+  Position pos;
+  Bitboard occupied = 0;
+  for (int pt = PAWN; pt <= KING; ++pt) pos.by_type_[pt] = by_type[pt], occupied |= by_type[pt];
+  pos.by_color_[BLACK] = black;
+  pos.by_color_[WHITE] = occupied & ~black;
+  pos.side_ = side, pos.castling_ = castling, pos.ep_ = ep;
+  if (with_key) pos.key_ = pos.compute_key();
+  return pos;
+}
+
 void Position::validate() const {
   for (Color c : {WHITE, BLACK}) {
     int kings = popcount(pieces(c, KING));

@@ -34,6 +34,12 @@ class Position {
   // position. An en-passant square is kept only when an en-passant capture is legal.
   static Position from_fen(std::string_view fen);
   static Position start() { return from_fen(START_FEN); }
+  // The position with these bitboards (by_type indexed by PieceType; the rest of the
+  // occupied squares white), side, rights and en-passant square, clocks 0 and 1. Trusted:
+  // for codecs of positions that were legal when encoded (core/board_code.h), so nothing
+  // is checked. With_key false leaves the key zero.
+  static Position from_bitboards(const Bitboard (&by_type)[PIECE_TYPE_NB], Bitboard black, Color side,
+                                 CastlingRights castling, Square ep, bool with_key);
   std::string fen() const;
 
   Bitboard pieces() const { return by_color_[WHITE] | by_color_[BLACK]; }

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "core/game.h"
+#include "core/movegen.h"
 #include "jobs/perft/dedup_job.h"
 #include "jobs/perft/split_job.h"
 
@@ -73,12 +74,18 @@ TEST(DedupPerft, TotalAndDivideEqualTheSplitRun) {
 }
 
 // The published numbers of distinct positions 3 and 4 plies from the start.
+// Routed level by level from ply 1 (--split-depth 1) and from ply 3 (the default).
 TEST(DedupPerft, ShardHoldsTheUniquePositionsOfTheDedupPly) {
-  for (auto [ply, unique] : {std::pair{3, 5362u}, std::pair{4, 72078u}}) {
-    DedupPerft dedup(request("startpos", ply + 1, 0, ply));
-    run_in_process(dedup);
-    EXPECT_EQ(dedup.shard().positions.size(), unique);
-  }
+  for (int split : {1, 0})
+    for (auto [ply, unique] : {std::pair{3, 5362u}, std::pair{4, 72078u}, std::pair{5, 822518u}}) {
+      DedupPerft dedup(request("startpos", ply + 1, split, ply));
+      run_in_process(dedup);
+      EXPECT_EQ(dedup.shard().level.size(), unique) << "ply " << ply << ", split " << split;
+      const std::vector<LevelTraffic>& levels = dedup.shard().traffic;
+      ASSERT_FALSE(levels.empty());
+      EXPECT_EQ(levels.front().ply, split ? split : std::min(ply, 3));
+      EXPECT_EQ(levels.back().ply, ply);
+    }
 }
 
 namespace {
@@ -87,39 +94,78 @@ namespace {
 PerftPlan plan_of(const std::vector<Position>& units) {
   PerftPlan plan;
   plan.root = Position::start(), plan.depth = 3, plan.split_depth = 2;
+  plan.root_moves.resize(units.size());
   for (size_t i = 0; i < units.size(); ++i) plan.units.push_back({units[i], {{uint16_t(i), 1}}, 1});
   return plan;
 }
 
-// p with the key of q: the key's 8 bytes found in the position's bytes and overwritten.
-Position with_key_of(Position p, const Position& q) {
-  chess::Key from = p.key(), to = q.key();
-  auto* bytes = reinterpret_cast<unsigned char*>(&p);
-  for (size_t at = 0; at + sizeof from <= sizeof p; ++at)
-    if (std::memcmp(bytes + at, &from, sizeof from) == 0) {
-      std::memcpy(bytes + at, &to, sizeof to);
-      break;
-    }
-  return p;
-}
-
 }  // namespace
 
-TEST(DedupPerft, PositionsMergeByIdentityNotByKey) {
+// The clocks are not part of a position's identity; a legal en-passant right is.
+TEST(DedupPerft, PositionsMergeByIdentity) {
   const Position a = Position::from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");  // en passant legal
   const Position no_ep = Position::from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 2");
   const Position later = Position::from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 7 40");  // a's identity, other clocks
-  const Position other = with_key_of(Position::from_fen("4k3/8/8/3pP3/8/8/8/3K4 w - - 0 2"), a);
+  const Position other = Position::from_fen("4k3/8/8/3pP3/8/8/8/3K4 w - - 0 2");
   ASSERT_NE(a.ep_square(), chess::SQ_NONE);
-  ASSERT_EQ(other.key(), a.key());
-  ASSERT_FALSE(chess::same_position(a, other));
   SoloExchange alone;
   DedupShard shard = expand_and_route(plan_of({a, no_ep, later, other, a}), 2, alone);
-  ASSERT_EQ(shard.positions.size(), 3u);  // a (three times), no_ep, other
-  for (size_t i = 0; i < shard.positions.size(); ++i) {
-    uint64_t paths = 0;
-    for (auto [root, n] : shard.paths_of(i)) paths += n;
-    EXPECT_EQ(paths, chess::same_position(shard.positions[i], a) ? 3u : 1u);
+  ASSERT_EQ(shard.level.size(), 3u);  // a (three times), no_ep, other
+  for (size_t i = 0; i < shard.level.slots(); ++i) {
+    if (!shard.level.used(i)) continue;
+    uint64_t paths = 0, roots = 0;
+    shard.level.for_each_path(i, [&](unsigned, uint64_t n) { paths += n, ++roots; });
+    const bool is_a = chess::same_position(chess::decode(shard.level.code(i)), a);
+    EXPECT_EQ(paths, is_a ? 3u : 1u);
+    EXPECT_EQ(roots, is_a ? 3u : 1u);  // root moves 0, 2 and 4
+  }
+}
+
+// Two positions given the same hash stay two: the merge compares whole codes.
+TEST(DedupPerft, EqualHashesDoNotMergePositions) {
+  DedupLevel level;
+  const chess::BoardCode a = chess::encode(Position::start());
+  const chess::BoardCode b = chess::encode(Position::from_fen(KIWIPETE));
+  const RootPaths five_from_7 = {{7, 5}};
+  for (int i = 0; i < 3; ++i) level.add(i == 1 ? b : a, 42, five_from_7);
+  ASSERT_EQ(level.size(), 2u);
+  std::vector<size_t> used;
+  for (size_t i = 0; i < level.slots(); ++i)
+    if (level.used(i)) used.push_back(i);
+  ASSERT_EQ(used.size(), 2u);  // adjacent slots: same hash, linear probing
+  EXPECT_EQ(used[1], used[0] + 1);
+  EXPECT_EQ(level.code(used[0]), a);
+  EXPECT_EQ(level.code(used[1]), b);
+  uint64_t paths = 0;
+  unsigned roots = 0;
+  level.for_each_path(used[0], [&](unsigned root, uint64_t n) { paths += n, roots += root; });
+  EXPECT_EQ(paths, 10u);
+  EXPECT_EQ(roots, 7u);  // one entry, root move 7
+  const RootPaths too_many = {{7, DedupLevel::MAX_PATHS}};
+  EXPECT_THROW(level.add(a, 42, too_many), std::overflow_error);
+}
+
+// Root moves beyond the two kept in a slot go to overflow links, and survive growth.
+TEST(DedupPerft, ManyRootMovesPerPositionSurviveGrowth) {
+  DedupLevel level;  // 64 slots: grows several times below
+  const size_t slots = level.slots();
+  std::vector<chess::BoardCode> codes;
+  for (Position p : {Position::start(), Position::from_fen(KIWIPETE)})
+    for (chess::Move m : chess::legal_moves(p)) codes.push_back(chess::encode(p.after(m)));
+  for (unsigned root = 0; root < 5; ++root)
+    for (const chess::BoardCode& c : codes) {
+      const RootPaths paths = {{uint8_t(root), root + 1}};
+      level.add(c, c.hash(), paths);
+    }
+  EXPECT_GT(level.slots(), slots);
+  EXPECT_EQ(level.size(), codes.size());
+  for (size_t i = 0; i < level.slots(); ++i) {
+    if (!level.used(i)) continue;
+    uint64_t paths = 0, roots = 0, wrong = 0;
+    level.for_each_path(i, [&](unsigned root, uint64_t n) { paths += n, roots += 1, wrong += n != root + 1; });
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_EQ(roots, 5u);
+    EXPECT_EQ(paths, 15u);
   }
 }
 
@@ -165,7 +211,7 @@ class ThreadRanks {
 
 }  // namespace
 
-// Small rounds (64 records), so that routing takes many rounds and ranks finish their units
+// Small rounds (2 KB), so that routing takes many rounds and ranks finish their units
 // in different rounds.
 TEST(DedupPerft, RoutingGivesEachPositionToTheOwnerOfItsBucketOnce) {
   const PerftPlan plan = plan_units(Position::start(), 6, 2);
@@ -176,18 +222,20 @@ TEST(DedupPerft, RoutingGivesEachPositionToTheOwnerOfItsBucketOnce) {
     for (int r = 0; r < n; ++r)
       threads.emplace_back([&, r] {
         ThreadRanks::Rank ex(ranks, r);
-        shards[size_t(r)] = expand_and_route(plan, 4, ex, {}, 64);
+        shards[size_t(r)] = expand_and_route(plan, 4, ex, {}, 2048);
       });
     for (std::thread& t : threads) t.join();
     size_t unique = 0;
     uint64_t paths = 0;
     for (int r = 0; r < n; ++r) {
       const DedupShard& s = shards[size_t(r)];
-      EXPECT_GT(s.rounds, 10) << n << " ranks";
-      unique += s.positions.size();
-      for (size_t i = 0; i < s.positions.size(); ++i) {
-        EXPECT_EQ(dedup_bucket(s.positions[i].key()) % size_t(n), size_t(r));
-        for (auto [root, k] : s.paths_of(i)) paths += k;
+      EXPECT_GT(s.total().rounds, 10) << n << " ranks";
+      EXPECT_GT(s.total().bytes_received, 0u) << n << " ranks";
+      unique += s.level.size();
+      for (size_t i = 0; i < s.level.slots(); ++i) {
+        if (!s.level.used(i)) continue;
+        EXPECT_EQ(dedup_bucket(s.level.code(i)) % size_t(n), size_t(r));
+        s.level.for_each_path(i, [&](unsigned, uint64_t k) { paths += k; });
       }
     }
     EXPECT_EQ(unique, 72078u) << n << " ranks";

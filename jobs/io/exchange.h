@@ -4,12 +4,20 @@
 // thread, or the ranks deadlock.
 #pragma once
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
 #include "jobs/io/unit_job.h"  // Payload
 
 namespace chesshpc {
+
+// Blocks of bytes in one buffer, one block per rank: block r is [at[r], at[r] + size[r]).
+// Reused from round to round, so that a routing loop allocates its buffers once.
+struct Blocks {
+  Payload bytes;
+  std::vector<size_t> at, size;
+};
 
 class Exchange {
  public:
@@ -18,6 +26,10 @@ class Exchange {
   virtual int size() const = 0;
   // to[r] (size() of them) goes to rank r; returns from[r], what rank r sent here.
   virtual std::vector<Payload> all_to_all(std::vector<Payload> to) = 0;
+  // The same over blocks: to's block r goes to rank r, and from's block r is what rank r
+  // sent here. From's buffer grows as needed and is never shrunk. By default through the
+  // form above; an implementation may avoid its copies.
+  virtual void all_to_all(const Blocks& to, Blocks& from);
   // Whether every rank passed true: how rounds of all_to_all agree to end.
   virtual bool all(bool mine) = 0;
 };
@@ -30,5 +42,19 @@ class SoloExchange : public Exchange {
   std::vector<Payload> all_to_all(std::vector<Payload> to) override { return to; }
   bool all(bool mine) override { return mine; }
 };
+
+inline void Exchange::all_to_all(const Blocks& to, Blocks& from) {
+  std::vector<Payload> parts(to.at.size());
+  for (size_t r = 0; r < parts.size(); ++r)
+    parts[r].assign(to.bytes.begin() + long(to.at[r]), to.bytes.begin() + long(to.at[r] + to.size[r]));
+  parts = all_to_all(std::move(parts));
+  from.at.assign(parts.size(), 0), from.size.assign(parts.size(), 0);
+  size_t total = 0;
+  for (size_t r = 0; r < parts.size(); ++r)
+    from.at[r] = total, from.size[r] = parts[r].size(), total += parts[r].size();
+  if (from.bytes.size() < total) from.bytes.resize(total);
+  for (size_t r = 0; r < parts.size(); ++r)
+    std::copy(parts[r].begin(), parts[r].end(), from.bytes.begin() + long(from.at[r]));
+}
 
 }  // namespace chesshpc

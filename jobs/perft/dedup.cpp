@@ -1,183 +1,336 @@
 #include "jobs/perft/dedup.h"
 
 #include <algorithm>
-#include <bit>
+#include <chrono>
 #include <cstring>
-#include <type_traits>
+#include <stdexcept>
 #include <utility>
 
-#include "core/game.h"
 #include "core/movegen.h"
 
 namespace chesshpc {
 
+using chess::BoardCode;
 using chess::Position;
+
+// ---- DedupLevel ----
 
 namespace {
 
-using Record = DedupRecord;
-static_assert(std::is_trivially_copyable_v<Record>);
+// Slots for n positions at a load of at most 3/4, where linear probing stays short.
+size_t slots_for(size_t n) { return std::max<size_t>(64, n + n / 3 + 1); }
 
-// Open addressing with linear probing over entry indices (0: empty slot), for both merges
-// of phase A: node-based maps cost about 1.7 us per record there (5.4 s for perft(8)'s
-// 3.1 million ply-5 records), mostly in allocation.
-class SlotIndex {
- public:
-  explicit SlotIndex(size_t capacity) { reset(capacity); }
-  // The slot holding index + 1 of the entry at hash h that same(index) accepts, or the empty
-  // slot where such an entry goes. The table must keep an empty slot.
-  template <class Same>
-  uint32_t& find(uint64_t h, Same same) {
-    for (size_t i = size_t(h) & mask_;; i = (i + 1) & mask_) {
-      uint32_t& slot = slots_[i];
-      if (slot == 0 || same(slot - 1)) return slot;
-    }
-  }
-  size_t capacity() const { return slots_.size(); }
-  // Empty, with at least `capacity` slots (a power of two).
-  void reset(size_t capacity) {
-    slots_.assign(std::bit_ceil(std::max<size_t>(capacity, 16)), 0);
-    mask_ = slots_.size() - 1;
-  }
+}  // namespace
 
- private:
-  std::vector<uint32_t> slots_;
-  size_t mask_ = 0;
-};
-
-uint64_t rooted_hash(chess::Key key, uint16_t root) { return key ^ (uint64_t(root) * 0x9E3779B97F4A7C15ULL); }
-
-// This rank's records not yet sent, merged by (position, root move); at most `limit`.
-class PreMerge {
- public:
-  explicit PreMerge(size_t limit) : index_(2 * limit), limit_(limit) {}
-  bool full() const { return records_.size() >= limit_; }
-  void add(const Position& pos, uint16_t root, uint64_t paths) {
-    uint32_t& slot = index_.find(rooted_hash(pos.key(), root), [&](uint32_t i) {
-      return records_[i].root == root && records_[i].pos.key() == pos.key() &&
-             chess::same_position(records_[i].pos, pos);
-    });
-    if (slot) return void(records_[slot - 1].paths += paths);
-    records_.push_back({pos, root, paths});
-    slot = uint32_t(records_.size());
-    if (2 * records_.size() >= index_.capacity()) rehash();
-  }
-  std::vector<Record> take() {
-    index_.reset(index_.capacity());
-    return std::exchange(records_, {});
-  }
-
- private:
-  void rehash() {
-    index_.reset(2 * index_.capacity());
-    for (uint32_t i = 0; i < records_.size(); ++i)
-      index_.find(rooted_hash(records_[i].pos.key(), records_[i].root), [](uint32_t) { return false; }) = i + 1;
-  }
-  SlotIndex index_;
-  std::vector<Record> records_;
-  size_t limit_;
-};
-
-// The leaves of one unit, dedup_ply - split_depth plies below it, each with every path of
-// the unit (a copy-make walk).
-void expand(const Position& pos, int plies, const PerftUnit& unit, PreMerge& out) {
-  if (plies == 0) {
-    for (const auto& [root, paths] : unit.paths) out.add(pos, root, paths);
-    return;
-  }
-  for (chess::Move m : chess::legal_moves(pos)) expand(pos.after(m), plies - 1, unit, out);
+chess::LargePagesPtr<DedupLevel::Slot> DedupLevel::zeroed(size_t n) {
+  chess::LargePagesPtr<Slot> slots(static_cast<Slot*>(chess::allocate_large_pages(n * sizeof(Slot))));
+  std::memset(static_cast<void*>(slots.get()), 0, n * sizeof(Slot));
+  return slots;
 }
 
-// The owner's side: records merged by position identity, each position's paths per root
-// move a linked list until the shard is built.
-class Merger {
- public:
-  void add(const Record& r) {
-    uint32_t& slot = index_.find(r.pos.key(), [&](uint32_t i) {
-      return positions_[i].key() == r.pos.key() && chess::same_position(positions_[i], r.pos);
-    });
-    if (!slot) {
-      positions_.push_back(r.pos), head_.push_back(NONE);
-      slot = uint32_t(positions_.size());
-      if (2 * positions_.size() >= index_.capacity()) rehash();
-      return link(uint32_t(positions_.size() - 1), r);
-    }
-    for (uint32_t l = head_[slot - 1]; l != NONE; l = links_[l].next)
-      if (links_[l].root == r.root) return void(links_[l].paths += r.paths);
-    link(slot - 1, r);
+DedupLevel::DedupLevel(size_t expected, int ranks, int rank)
+    : ranks_(size_t(ranks)), owned_((DEDUP_BUCKETS - size_t(rank) + size_t(ranks) - 1) / size_t(ranks)) {
+  set_slots(slots_for(expected));
+}
+
+void DedupLevel::set_slots(size_t n) {
+  slots_ = zeroed(n);
+  slot_count_ = n;
+  scale_ = (uint64_t(n) << 12) / owned_;
+}
+
+DedupLevel::Slot& DedupLevel::find(const BoardCode& code, uint64_t hash) {
+  const size_t n = slot_count_;
+  for (size_t i = home(hash);; i = i + 1 == n ? 0 : i + 1) {
+    Slot& s = slots_[i];
+    if (s.n == 0 || (s.q[0] == code.q[0] && s.q[1] == code.q[1] && s.q[2] == code.q[2] && s.q[3] == code.q[3] &&
+                     s.state == code.state))
+      return s;
   }
-  void build(DedupShard& shard) {
-    shard.positions = std::move(positions_);
-    shard.path_begin.assign(1, 0);
-    for (uint32_t head : head_) {
-      for (uint32_t l = head; l != NONE; l = links_[l].next) shard.paths.push_back({links_[l].root, links_[l].paths});
-      shard.path_begin.push_back(uint32_t(shard.paths.size()));
+}
+
+chess::BoardCode DedupLevel::code_of(const Slot& s) {
+  chess::BoardCode c;
+  std::memcpy(c.q, s.q, sizeof c.q);
+  c.state = s.state;
+  return c;
+}
+
+void DedupLevel::merge(Slot& s, unsigned root, uint64_t paths) {
+  auto add_to = [paths](uint64_t& sum) {
+    if (paths > MAX_PATHS - sum)
+      throw std::overflow_error("perft dedup: over 2^64 paths from one root move to one position");
+    sum += paths;
+  };
+  for (unsigned k = 0; k < s.n && k < 2; ++k)
+    if (s.root[k] == root) return add_to(s.paths[k]);
+  for (uint32_t l = s.more; l != NONE; l = links_[l].next)
+    if (links_[l].root == root) return add_to(links_[l].paths);
+  if (s.n < 2) {
+    s.root[s.n] = uint8_t(root), s.paths[s.n] = paths;
+  } else {
+    if (links_.size() >= NONE) throw std::length_error("perft dedup: over 4 billion overflow links on one rank");
+    links_.push_back({paths, s.more, uint8_t(root)});
+    s.more = uint32_t(links_.size() - 1);
+  }
+  s.n = uint8_t(std::min(255, s.n + 1));
+}
+
+void DedupLevel::add(const BoardCode& code, uint64_t hash, std::span<const RootPath> roots) {
+  Slot* s = &find(code, hash);
+  if (s->n == 0) {
+    if (4 * (used_ + 1) > 3 * slot_count_) {
+      grow();
+      s = &find(code, hash);
     }
+    std::memcpy(s->q, code.q, sizeof s->q);
+    s->state = code.state, s->more = NONE;
+    ++used_;
+  }
+  for (const auto& [root, paths] : roots) merge(*s, root, paths);
+}
+
+// Half as many slots again; the links stay where they are.
+void DedupLevel::grow() {
+  const size_t old_count = slot_count_;
+  chess::LargePagesPtr<Slot> old = std::move(slots_);
+  set_slots(old_count + old_count / 2);
+  for (size_t i = 0; i < old_count; ++i)
+    if (old[i].n) find(code_of(old[i]), code_of(old[i]).hash()) = old[i];
+}
+
+LevelTraffic DedupShard::total() const {
+  LevelTraffic t;
+  for (const LevelTraffic& l : traffic) {
+    t.ply = l.ply, t.unique = l.unique;
+    t.records_sent += l.records_sent, t.records_received += l.records_received;
+    t.bytes_sent += l.bytes_sent, t.bytes_received += l.bytes_received;
+    t.rounds += l.rounds, t.seconds += l.seconds, t.exchange_seconds += l.exchange_seconds;
+  }
+  return t;
+}
+
+namespace {
+
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// One level's routing on one rank: positions handed to route() go to their owners' next
+// level, through per-rank byte buffers exchanged in rounds. A record on the wire: the
+// code (34 bytes), the number of root moves n (1 byte), then n times a root move (1 byte)
+// and its paths (8 bytes). Positions come in groups (a parent's children, a batch of
+// received records) whose slots are prefetched together before any is merged.
+class Router {
+ public:
+  static constexpr size_t GROUP = 256;  // at most; more than any position's legal moves
+
+  // A round ends once this rank holds about round_bytes for the others.
+  Router(Exchange& ex, DedupLevel& next, const std::vector<char>* skip, LevelTraffic& t, size_t round_bytes)
+      : ex_(ex), next_(next), skip_(skip), t_(t), round_bytes_(round_bytes), to_(size_t(ex.size())) {}
+
+  // codes[i] for i < n (n <= GROUP), each with the same paths.
+  void route(const BoardCode* codes, size_t n, std::span<const RootPath> roots) {
+    const size_t ranks = to_.size(), me = size_t(ex_.rank());
+    uint64_t hash[GROUP];
+    uint16_t owner[GROUP];
+    for (size_t i = 0; i < n; ++i) {
+      hash[i] = codes[i].hash();
+      const size_t bucket = dedup_bucket(hash[i]);
+      owner[i] = skip_ && (*skip_)[bucket] ? uint16_t(0xFFFF) : uint16_t(bucket % ranks);
+      if (owner[i] == me) next_.prefetch(hash[i]);
+    }
+    for (size_t i = 0; i < n; ++i)
+      if (owner[i] == me)
+        next_.add(codes[i], hash[i], roots);
+      else if (owner[i] != 0xFFFF)
+        send(codes[i], roots, owner[i]);
+  }
+  bool full() const { return pending_ >= round_bytes_; }
+
+  // One round: every rank's block to its owner, what came here merged. Returns whether
+  // every rank said it was done.
+  bool exchange(bool mine_done) {
+    const auto t0 = std::chrono::steady_clock::now();
+    gather();
+    ex_.all_to_all(out_, in_);
+    const bool done = ex_.all(mine_done);
+    t_.exchange_seconds += since(t0);
+    ++t_.rounds;
+    for (size_t r = 0; r < in_.at.size(); ++r)
+      merge(reinterpret_cast<const unsigned char*>(in_.bytes.data() + in_.at[r]), in_.size[r]);
+    return done;
   }
 
  private:
-  static constexpr uint32_t NONE = ~uint32_t(0);
-  struct Link {
-    uint64_t paths;
-    uint32_t next;
-    uint16_t root;
-  };
-  void link(uint32_t position, const Record& r) {
-    links_.push_back({r.paths, head_[position], r.root});
-    head_[position] = uint32_t(links_.size() - 1);
+  void send(const BoardCode& code, std::span<const RootPath> roots, size_t rank) {
+    Payload& to = to_[rank];
+    const size_t at = to.size();
+    to.resize(at + BoardCode::BYTES + 1 + 9 * roots.size());
+    unsigned char* p = reinterpret_cast<unsigned char*>(to.data() + at);
+    code.write(p);
+    p += BoardCode::BYTES;
+    *p++ = uint8_t(roots.size());
+    for (const auto& [root, paths] : roots) {
+      *p++ = root;
+      std::memcpy(p, &paths, 8);
+      p += 8;
+    }
+    pending_ += to.size() - at;
+    ++t_.records_sent;
   }
-  void rehash() {
-    index_.reset(2 * index_.capacity());
-    for (uint32_t i = 0; i < positions_.size(); ++i)
-      index_.find(positions_[i].key(), [](uint32_t) { return false; }) = i + 1;
+
+  // The per-rank buffers into one block each of out_; all keep their memory for the next
+  // round (fresh buffers each round cost page faults: 2 s a gigabyte in a VM here).
+  void gather() {
+    out_.at.assign(to_.size(), 0), out_.size.assign(to_.size(), 0);
+    if (out_.bytes.size() < pending_) out_.bytes.resize(pending_);
+    size_t at = 0;
+    for (size_t r = 0; r < to_.size(); ++r) {
+      std::copy(to_[r].begin(), to_[r].end(), out_.bytes.begin() + long(at));
+      out_.at[r] = at, out_.size[r] = to_[r].size(), at += to_[r].size();
+      to_[r].clear();
+    }
+    t_.bytes_sent += pending_;
+    pending_ = 0;
   }
-  SlotIndex index_{1 << 16};
-  std::vector<Position> positions_;
-  std::vector<uint32_t> head_;  // per position: its last link
-  std::vector<Link> links_;
+
+  // Received records in batches: parsed and prefetched, then merged.
+  void merge(const unsigned char* p, size_t bytes) {
+    t_.bytes_received += bytes;
+    const unsigned char* end = p + bytes;
+    constexpr size_t BATCH = 32;
+    BoardCode codes[BATCH];
+    uint64_t hash[BATCH];
+    size_t begin[BATCH + 1];
+    while (p < end) {
+      size_t n = 0;
+      roots_.clear();
+      for (; n < BATCH && p < end; ++n) {
+        if (end - p < ptrdiff_t(BoardCode::BYTES + 1)) throw std::runtime_error("perft dedup: a truncated record");
+        codes[n] = BoardCode::read(p);
+        const unsigned k = p[BoardCode::BYTES];
+        p += BoardCode::BYTES + 1;
+        if (end - p < ptrdiff_t(9 * k)) throw std::runtime_error("perft dedup: a truncated record");
+        begin[n] = roots_.size();
+        for (unsigned i = 0; i < k; ++i, p += 9) {
+          uint64_t paths;
+          std::memcpy(&paths, p + 1, 8);
+          roots_.push_back({p[0], paths});
+        }
+        hash[n] = codes[n].hash();
+        next_.prefetch(hash[n]);
+      }
+      begin[n] = roots_.size();
+      for (size_t i = 0; i < n; ++i)
+        next_.add(codes[i], hash[i], std::span<const RootPath>(roots_.data() + begin[i], begin[i + 1] - begin[i]));
+      t_.records_received += n;
+    }
+  }
+
+  Exchange& ex_;
+  DedupLevel& next_;
+  const std::vector<char>* skip_;
+  LevelTraffic& t_;
+  size_t round_bytes_, pending_ = 0;
+  std::vector<Payload> to_;  // per rank, this round's records
+  Blocks out_, in_;
+  RootPaths roots_;  // of the batch being merged
 };
 
-// One all-to-all round: the pre-merged records to their owners, theirs into the shard.
-void route(PreMerge& pending, const std::vector<char>& skip, Exchange& ex, Merger& merger, DedupShard& shard) {
-  const size_t ranks = size_t(ex.size());
-  std::vector<Payload> to(ranks);
-  for (const Record& r : pending.take()) {
-    const size_t bucket = dedup_bucket(r.pos.key());
-    if (!skip.empty() && skip[bucket]) continue;
-    const char* bytes = reinterpret_cast<const char*>(&r);
-    to[bucket % ranks].insert(to[bucket % ranks].end(), bytes, bytes + sizeof r);
-    ++shard.records_sent;
+// Every child of pos, each with the paths of pos.
+template <chess::Color Us>
+void route_children(const Position& pos, const RootPaths& roots, Router& router) {
+  BoardCode children[Router::GROUP];
+  size_t n = 0;
+  auto play = [&](chess::Square from, chess::Square to, chess::PieceType pt, chess::MoveKind kind,
+                  chess::PieceType promo) {
+    if (n == Router::GROUP) throw std::length_error("perft dedup: a position with over 256 legal moves");
+    Position child = pos;
+    child.apply<Us, false>(from, to, pt, kind, promo);
+    children[n++] = chess::encode(child);
+  };
+  chess::PlaySink<decltype(play)> sink{play};
+  chess::generate_legal<Us>(pos, sink);
+  router.route(children, n, roots);
+}
+
+// Feeds router from source(i) for i < n, in rounds, until every rank is done with its own.
+template <class Source>
+void run_level(size_t n, Source source, Router& router) {
+  size_t i = 0;
+  for (bool finished = false; !finished;) {
+    while (i < n && !router.full()) source(i++);
+    finished = router.exchange(i >= n);
   }
-  for (const Payload& from : ex.all_to_all(std::move(to)))
-    for (size_t at = 0; at + sizeof(Record) <= from.size(); at += sizeof(Record)) {
-      Record r;
-      std::memcpy(&r, from.data() + at, sizeof r);
-      merger.add(r);
-      ++shard.records_received;
-    }
-  ++shard.rounds;
+}
+
+// Level K: this rank's share of the plan's units, to their owners.
+void seed(const PerftPlan& plan, Router& router, const Exchange& ex) {
+  const size_t ranks = size_t(ex.size()), mine = (plan.units.size() + ranks - 1 - size_t(ex.rank())) / ranks;
+  RootPaths roots;
+  run_level(
+      mine,
+      [&](size_t i) {
+        const PerftUnit& unit = plan.units[i * ranks + size_t(ex.rank())];
+        roots.clear();
+        for (const auto& [root, paths] : unit.paths) roots.push_back({uint8_t(root), paths});
+        const BoardCode code = chess::encode(unit.pos);
+        router.route(&code, 1, roots);
+      },
+      router);
+}
+
+// The next level from the positions of `level`.
+void expand(const DedupLevel& level, Router& router) {
+  RootPaths roots;
+  run_level(
+      level.slots(),
+      [&](size_t i) {
+        if (!level.used(i)) return;
+        roots.clear();
+        level.for_each_path(i, [&](unsigned root, uint64_t paths) { roots.push_back({uint8_t(root), paths}); });
+        const Position pos = chess::decode(level.code(i), false);
+        if (pos.side_to_move() == chess::WHITE)
+          route_children<chess::WHITE>(pos, roots, router);
+        else
+          route_children<chess::BLACK>(pos, roots, router);
+      },
+      router);
 }
 
 }  // namespace
 
 DedupShard expand_and_route(const PerftPlan& plan, int dedup_ply, Exchange& ex, const std::vector<char>& skip,
-                            size_t round_records) {
+                            size_t round_bytes, const std::function<void(const LevelTraffic&)>& on_level) {
+  if (plan.root_moves.size() > 256) throw std::length_error("perft dedup: more than 256 root moves");
+  const std::vector<char>* last_skip = skip.empty() ? nullptr : &skip;
   DedupShard shard;
-  Merger merger;
-  PreMerge pending(round_records);
-  const size_t ranks = size_t(ex.size());
-  size_t next = size_t(ex.rank());
-  for (bool finished = false; !finished;) {
-    for (; next < plan.units.size() && !pending.full(); next += ranks)
-      expand(plan.units[next].pos, dedup_ply - plan.split_depth, plan.units[next], pending);
-    const bool mine_done = next >= plan.units.size();
-    route(pending, skip, ex, merger, shard);
-    finished = ex.all(mine_done);
+  DedupLevel current;
+  // The next level's size, guessed from the last growth (at first: 20 moves a position,
+  // no transpositions), shared out over the ranks; a wrong guess costs a rehash or memory.
+  double growth = 20, expected = double(plan.units.size()) / ex.size();
+  for (int ply = plan.split_depth; ply <= dedup_ply; ++ply) {
+    const auto t0 = std::chrono::steady_clock::now();
+    LevelTraffic t;
+    t.ply = ply;
+    if (ply > plan.split_depth) expected = double(current.size()) * growth * 1.1;
+    DedupLevel next{size_t(expected), ex.size(), ex.rank()};
+    Router router(ex, next, ply == dedup_ply ? last_skip : nullptr, t, round_bytes);
+    if (ply == plan.split_depth)
+      seed(plan, router, ex);
+    else
+      expand(current, router);
+    if (ply > plan.split_depth && current.size()) growth = double(next.size()) / double(current.size());
+    current = std::move(next);
+    t.unique = current.size(), t.seconds = since(t0);
+    shard.traffic.push_back(t);
+    if (on_level) on_level(t);
   }
-  merger.build(shard);
+  shard.level = std::move(current);
   shard.buckets.resize(DEDUP_BUCKETS);
-  for (size_t i = 0; i < shard.positions.size(); ++i)
-    shard.buckets[dedup_bucket(shard.positions[i].key())].push_back(uint32_t(i));
+  for (size_t i = 0; i < shard.level.slots(); ++i)
+    if (shard.level.used(i)) shard.buckets[dedup_bucket(shard.level.code(i))].push_back(uint32_t(i));
   return shard;
 }
 

@@ -1,64 +1,152 @@
-// Exact distributed deduplication of deep perft (issue 13), phase A: every rank expands its
-// share of the split-depth units to the dedup ply L and routes each record (the position
-// at ply L, a root move, the paths from that root move) to the rank that owns the
-// position's bucket, where records of one position merge exactly. Phase B then counts
-// each unique position once, on its owner (jobs/perft/dedup_job.h).
+// Exact distributed deduplication of deep perft (issue 13), phase A: a breadth-first
+// search over the ranks, one level (ply) at a time, from the split depth K down to the
+// dedup ply L. Every unique position of a level lives on one rank, the owner of its
+// bucket; each rank expands the positions it owns, and sends each child to the child's
+// owner, where copies of one position arriving from anywhere merge exactly. Phase B then
+// counts each unique position of ply L once, on its owner (jobs/perft/dedup_job.h).
 //
-// Buckets are a fixed number (DEDUP_BUCKETS), independent of the rank count: progress
-// recorded per bucket survives a resume on any number of ranks, and bucket b lives on
-// rank b % ranks.
+// Why level by level: deduplicating only at L leaves the transpositions below the split
+// to per-rank tables, and two ranks then repeat each other's subtrees (measured for
+// perft(8): work efficiency 0.63 at 2 ranks). Routing every level makes a position's
+// owner the only rank that ever expands it, as in transposition-driven scheduling
+// (Romein et al., 2002), so the work at P ranks is the work at one.
+//
+// Records are compact (core/board_code.h) and carry every root move's paths at once: a
+// child is one record of 35 + 9 x roots bytes, however many root moves reach its parent.
+//
+// Buckets are a fixed number (DEDUP_BUCKETS) of a hash of the board code, independent of
+// the rank count: progress recorded per bucket survives a resume on any number of ranks,
+// and bucket b lives on rank b % ranks.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
-#include <utility>
 #include <vector>
 
-#include "core/position.h"
+#include "core/board_code.h"
+#include "core/large_pages.h"
 #include "jobs/io/exchange.h"
 #include "jobs/perft/units.h"
 
 namespace chesshpc {
 
 constexpr size_t DEDUP_BUCKETS = 4096;
-
-// The bucket of a position: the top bits of its key times an odd constant, so that
-// buckets do not depend on the low key bits the perft table indexes by.
-inline size_t dedup_bucket(chess::Key key) { return size_t((key * 0x9E3779B97F4A7C15ULL) >> 52); }
 static_assert(DEDUP_BUCKETS == size_t(1) << 12);
 
-// A record as it travels between ranks: the bytes of this struct.
-struct DedupRecord {
-  chess::Position pos;
-  uint16_t root = 0;   // root move index
-  uint64_t paths = 0;  // paths from that root move to pos
-};
+// The bucket of a position: the top 12 bits of its code's hash (the merge tables index
+// by the low bits).
+inline size_t dedup_bucket(uint64_t code_hash) { return size_t(code_hash >> 52); }
+inline size_t dedup_bucket(const chess::BoardCode& code) { return dedup_bucket(code.hash()); }
 
-// This rank's unique positions at the dedup ply, each with its paths per root move, and
-// per bucket the positions in it (only the buckets this rank owns are non-empty).
-struct DedupShard {
-  using Path = std::pair<uint16_t, uint64_t>;  // (root move, paths from it)
-  std::vector<chess::Position> positions;
-  std::vector<Path> paths;                     // position i's: [path_begin[i], path_begin[i + 1])
-  std::vector<uint32_t> path_begin;            // positions.size() + 1 offsets
-  std::vector<std::vector<uint32_t>> buckets;  // per bucket: indices into positions
-  uint64_t records_sent = 0;                   // after the local pre-merge
-  uint64_t records_received = 0;
-  int rounds = 0;  // all-to-all rounds
-  std::span<const Path> paths_of(size_t i) const {
-    return {paths.data() + path_begin[i], paths.data() + path_begin[i + 1]};
+// (root move, paths from it to a position), the multiplicities a record carries.
+using RootPath = std::pair<uint8_t, uint64_t>;
+using RootPaths = std::vector<RootPath>;
+
+// The unique positions of one level that one rank owns, each with its paths per root
+// move, in an open-addressing table of 64-byte slots: the code, the first two root moves
+// inline, the others in overflow links. Adding a child costs one probe, which touches one
+// cache line in the common case: separate index, node and link arrays cost three to five
+// cache misses per child (perft(7) at ply 5: DedupLevel::add was 29% of the run).
+// A slot's place is the position's place among this rank's buckets, then the low hash bits
+// (multiply-shift onto any capacity): slot order is bucket order, so a bucket's positions
+// lie together for phase B, and the rank's buckets fill the whole table (placing by the
+// raw hash left the other ranks' share of it empty, and probing ran long).
+class DedupLevel {
+ public:
+  static constexpr uint64_t MAX_PATHS = ~uint64_t(0);  // per (position, root move)
+  static constexpr size_t SLOT_BYTES = 64;
+
+  // Room for about `expected` positions before the table grows (by half, rehashing), for
+  // the buckets that rank `rank` of `ranks` owns.
+  explicit DedupLevel(size_t expected = 0, int ranks = 1, int rank = 0);
+  // Merges each root move's paths into the position with this code (hash: code.hash()).
+  // Throws std::overflow_error past MAX_PATHS paths for one root move.
+  void add(const chess::BoardCode& code, uint64_t hash, std::span<const RootPath> roots);
+  // Starts loading the slot where add() will look for this hash. A probe is a cache and
+  // TLB miss (about 200 ns on the machines here); the routing loads a parent's children
+  // together so that the misses overlap.
+  void prefetch(uint64_t hash) const { __builtin_prefetch(&slots_[home(hash)]); }
+  size_t size() const { return used_; }
+  size_t slots() const { return slot_count_; }
+  bool used(size_t slot) const { return slots_[slot].n != 0; }
+  chess::BoardCode code(size_t slot) const { return code_of(slots_[slot]); }
+  // f(root, paths) for each root move that reaches the position in this used slot.
+  template <class F>
+  void for_each_path(size_t slot, F f) const {
+    const Slot& s = slots_[slot];
+    for (unsigned k = 0; k < s.n && k < 2; ++k) f(unsigned(s.root[k]), s.paths[k]);
+    for (uint32_t l = s.more; l != NONE; l = links_[l].next) f(unsigned(links_[l].root), links_[l].paths);
   }
+  size_t bytes() const { return slot_count_ * sizeof(Slot) + links_.capacity() * sizeof(Link); }
+
+ private:
+  static constexpr uint32_t NONE = ~uint32_t(0);
+  struct alignas(64) Slot {
+    uint64_t q[4];
+    uint64_t paths[2];
+    uint32_t more;  // overflow links: the third root move on
+    uint16_t state;
+    uint8_t root[2];
+    uint8_t n;  // root moves, saturating at 255; 0: empty slot
+  };
+  struct Link {
+    uint64_t paths;
+    uint32_t next;
+    uint8_t root;
+  };
+  static_assert(sizeof(Slot) == SLOT_BYTES);
+  static chess::BoardCode code_of(const Slot& s);
+  // Zeroed slots on huge pages where the system has them: probed at random, 4 KB pages
+  // miss the TLB on nearly every child (ply 6 of perft(8) took 11 s, not 3).
+  static chess::LargePagesPtr<Slot> zeroed(size_t n);
+  size_t home(uint64_t hash) const {
+    const uint64_t local = (uint64_t(dedup_bucket(hash) / ranks_) << 52) | (hash & ((uint64_t(1) << 52) - 1));
+    return std::min(size_t((unsigned __int128)local * scale_ >> 64), slot_count_ - 1);
+  }
+  Slot& find(const chess::BoardCode& code, uint64_t hash);
+  void merge(Slot& s, unsigned root, uint64_t paths);
+  void grow();
+
+  chess::LargePagesPtr<Slot> slots_;
+  size_t slot_count_ = 0;
+  size_t ranks_ = 1, owned_ = DEDUP_BUCKETS;  // buckets of this rank
+  uint64_t scale_ = 0;                        // slot_count_ * 4096 / owned_: local -> slot
+  void set_slots(size_t n);
+  std::vector<Link> links_;
+  size_t used_ = 0;
 };
 
-// Collective over ex: expands units u with u % ex.size() == ex.rank() of plan from its split
-// depth to ply dedup_ply (split_depth <= dedup_ply), drops the records of buckets b with
-// skip[b] (done by an earlier run; skip empty: none), and routes the rest in rounds of at
-// most about round_records records per rank (checked between units). Positions merge by full identity
-// (chess::same_position: pieces, side, castling and legal en-passant rights), never by key
-// alone. Multiplicities are 64-bit per (position, root move): enough while the paths from
-// one root move to one position stay under 2^64 (any depth a run can reach).
+// What one rank did in phase A, per level and in all.
+struct LevelTraffic {
+  int ply = 0;
+  uint64_t unique = 0;                              // positions this rank owns at this ply
+  uint64_t records_sent = 0, records_received = 0;  // to and from other ranks
+  uint64_t bytes_sent = 0, bytes_received = 0;
+  int rounds = 0;
+  double seconds = 0, exchange_seconds = 0;  // in all; inside the collectives
+};
+
+// This rank's unique positions at the dedup ply, and per bucket the positions in it (only
+// the buckets this rank owns are non-empty).
+struct DedupShard {
+  DedupLevel level;
+  std::vector<std::vector<uint32_t>> buckets;  // per bucket: used slots of level, ascending
+  std::vector<LevelTraffic> traffic;           // levels K to L
+  LevelTraffic total() const;                  // over the levels
+};
+
+// Collective over ex. Routes the units u with u % ex.size() == ex.rank() of plan (ply K =
+// plan.split_depth) to their owners, then one level at a time expands the owned positions
+// and routes their children, down to ply dedup_ply (K <= dedup_ply). Children of the last
+// level in buckets b with skip[b] (done by an earlier run; skip empty: none) are dropped
+// before routing. A rank sends once its buffers hold about round_bytes, so memory for
+// records in flight stays bounded whatever the level's size. Positions merge by their
+// full code, never by a hash alone. on_level, when set, hears each level as it ends.
 DedupShard expand_and_route(const PerftPlan& plan, int dedup_ply, Exchange& ex, const std::vector<char>& skip = {},
-                            size_t round_records = size_t(1) << 19);
+                            size_t round_bytes = size_t(32) << 20,
+                            const std::function<void(const LevelTraffic&)>& on_level = {});
 
 }  // namespace chesshpc

@@ -1,6 +1,5 @@
 #include "jobs/perft/dedup_job.h"
 
-#include <chrono>
 #include <cstring>
 #include <stdexcept>
 
@@ -28,29 +27,26 @@ uint64_t decode(const Payload& bytes, std::vector<chess::u128>& sums) {
   return head[0];
 }
 
-double since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 }  // namespace
 
-// The request's depths: 1 <= K <= L < D; K defaults to L - 2 (at least 1), shallow enough
-// that planning is instant, deep enough that every rank has units to expand.
-int DedupPerft::check(const chess::Position& root, int ranks, std::ostream& say) {
+// The request's depths: 1 <= K <= L < D; K defaults to min(L, 3): every level below K is
+// routed, and the plan of K = 3 (5,362 units from the start position) is instant.
+int DedupPerft::check(const chess::Position& root, std::ostream& say) {
   const int ply = req_.dedup_ply;
   if (ply < 1 || ply >= req_.depth) {
     say << "chesshpc perft: --dedup-ply must be at least 1 and below --depth\n";
     return EXIT_USAGE;
   }
-  const int split = req_.split_depth ? req_.split_depth : std::max(1, ply - 2);
+  const int split = req_.split_depth ? req_.split_depth : std::min(ply, 3);
   if (split > ply) {
     say << "chesshpc perft: with --dedup-ply, --split-depth must not exceed it\n";
     return EXIT_USAGE;
   }
   plan_ = plan_units(root, req_.depth, split);
-  if (plan_.units.size() < size_t(ranks) && ply > split)
-    say << "chesshpc perft: note: " << plan_.units.size() << " units for " << ranks
-        << " ranks: some ranks expand nothing (a deeper --split-depth shares phase A out)\n";
+  if (plan_.root_moves.size() > 256) {
+    say << "chesshpc perft: --dedup-ply takes positions with at most 256 legal moves\n";
+    return EXIT_INPUT;
+  }
   return EXIT_OK;
 }
 
@@ -71,14 +67,17 @@ std::vector<char> DedupPerft::done_on_file(Exchange& ex) const {
 }
 
 void DedupPerft::print_plan(std::ostream& err) const {
-  // perft(L) bounds the records to route: every ply-L path makes at most one.
-  chess::PerftTable small(size_t(16) << 20);
-  const uint64_t paths = chess::perft::count(plan_.root, req_.dedup_ply, &small);
-  err << "chesshpc perft: plan: depth " << plan_.depth << ", dedup ply " << req_.dedup_ply << ", split depth "
-      << plan_.split_depth << ": " << plan_.units.size() << " units expanded over " << ranks_.size << " ranks, "
-      << DEDUP_BUCKETS << " buckets counted on their owners; at most " << paths << " records of " << sizeof(DedupRecord)
-      << " bytes to route (perft " << req_.dedup_ply << "), table "
-      << (counting_.table ? counting_.table->bytes() >> 20 : 0) << " MB per rank\n";
+  err << "chesshpc perft: plan: depth " << plan_.depth << ", levels " << plan_.split_depth << " to " << req_.dedup_ply
+      << " routed over " << ranks_.size << " ranks (" << plan_.units.size() << " positions at ply " << plan_.split_depth
+      << "), then perft " << plan_.depth - req_.dedup_ply << " of each unique position in " << DEDUP_BUCKETS
+      << " buckets on their owners, table " << (counting_.table ? counting_.table->bytes() >> 20 : 0)
+      << " MB per rank\n";
+}
+
+void DedupPerft::print_level(const LevelTraffic& t, std::ostream& err) const {
+  err << "chesshpc perft: ply " << t.ply << ": " << t.unique << " unique positions on rank 0, " << t.records_sent
+      << " records (" << (t.bytes_sent >> 20) << " MB) sent in " << t.rounds << " rounds, " << t.seconds << " s ("
+      << t.exchange_seconds << " s exchanging)\n";
 }
 
 int DedupPerft::plan(const Ranks& ranks, std::ostream& err) {
@@ -87,17 +86,16 @@ int DedupPerft::plan(const Ranks& ranks, std::ostream& err) {
   std::ostream& say = ranks.root() ? err : nowhere;
   std::optional<chess::Position> root = read_position(req_.fen, "perft", say);
   if (!root) return EXIT_INPUT;
-  if (int status = check(*root, ranks.size, say); status != EXIT_OK) return status;
-  counting_ = RankCounting(req_);
-  if (ranks.root() && !req_.quiet) print_plan(err);
+  if (int status = check(*root, say); status != EXIT_OK) return status;
+  // Subtrees of depth 2 are counted once each, so a table would only be written.
+  counting_ = RankCounting(req_, plan_.depth - req_.dedup_ply > 2);
+  const bool talk = ranks.root() && !req_.quiet;
+  if (talk) print_plan(err);
   SoloExchange alone;
   Exchange& ex = ranks.exchange ? *ranks.exchange : alone;
-  const auto t0 = std::chrono::steady_clock::now();
-  shard_ = expand_and_route(plan_, req_.dedup_ply, ex, done_on_file(ex));
-  phase_a_seconds_ = since(t0);
-  if (ranks.root() && !req_.quiet)
-    err << "chesshpc perft: phase A: " << phase_a_seconds_ << " s, " << shard_.rounds << " rounds; rank 0 sent "
-        << shard_.records_sent << " records and owns " << shard_.positions.size() << " unique positions\n";
+  shard_ = expand_and_route(plan_, req_.dedup_ply, ex, done_on_file(ex), size_t(32) << 20, [&](const LevelTraffic& t) {
+    if (talk) print_level(t, err);
+  });
   return EXIT_OK;
 }
 
@@ -126,11 +124,13 @@ Payload DedupPerft::compute(size_t bucket) {
     throw std::logic_error("perft dedup: bucket " + std::to_string(bucket) + " belongs to another rank");
   const std::vector<uint32_t>& mine = shard_.buckets[bucket];
   const int depth = plan_.depth - req_.dedup_ply;
+  const bool keyed = counting_.table != nullptr;
   const std::vector<uint64_t> counts = counting_.count_each(
-      mine.size(), depth, [&](size_t i) -> const chess::Position& { return shard_.positions[mine[i]]; });
+      mine.size(), depth, [&](size_t i) { return chess::decode(shard_.level.code(mine[i]), keyed); });
   std::vector<chess::u128> sums(plan_.root_moves.size(), 0);
   for (size_t i = 0; i < mine.size(); ++i)
-    for (const auto& [root, paths] : shard_.paths_of(mine[i])) sums[root] += chess::u128(paths) * counts[i];
+    shard_.level.for_each_path(mine[i],
+                               [&](unsigned root, uint64_t paths) { sums[root] += chess::u128(paths) * counts[i]; });
   return encode(mine.size(), sums);
 }
 

@@ -52,9 +52,10 @@ class DedupPerft : public UnitJob {
   const DedupShard& shard() const { return shard_; }
 
  private:
-  int check(const chess::Position& root, int ranks, std::ostream& say);
+  int check(const chess::Position& root, std::ostream& say);
   std::vector<char> done_on_file(Exchange& ex) const;
   void print_plan(std::ostream& err) const;
+  void print_level(const LevelTraffic& t, std::ostream& err) const;
 
   PerftRequest req_;
   Ranks ranks_;
@@ -63,7 +64,6 @@ class DedupPerft : public UnitJob {
   BucketResults results_{DEDUP_BUCKETS};
   std::optional<DedupFile> file_;
   RankCounting counting_;  // one bucket's positions over the rank's threads
-  double phase_a_seconds_ = 0;
 };
 
 }  // namespace chesshpc

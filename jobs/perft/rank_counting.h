@@ -22,8 +22,9 @@ struct RankCounting {
   std::unique_ptr<tbb::task_arena> arena;
 
   RankCounting() = default;
-  explicit RankCounting(const PerftRequest& req)
-      : table(make_perft_table(req)),
+  // With_table false: no table whatever the request asks (subtrees each counted once).
+  explicit RankCounting(const PerftRequest& req, bool with_table = true)
+      : table(with_table ? make_perft_table(req) : nullptr),
         threads(chess::resolve_threads(req.threads)),
         arena(std::make_unique<tbb::task_arena>(threads)) {}
 

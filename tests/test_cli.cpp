@@ -267,3 +267,27 @@ TEST(Cli, BenchQuickPrintsTheSummaryTable) {
     EXPECT_NE(r.out.find(row), std::string::npos) << row << " in " << r.out;
   EXPECT_EQ(r.err, "");
 }
+
+// --memory bounds a deduplicated run: a plan that cannot fit is refused before any work,
+// with what it needs; auto takes the deepest dedup ply that fits, here D - 2.
+TEST(Cli, DedupMemoryPlanIsRefusedOrChosenBeforeAnyWork) {
+  Result refused = chesshpc("perft --depth 8 --dedup-ply 6 --memory 500M --threads 1");
+  EXPECT_EQ(refused.code, 2);
+  EXPECT_EQ(refused.out, "");
+  EXPECT_NE(refused.err.find("chesshpc perft: the plan needs about "), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("positions at ply 6), over --memory 500 MB"), std::string::npos) << refused.err;
+  EXPECT_EQ(refused.err.find("ply 3:"), std::string::npos) << "routing started: " << refused.err;
+
+  Result chosen = chesshpc("perft --depth 6 --dedup-ply auto --memory 64M --threads 1 --json");
+  ASSERT_EQ(chosen.code, 0) << chosen.err;
+  EXPECT_NE(chosen.out.find("\"nodes\": 119060324,"), std::string::npos) << chosen.out;
+  EXPECT_NE(chosen.out.find("\"dedup_ply\": 4, \"unique_positions\": 72078,"), std::string::npos) << chosen.out;
+  EXPECT_NE(chosen.err.find("chesshpc perft: plan: depth 6, dedup ply 4: levels 3 to 4"), std::string::npos)
+      << chosen.err;
+
+  for (const char* bad : {"perft --depth 6 --dedup-ply auto", "perft --depth 6 --memory 1G",
+                          "perft --depth 6 --dedup-ply 4 --memory lots"}) {
+    Result r = chesshpc(bad);
+    EXPECT_EQ(r.code, 2) << bad;
+  }
+}

@@ -145,12 +145,16 @@ int read_threads(const Options& opt) { return opt.get_int("threads", 0, 1, 4096)
 
 OptionSpec hash_option(std::string help) { return {"hash", "SIZE", std::move(help)}; }
 
-size_t read_hash_size(const Options& opt, size_t fallback, std::string_view examples) {
-  auto text = opt.get("hash");
+size_t read_size_option(const Options& opt, const std::string& name, size_t fallback, std::string_view examples) {
+  auto text = opt.get(name);
   if (!text) return fallback;
   size_t bytes = parse_size(*text);
-  if (!bytes) throw UsageError("--hash takes a size like " + std::string(examples) + ", not '" + *text + "'");
+  if (!bytes) throw UsageError("--" + name + " takes a size like " + std::string(examples) + ", not '" + *text + "'");
   return bytes;
+}
+
+size_t read_hash_size(const Options& opt, size_t fallback, std::string_view examples) {
+  return read_size_option(opt, "hash", fallback, examples);
 }
 
 OptionSpec out_option(std::string help) { return {"out", "FILE.h5", std::move(help)}; }

@@ -104,6 +104,8 @@ int read_threads(const Options& opt);
 // UsageError offering examples, e.g. "512M or 8G".
 OptionSpec hash_option(std::string help);
 size_t read_hash_size(const Options& opt, size_t fallback, std::string_view examples);
+// A size option (--name SIZE, as parse_size reads it), or fallback when absent.
+size_t read_size_option(const Options& opt, const std::string& name, size_t fallback, std::string_view examples);
 
 // The result-file group: --out FILE.h5, and with it --resume and --checkpoint SECONDS,
 // each with its command's help. Requests that write a file as they go derive from

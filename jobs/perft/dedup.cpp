@@ -301,6 +301,19 @@ void expand(const DedupLevel& level, Router& router) {
 
 }  // namespace
 
+std::vector<double> estimate_unique(const Position& root, int max_ply) {
+  std::vector<double> unique{1};
+  for (int ply = 1; ply <= max_ply && unique.back() <= 50000; ++ply)
+    unique.push_back(double(plan_units(root, ply + 1, ply).units.size()));
+  const size_t exact = unique.size();
+  double growth = exact >= 2 && unique[exact - 2] > 0 ? unique[exact - 1] / unique[exact - 2] : 1;
+  for (int ply = int(exact); ply <= max_ply; ++ply) {
+    growth *= 0.95;
+    unique.push_back(unique.back() * growth);
+  }
+  return unique;
+}
+
 DedupShard expand_and_route(const PerftPlan& plan, int dedup_ply, Exchange& ex, const std::vector<char>& skip,
                             size_t round_bytes, const std::function<void(const LevelTraffic&)>& on_level) {
   if (plan.root_moves.size() > 256) throw std::length_error("perft dedup: more than 256 root moves");

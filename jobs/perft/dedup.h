@@ -119,13 +119,14 @@ class DedupLevel {
   size_t used_ = 0;
 };
 
-// What one rank did in phase A, per level and in all.
+// What one rank did in phase A, per level and in all (a row of the result file's /levels).
 struct LevelTraffic {
-  int ply = 0;
+  int32_t run = 0, rank = 0;  // set where the ranks' rows are gathered
+  int32_t ply = 0;
   uint64_t unique = 0;                              // positions this rank owns at this ply
   uint64_t records_sent = 0, records_received = 0;  // to and from other ranks
   uint64_t bytes_sent = 0, bytes_received = 0;
-  int rounds = 0;
+  int32_t rounds = 0;
   double seconds = 0, exchange_seconds = 0;  // in all; inside the collectives
 };
 
@@ -138,6 +139,19 @@ struct DedupShard {
   LevelTraffic total() const;                  // over the levels
 };
 
+// Unique positions per ply from 0 to max_ply, for planning memory: exact up to the first
+// ply with over 50,000 (counted here, in well under a second), then extrapolated with the
+// last growth factor shrinking 5% a ply, as the start position's published counts do
+// (growth 13.4, 11.4, 11.5, 10.2, 10.3, 9.3 from ply 4 on). From the start position it
+// overestimates plies 5 to 7 by 1.1 to 1.3 times: a plan errs on the safe side.
+std::vector<double> estimate_unique(const chess::Position& root, int max_ply);
+
+// Bytes a rank gathers for the others before a round of exchange.
+constexpr size_t DEDUP_ROUND_BYTES = size_t(32) << 20;
+
+// Memory per unique position owned: a 64-byte slot at 3/4 load, and overflow links.
+constexpr size_t DEDUP_BYTES_PER_POSITION = 100;
+
 // Collective over ex. Routes the units u with u % ex.size() == ex.rank() of plan (ply K =
 // plan.split_depth) to their owners, then one level at a time expands the owned positions
 // and routes their children, down to ply dedup_ply (K <= dedup_ply). Children of the last
@@ -146,7 +160,7 @@ struct DedupShard {
 // records in flight stays bounded whatever the level's size. Positions merge by their
 // full code, never by a hash alone. on_level, when set, hears each level as it ends.
 DedupShard expand_and_route(const PerftPlan& plan, int dedup_ply, Exchange& ex, const std::vector<char>& skip = {},
-                            size_t round_bytes = size_t(32) << 20,
+                            size_t round_bytes = DEDUP_ROUND_BYTES,
                             const std::function<void(const LevelTraffic&)>& on_level = {});
 
 }  // namespace chesshpc

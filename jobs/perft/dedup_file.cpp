@@ -27,7 +27,7 @@ struct BucketRow {
 };
 
 constexpr auto BUCKETS = h5::table(
-    "buckets", "one row per bucket of the dedup ply (a position's bucket: a hash of its Zobrist key)",
+    "buckets", "one row per bucket of the dedup ply (a position's bucket: the top 12 bits of its board code's hash)",
     {
         h5::column<&BucketRow::positions>("positions",
                                           "unique positions of the bucket at the dedup ply (0 until done)"),
@@ -57,6 +57,30 @@ constexpr auto BUCKET_DIVIDE =
                   h5::column<&BucketDivideRow::nodes_lo>("nodes_lo", "low 64 bits of that sum"),
               });
 
+constexpr auto LEVELS = h5::table(
+    "levels", "phase A, routing level by level: one row per run, rank and ply from the split depth to dedup_ply",
+    {
+        h5::column<&LevelTraffic::run>("run", "run of the job: 0 first, 1 after the first --resume"),
+        h5::column<&LevelTraffic::rank>("rank", "MPI rank"),
+        h5::column<&LevelTraffic::ply>("ply", "plies from the root"),
+        h5::column<&LevelTraffic::unique>("unique", "unique positions of the ply the rank owns"),
+        h5::column<&LevelTraffic::records_sent>("records_sent", "positions sent to other ranks, one record each"),
+        h5::column<&LevelTraffic::records_received>("records_received", "records received from other ranks"),
+        h5::column<&LevelTraffic::bytes_sent>("bytes_sent", "bytes of the records sent"),
+        h5::column<&LevelTraffic::bytes_received>("bytes_received", "bytes of the records received"),
+        h5::column<&LevelTraffic::rounds>("rounds", "rounds of all-to-all exchange"),
+        h5::column<&LevelTraffic::seconds>("seconds", "time for the ply: expanding, routing and merging"),
+        h5::column<&LevelTraffic::exchange_seconds>("exchange_seconds",
+                                                    "part of it inside the exchange (waiting for the slowest rank "
+                                                    "included)"),
+    });
+
+// Which hash places positions in buckets: a file of another cannot be resumed.
+constexpr const char* BUCKET_HASH_NAME = "board_code_v1";
+constexpr h5::Attr<std::string> BUCKET_HASH{"bucket_hash",
+                                            "how positions map to buckets (board_code_v1: top 12 bits of "
+                                            "BoardCode::hash, core/board_code.h)"};
+
 constexpr h5::Attr<int64_t> DEDUP_PLY{"dedup_ply", "plies from the root to the deduplicated positions"};
 constexpr h5::Attr<int64_t> BUCKET_COUNT{"buckets", "buckets of the dedup ply: the rows of /buckets"};
 
@@ -68,14 +92,15 @@ struct Root {
 constexpr auto ROOT = std::to_array({
     h5::attr<Root>(DEDUP_PLY, [](const Root& s) { return int64_t(s.layout.dedup_ply); }),
     h5::attr<Root>(BUCKET_COUNT, [](const Root& s) { return int64_t(s.r.run.size()); }),
+    h5::attr<Root>(BUCKET_HASH, [](const Root&) { return std::string(BUCKET_HASH_NAME); }),
     h5::attr<Root>("buckets_done", "buckets counted so far", [](const Root& s) { return int64_t(s.r.count_done()); }),
 });
 
 std::string readme() {
-  return "chesshpc perft, deduplicated: the unique positions dedup_ply plies below the root, in buckets by a hash "
-         "of their keys, each bucket counted on one rank.\n" +
-         h5::readme(BUCKETS) + h5::readme(BUCKET_DIVIDE) + h5::readme("Root attributes of this file", ROOT) +
-         ending_readme();
+  return "chesshpc perft, deduplicated: routed level by level over the ranks, the unique positions dedup_ply plies "
+         "below the root, in buckets by a hash of their board codes, each bucket counted on one rank.\n" +
+         h5::readme(BUCKETS) + h5::readme(BUCKET_DIVIDE) + h5::readme(LEVELS) +
+         h5::readme("Root attributes of this file", ROOT) + ending_readme();
 }
 
 void write_buckets(const h5::Group& file, const BucketResults& r) {
@@ -88,6 +113,7 @@ void write_buckets(const h5::Group& file, const BucketResults& r) {
   }
   h5::write_table(file, BUCKETS, rows);
   h5::write_table(file, BUCKET_DIVIDE, divide);
+  h5::write_table(file, LEVELS, r.levels);
 }
 
 }  // namespace
@@ -122,6 +148,7 @@ BucketResults read_dedup_file(const std::string& path, DedupLayout layout) {
   require_same_root(f, path, JOB_NAME, layout.plan.root.fen(), layout.plan.depth);
   require_same(path, "dedup ply", h5::read_attr(f, DEDUP_PLY), int64_t(layout.dedup_ply));
   require_same(path, "number of buckets", h5::read_attr(f, BUCKET_COUNT), int64_t(DEDUP_BUCKETS));
+  require_same(path, "bucket hash", h5::read_attr(f, BUCKET_HASH), std::string(BUCKET_HASH_NAME));
   std::vector<BucketRow> rows;
   std::vector<BucketDivideRow> divide;
   h5::read_table(f, BUCKETS, rows);
@@ -141,6 +168,7 @@ BucketResults read_dedup_file(const std::string& path, DedupLayout layout) {
     r.divide[size_t(d.bucket)][size_t(d.root)] = chess::u128(d.nodes_hi) << 64 | d.nodes_lo;
   }
   h5::read_table(f, RANKS, r.load);
+  h5::read_table(f, LEVELS, r.levels);
   return r;
 }
 

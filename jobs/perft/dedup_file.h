@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "jobs/perft/dedup.h"        // LevelTraffic
 #include "jobs/perft/file_common.h"  // ResumeError
 #include "jobs/perft/job.h"
 #include "jobs/perft/units.h"
@@ -20,11 +21,12 @@ struct BucketResults {
   // Per bucket, per root move: the sum over the bucket's positions of paths x
   // perft(depth - dedup ply). Empty until done.
   std::vector<std::vector<chess::u128>> divide;
-  std::vector<uint64_t> positions;  // per bucket: unique positions at the dedup ply
-  std::vector<double> seconds;      // per bucket
-  std::vector<int> rank;            // per bucket: who computed it
-  std::vector<int> run;             // per bucket: which run of the job, or -1
-  std::vector<RankLoad> load;       // per run and rank
+  std::vector<uint64_t> positions;   // per bucket: unique positions at the dedup ply
+  std::vector<double> seconds;       // per bucket
+  std::vector<int> rank;             // per bucket: who computed it
+  std::vector<int> run;              // per bucket: which run of the job, or -1
+  std::vector<RankLoad> load;        // per run and rank
+  std::vector<LevelTraffic> levels;  // per run, rank and routed ply: phase A
   int this_run = 0;
 
   explicit BucketResults(size_t buckets = 0)
@@ -43,7 +45,9 @@ struct DedupLayout {
 };
 
 // Layout: /buckets (one row per bucket), /bucket_divide (one row per done bucket and root
-// move with a non-zero sum), /divide (complete files only), /ranks and root attributes.
+// move with a non-zero sum), /levels (phase A: one row per run, rank and routed ply, with
+// its positions, records, bytes and seconds), /divide (complete files only), /ranks and
+// root attributes.
 class DedupFile {
  public:
   DedupFile(std::string path, const PerftRequest& req, DedupLayout layout, std::string started, int ranks);
@@ -59,7 +63,7 @@ class DedupFile {
 
 // The buckets an earlier run of the same job recorded in path, with this_run set to the next
 // run. Throws ResumeError naming the first difference when the file holds another job (FEN,
-// depth, dedup ply, buckets, rules version, Zobrist keys; not the split depth or the rank
+// depth, dedup ply, buckets and their hash, rules version, Zobrist keys; not the split depth or the rank
 // count, which do not change the buckets), and h5::Error when it cannot be read.
 BucketResults read_dedup_file(const std::string& path, DedupLayout layout);
 

@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 
 namespace chesshpc {
 
@@ -29,9 +30,44 @@ uint64_t decode(const Payload& bytes, std::vector<chess::u128>& sums) {
 
 }  // namespace
 
-// The request's depths: 1 <= K <= L < D; K defaults to min(L, 3): every level below K is
-// routed, and the plan of K = 3 (5,362 units from the start position) is instant.
-int DedupPerft::check(const chess::Position& root, std::ostream& say) {
+namespace {
+
+constexpr size_t MB = size_t(1) << 20;
+constexpr size_t MIN_TABLE = 16 * MB;  // below this a table is not worth having
+
+// Bytes per rank for the positions of plies L - 1 and L (an owner's share with 10% to
+// spare, as buckets are not all of one size) and the routing buffers (three, each at most
+// a round's bytes, and small levels fill less).
+size_t positions_bytes(const std::vector<double>& unique, int ply, int ranks) {
+  const double owned = (1.1 * unique[size_t(ply)] + unique[size_t(ply - 1)]) / ranks;
+  const size_t positions = size_t(owned * DEDUP_BYTES_PER_POSITION);
+  return positions + std::min(3 * DEDUP_ROUND_BYTES, positions);
+}
+
+}  // namespace
+
+// The deepest ply L <= D - 2 whose positions fit in memory (with room for a table when
+// counting perft(3) or more below it), or 0.
+int DedupPerft::auto_ply(const std::vector<double>& unique, int ranks) const {
+  for (int ply = std::max(1, req_.depth - 2); ply >= 1; --ply) {
+    const size_t need = positions_bytes(unique, ply, ranks) + (req_.depth - ply > 2 ? MIN_TABLE : 0);
+    if (need <= req_.memory_bytes) return ply;
+  }
+  return 0;
+}
+
+// The request's depths (1 <= K <= L < D; K defaults to min(L, 3): every level below K is
+// routed, and the plan of K = 3, 5,362 units from the start position, is instant) and
+// the memory per rank: with --memory the positions and the table must fit, and the table
+// gets what the positions leave unless --hash names its size.
+int DedupPerft::check(const chess::Position& root, int ranks, std::ostream& say) {
+  const bool auto_ply = req_.dedup_ply == PerftRequest::DEDUP_PLY_AUTO;
+  unique_ = estimate_unique(root, auto_ply ? std::max(1, req_.depth - 2) : std::clamp(req_.dedup_ply, 1, 19));
+  if (auto_ply && !(req_.dedup_ply = this->auto_ply(unique_, ranks))) {
+    say << "chesshpc perft: --memory " << (req_.memory_bytes >> 20) << " MB per rank holds no dedup ply: even ply 1 "
+        << "needs more (give more memory)\n";
+    return EXIT_USAGE;
+  }
   const int ply = req_.dedup_ply;
   if (ply < 1 || ply >= req_.depth) {
     say << "chesshpc perft: --dedup-ply must be at least 1 and below --depth\n";
@@ -42,12 +78,43 @@ int DedupPerft::check(const chess::Position& root, std::ostream& say) {
     say << "chesshpc perft: with --dedup-ply, --split-depth must not exceed it\n";
     return EXIT_USAGE;
   }
+  if (req_.memory_bytes) {
+    const size_t positions = positions_bytes(unique_, ply, ranks);
+    const bool table = req_.depth - ply > 2;
+    if (table && !req_.hash_bytes && req_.memory_bytes > positions) req_.hash_bytes = req_.memory_bytes - positions;
+    const size_t need = positions + (table ? std::max(req_.hash_bytes, MIN_TABLE) : 0);
+    if (need > req_.memory_bytes) {
+      say << "chesshpc perft: the plan needs about " << (need >> 20) << " MB per rank (" << (positions >> 20)
+          << " MB for about " << uint64_t(unique_[size_t(ply)] / ranks) << " positions at ply " << ply
+          << (table ? " and a table" : "") << "), over --memory " << (req_.memory_bytes >> 20)
+          << " MB: use a shallower --dedup-ply, more ranks, or more memory\n";
+      return EXIT_USAGE;
+    }
+  }
   plan_ = plan_units(root, req_.depth, split);
   if (plan_.root_moves.size() > 256) {
     say << "chesshpc perft: --dedup-ply takes positions with at most 256 legal moves\n";
     return EXIT_INPUT;
   }
   return EXIT_OK;
+}
+
+// Rank 0: every rank's rows of phase A, rank by rank (elsewhere: none).
+std::vector<LevelTraffic> DedupPerft::gather_levels(const std::vector<LevelTraffic>& mine, Exchange& ex) {
+  static_assert(std::is_trivially_copyable_v<LevelTraffic>);
+  std::vector<Payload> to(size_t(ex.size()));
+  to[0].resize(mine.size() * sizeof(LevelTraffic));
+  if (!mine.empty()) std::memcpy(to[0].data(), mine.data(), to[0].size());
+  std::vector<LevelTraffic> all;
+  const std::vector<Payload> from = ex.all_to_all(std::move(to));
+  for (size_t r = 0; ex.rank() == 0 && r < from.size(); ++r)
+    for (size_t at = 0; at + sizeof(LevelTraffic) <= from[r].size(); at += sizeof(LevelTraffic)) {
+      LevelTraffic t;
+      std::memcpy(&t, from[r].data() + at, sizeof t);
+      t.rank = int32_t(r);
+      all.push_back(t);
+    }
+  return all;
 }
 
 // Rank 0 (with --resume): the buckets its file marks done, as one byte each, shared with
@@ -67,11 +134,14 @@ std::vector<char> DedupPerft::done_on_file(Exchange& ex) const {
 }
 
 void DedupPerft::print_plan(std::ostream& err) const {
-  err << "chesshpc perft: plan: depth " << plan_.depth << ", levels " << plan_.split_depth << " to " << req_.dedup_ply
-      << " routed over " << ranks_.size << " ranks (" << plan_.units.size() << " positions at ply " << plan_.split_depth
-      << "), then perft " << plan_.depth - req_.dedup_ply << " of each unique position in " << DEDUP_BUCKETS
-      << " buckets on their owners, table " << (counting_.table ? counting_.table->bytes() >> 20 : 0)
-      << " MB per rank\n";
+  const int ply = req_.dedup_ply;
+  err << "chesshpc perft: plan: depth " << plan_.depth << ", dedup ply " << ply << ": levels " << plan_.split_depth
+      << " to " << ply << " routed over " << ranks_.size << " ranks, about " << uint64_t(unique_[size_t(ply)])
+      << " unique positions at ply " << ply << " (estimated), " << (positions_bytes(unique_, ply, ranks_.size) >> 20)
+      << " MB per rank for positions, table " << (counting_.table ? counting_.table->bytes() >> 20 : 0)
+      << " MB per rank";
+  if (req_.memory_bytes) err << " (--memory " << (req_.memory_bytes >> 20) << " MB)";
+  err << "; then perft " << plan_.depth - ply << " of each in " << DEDUP_BUCKETS << " buckets on their owners\n";
 }
 
 void DedupPerft::print_level(const LevelTraffic& t, std::ostream& err) const {
@@ -86,16 +156,17 @@ int DedupPerft::plan(const Ranks& ranks, std::ostream& err) {
   std::ostream& say = ranks.root() ? err : nowhere;
   std::optional<chess::Position> root = read_position(req_.fen, "perft", say);
   if (!root) return EXIT_INPUT;
-  if (int status = check(*root, say); status != EXIT_OK) return status;
+  if (int status = check(*root, ranks.size, say); status != EXIT_OK) return status;
   // Subtrees of depth 2 are counted once each, so a table would only be written.
   counting_ = RankCounting(req_, plan_.depth - req_.dedup_ply > 2);
   const bool talk = ranks.root() && !req_.quiet;
   if (talk) print_plan(err);
   SoloExchange alone;
   Exchange& ex = ranks.exchange ? *ranks.exchange : alone;
-  shard_ = expand_and_route(plan_, req_.dedup_ply, ex, done_on_file(ex), size_t(32) << 20, [&](const LevelTraffic& t) {
+  shard_ = expand_and_route(plan_, req_.dedup_ply, ex, done_on_file(ex), DEDUP_ROUND_BYTES, [&](const LevelTraffic& t) {
     if (talk) print_level(t, err);
   });
+  levels_ = gather_levels(shard_.traffic, ex);
   return EXIT_OK;
 }
 
@@ -106,6 +177,7 @@ int DedupPerft::open(const std::string& started, std::ostream& err) {
   return perft_file::open_result_file(
       req_, err, [this, layout] { results_ = read_dedup_file(req_.out, layout); }, holds_unfinished_dedup,
       [this, layout, &started] {
+        for (LevelTraffic t : levels_) t.run = results_.this_run, results_.levels.push_back(t);
         file_.emplace(req_.out, req_, layout, started, ranks_.size);
         file_->write(results_);
       });
@@ -159,6 +231,14 @@ int DedupPerft::finish(const UnitRun& run, std::ostream& out, std::ostream& err)
     for (size_t m = 0; now && m < results_.divide[b].size(); ++m) report.nodes_counted += results_.divide[b][m];
   }
   add_run(report, run, results_.this_run, results_.load);
+  report.routing_seconds.assign(size_t(ranks_.size), 0), report.exchange_seconds.assign(size_t(ranks_.size), 0);
+  report.bytes_sent.assign(size_t(ranks_.size), 0), report.bytes_received.assign(size_t(ranks_.size), 0);
+  for (const LevelTraffic& t : levels_) {
+    const size_t r = size_t(t.rank);
+    report.routing_seconds[r] += t.seconds, report.exchange_seconds[r] += t.exchange_seconds;
+    report.bytes_sent[r] += t.bytes_sent, report.bytes_received[r] += t.bytes_received;
+    if (t.ply == req_.dedup_ply) report.unique_positions += t.unique;
+  }
   if (int status = perft_file::write_last(file_, results_, err); status != EXIT_OK) return status;
   print_unit_run(req_, plan_.root, plan_.root_moves, divide(), run.seconds, counting_.threads, out, report);
   return EXIT_OK;

@@ -52,8 +52,10 @@ class DedupPerft : public UnitJob {
   const DedupShard& shard() const { return shard_; }
 
  private:
-  int check(const chess::Position& root, std::ostream& say);
+  int check(const chess::Position& root, int ranks, std::ostream& say);
+  int auto_ply(const std::vector<double>& unique, int ranks) const;
   std::vector<char> done_on_file(Exchange& ex) const;
+  static std::vector<LevelTraffic> gather_levels(const std::vector<LevelTraffic>& mine, Exchange& ex);
   void print_plan(std::ostream& err) const;
   void print_level(const LevelTraffic& t, std::ostream& err) const;
 
@@ -61,6 +63,8 @@ class DedupPerft : public UnitJob {
   Ranks ranks_;
   PerftPlan plan_;
   DedupShard shard_;
+  std::vector<double> unique_;        // estimated unique positions per ply
+  std::vector<LevelTraffic> levels_;  // rank 0: every rank's phase A, this run
   BucketResults results_{DEDUP_BUCKETS};
   std::optional<DedupFile> file_;
   RankCounting counting_;  // one bucket's positions over the rank's threads

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <type_traits>
 
 #include <memory>
 
@@ -90,18 +91,23 @@ void print_text(const PerftRequest& req, const chess::Position& pos, const std::
   if (units)
     out << ", " << units->ranks << (units->ranks == 1 ? " rank" : " ranks") << ", " << units->units
         << " units at split depth " << units->split_depth;
-  if (units && units->dedup_ply) out << ", deduplicated at ply " << units->dedup_ply;
+  if (units && units->dedup_ply)
+    out << ", deduplicated at ply " << units->dedup_ply << " (" << units->unique_positions << " unique positions)";
   if (units && units->units_resumed) out << " (" << units->units_resumed << " resumed)";
   if (req.hash_bytes) out << ", hash " << (req.hash_bytes >> 20) << " MB";
   if (req.verify_keys) out << ", verification keys";
   out << "\n";
 }
 
-std::string json_array(const std::vector<double>& v) {
+template <class T>
+std::string json_array(const std::vector<T>& v) {
   std::string s = "[";
   for (size_t i = 0; i < v.size(); ++i) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%s%.6g", i ? ", " : "", v[i]);
+    if constexpr (std::is_floating_point_v<T>)
+      std::snprintf(buf, sizeof buf, "%s%.6g", i ? ", " : "", v[i]);
+    else
+      std::snprintf(buf, sizeof buf, "%s%llu", i ? ", " : "", (unsigned long long)v[i]);
     s += buf;
   }
   return s + "]";
@@ -115,7 +121,12 @@ void print_json(const PerftRequest& req, const chess::Position& pos, const std::
   o.add("nps", secs > 0 ? double(units ? units->nodes_counted : nodes) / secs : 0.0).add("threads", threads);
   if (units) {
     o.add("split_depth", units->split_depth).add("ranks", units->ranks).add("units", units->units);
-    if (units->dedup_ply) o.add("dedup_ply", units->dedup_ply);
+    if (units->dedup_ply) {
+      o.add("dedup_ply", units->dedup_ply).add("unique_positions", (unsigned long long)units->unique_positions);
+      o.raw("routing_seconds", json_array(units->routing_seconds))
+          .raw("exchange_seconds", json_array(units->exchange_seconds));
+      o.raw("bytes_sent", json_array(units->bytes_sent)).raw("bytes_received", json_array(units->bytes_received));
+    }
     o.add("units_resumed", units->units_resumed).add("units_computed", units->units - units->units_resumed);
     o.add("checkpoints", units->checkpoints).add("checkpoint_seconds", units->checkpoint_seconds);
     o.raw("busy_seconds", json_array(units->busy)).raw("idle_seconds", json_array(units->idle));

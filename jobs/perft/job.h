@@ -28,8 +28,11 @@ struct PerftRequest : Reporting, ResultFile {
   // Runs split into units (jobs/perft/split_job.h): 0 picks a depth for the ranks.
   int split_depth = 0;
   // Deduplicated runs (jobs/perft/dedup_job.h): the ply whose unique positions are counted
-  // once each, on their owner rank; 0: not deduplicated.
+  // once each, on their owner rank; 0: not deduplicated; DEDUP_PLY_AUTO: the deepest that
+  // fits memory_bytes.
+  static constexpr int DEDUP_PLY_AUTO = -1;
   int dedup_ply = 0;
+  size_t memory_bytes = 0;   // per rank, for positions and table together; 0: unbounded
   std::string command_line;  // for the file's provenance
   int max_depth = INT_MAX;
 };
@@ -45,6 +48,11 @@ struct UnitRunReport {
   int checkpoints = 0;
   double checkpoint_seconds = 0;   // rank 0 writing the result file, beside its computing thread
   std::vector<double> busy, idle;  // per rank, this run
+  // Deduplicated runs, phase A per rank: routing time, the part of it exchanging, bytes;
+  // and the unique positions of the dedup ply this run counted (over the ranks).
+  std::vector<double> routing_seconds, exchange_seconds;
+  std::vector<uint64_t> bytes_sent, bytes_received;
+  uint64_t unique_positions = 0;
 };
 
 // The report's share of the driver's run (ranks, checkpoints, busy and idle per rank); the

@@ -14,9 +14,13 @@ const CommandOptions PERFT_OPTIONS = command_options(
         hash_option("transposition table for subtree counts, e.g. 512M or 8G (default: none)"),
         {"verify-keys", "", "use the second, independent Zobrist key set, to cross-check a hashed run"},
         {"split-depth", "K", "split into the unique positions K plies down and run them as units over MPI ranks"},
-        {"dedup-ply", "L",
-         "deduplicate exactly at ply L (< D) over the ranks: each unique position there is counted once, on the "
-         "rank its hash names (units: 4096 buckets; --split-depth K <= L, default L - 2)"},
+        {"dedup-ply", "L|auto",
+         "deduplicate exactly at every ply from K to L (< D) over the ranks: each unique position is expanded "
+         "once, on the rank its hash names, and each at ply L counted once (units: 4096 buckets; --split-depth K "
+         "<= L, default min(L, 3)); auto: the deepest L <= D - 2 that --memory holds"},
+        {"memory", "SIZE",
+         "with --dedup-ply: memory per rank for positions and table together, e.g. 8G; a plan that does not fit "
+         "is refused before any work (the table gets what the positions leave)"},
         out_option("with units: write units, divide, exact total, per-rank load and provenance to HDF5"),
         checkpoint_option(
             "rewrite the file with the units done so far this often (default: 5, longer if writing took over 2%)"),
@@ -46,11 +50,15 @@ void read_one_position(const Options& opt, PerftRequest& req) {
   if (!opt.has("depth")) throw UsageError("perft needs --depth D (or --epd FILE)");
   req.depth = opt.get_int("depth", 0, 1, 20);
   req.split_depth = opt.get_int("split-depth", 0, 1, 19);
-  req.dedup_ply = opt.get_int("dedup-ply", 0, 1, 19);
+  req.dedup_ply =
+      opt.get("dedup-ply", "") == "auto" ? PerftRequest::DEDUP_PLY_AUTO : opt.get_int("dedup-ply", 0, 1, 19);
+  req.memory_bytes = read_size_option(opt, "memory", 0, "8G or 512M");
+  if (req.memory_bytes && !req.dedup_ply) throw UsageError("--memory goes with --dedup-ply");
+  if (req.dedup_ply == PerftRequest::DEDUP_PLY_AUTO && !req.memory_bytes)
+    throw UsageError("--dedup-ply auto needs --memory SIZE");
   read_result_file(opt, req);
   if (req.detailed && req.split_depth) throw UsageError("--detailed runs in one process; drop --split-depth");
   if (req.detailed && req.dedup_ply) throw UsageError("--detailed runs in one process; drop --dedup-ply");
-  if (req.dedup_ply && req.dedup_ply >= req.depth) throw UsageError("--dedup-ply must be below --depth");
 }
 
 }  // namespace

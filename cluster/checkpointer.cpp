@@ -56,6 +56,11 @@ void Checkpointer::loop() {
 }
 
 void stop_job(const StopNotice& n, int sig, size_t done) {
+  say_stopped(n, sig, done);
+  std::_Exit(EXIT_STOPPED);
+}
+
+void say_stopped(const StopNotice& n, int sig, size_t done) {
   std::cerr << "\nchesshpc " << n.command << ": stopped by " << signal_name(sig) << " after " << done << " of "
             << n.total << " " << n.items;
   if (n.kept_in.empty())
@@ -64,7 +69,6 @@ void stop_job(const StopNotice& n, int sig, size_t done) {
     std::cerr << " recorded in '" << n.kept_in << "'\nresume with: " << n.command_line << (n.resumed ? "" : " --resume")
               << "\n";
   std::cerr.flush();
-  std::_Exit(EXIT_STOPPED);
 }
 
 }  // namespace chesshpc

@@ -64,5 +64,7 @@ struct StopNotice {
   bool resumed = false;      // the command line already has --resume
 };
 [[noreturn]] void stop_job(const StopNotice& notice, int sig, size_t done);
+// The notice alone, for a job that stops by returning (every rank then finalizes MPI).
+void say_stopped(const StopNotice& notice, int sig, size_t done);
 
 }  // namespace chesshpc

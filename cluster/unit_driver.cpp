@@ -44,9 +44,12 @@ CheckpointHooks checkpoint_hooks(const UnitJobInfo& info, Ledger& ledger) {
   return hooks;
 }
 
+StopNotice stop_notice(const UnitJobInfo& info) {
+  return {info.command, info.items, info.total_items, info.kept_in, info.command_line, info.resumed};
+}
+
 std::function<void(int, size_t)> stop_handler(const UnitJobInfo& info) {
-  StopNotice notice{info.command, info.items, info.total_items, info.kept_in, info.command_line, info.resumed};
-  return [notice](int sig, size_t done) { stop_job(notice, sig, done); };
+  return [notice = stop_notice(info)](int sig, size_t done) { stop_job(notice, sig, done); };
 }
 
 }  // namespace
@@ -69,7 +72,8 @@ int run_unit_job(UnitJob& job, std::ostream& out, std::ostream& err) {
   if (launched_with_ranks()) mpi.emplace();
   MpiExchange over_mpi;
   SoloExchange alone;
-  const Ranks ranks{MpiSession::rank(), MpiSession::size(), mpi ? static_cast<Exchange*>(&over_mpi) : &alone};
+  const Ranks ranks{MpiSession::rank(), MpiSession::size(), mpi ? static_cast<Exchange*>(&over_mpi) : &alone,
+                    stop_signal};
 
   // Step 2. Every rank plans the same units; the run's time includes the planning.
   catch_stop_signals();
@@ -80,7 +84,16 @@ int run_unit_job(UnitJob& job, std::ostream& out, std::ostream& err) {
   // Step 3. Rank 0 opens or resumes the result file; every rank follows its verdict.
   if (int status = broadcast(ranks.root() ? job.open(started, err) : EXIT_OK); status != EXIT_OK) return status;
 
-  // Step 4. Progress, the ledger and (rank 0) the checkpoint thread.
+  // Step 4. What the ranks prepare together; a stop there keeps the file as open() left it.
+  if (int status = job.prepare(ranks, err); status != EXIT_OK) {
+    if (status == EXIT_STOPPED && ranks.root()) {
+      const UnitJobInfo info = job.info();
+      say_stopped(stop_notice(info), stop_signal(), info.total_items - info.items_to_do);
+    }
+    return status;
+  }
+
+  // Step 5. Progress, the ledger and (rank 0) the checkpoint thread.
   const UnitJobInfo info = ranks.root() ? job.info() : UnitJobInfo{};
   Progress progress(err, info.command, !info.quiet && ranks.root(), info.progress_interval, info.rate);
   progress.set_unit_name(info.items);
@@ -90,7 +103,7 @@ int run_unit_job(UnitJob& job, std::ostream& out, std::ostream& err) {
   std::optional<Checkpointer> checkpointer;
   if (ranks.root()) checkpointer.emplace(checkpoint_hooks(info, ledger), info.checkpoint_interval, stop_handler(info));
 
-  // Step 5. The units, over every rank.
+  // Step 6. The units, over every rank.
   UnitRun run;
   run.started = started, run.ranks = ranks.size;
   run.load = run_units(job, ledger);
@@ -102,7 +115,7 @@ int run_unit_job(UnitJob& job, std::ostream& out, std::ostream& err) {
   progress.finish();
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  // Step 6. Rank 0 writes the result and the summary.
+  // Step 7. Rank 0 writes the result and the summary.
   return ranks.root() ? job.finish(run, out, err) : EXIT_OK;
 }
 

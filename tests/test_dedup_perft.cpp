@@ -36,6 +36,7 @@ void run_in_process(UnitJob& job) {
   std::ostringstream err;
   ASSERT_EQ(job.plan(Ranks{}, err), 0) << err.str();
   ASSERT_EQ(job.open("", err), 0) << err.str();
+  ASSERT_EQ(job.prepare(Ranks{}, err), 0) << err.str();
   for (size_t u = 0; u < job.units(); ++u)
     if (!job.done(u)) job.record(u, job.compute(u), 0, 0);
 }
@@ -222,7 +223,9 @@ TEST(DedupPerft, RoutingGivesEachPositionToTheOwnerOfItsBucketOnce) {
     for (int r = 0; r < n; ++r)
       threads.emplace_back([&, r] {
         ThreadRanks::Rank ex(ranks, r);
-        shards[size_t(r)] = expand_and_route(plan, 4, ex, {}, 2048);
+        RouteOptions small_rounds;
+        small_rounds.round_bytes = 2048;
+        shards[size_t(r)] = expand_and_route(plan, 4, ex, small_rounds);
       });
     for (std::thread& t : threads) t.join();
     size_t unique = 0;

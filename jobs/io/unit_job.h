@@ -40,6 +40,9 @@ struct Ranks {
   // Collectives for plan() (every rank's main thread, in the same order); the driver's,
   // valid until the run ends. Null: this process alone.
   Exchange* exchange = nullptr;
+  // The signal that asked the run to stop, or 0; null: never. Long collective work
+  // (prepare()) polls it, and agrees over the exchange to stop.
+  int (*stop_signal)() = nullptr;
   bool root() const { return rank == 0; }
 };
 
@@ -98,6 +101,11 @@ class UnitJob {
   // Rank 0. Returns an ExitCode, after saying why it is not EXIT_OK.
   virtual int open(const std::string& started, std::ostream& err) = 0;
   virtual bool done(size_t unit) const = 0;
+  // Every rank, together, after open() and before the units: work the units need that the
+  // ranks do collectively (perft dedup's routing). Returns an ExitCode, the same on every
+  // rank; EXIT_STOPPED when a stop signal ended it (the driver then says what the file
+  // keeps). Rank 0 alone says why it is not EXIT_OK otherwise.
+  virtual int prepare(const Ranks&, std::ostream&) { return 0; }
   virtual UnitJobInfo info() const = 0;
 
   // Units a rank computes at once: 1 when compute() spreads one unit over the rank's

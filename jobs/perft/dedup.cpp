@@ -126,8 +126,14 @@ class Router {
   static constexpr size_t GROUP = 256;  // at most; more than any position's legal moves
 
   // A round ends once this rank holds about round_bytes for the others.
-  Router(Exchange& ex, DedupLevel& next, const std::vector<char>* skip, LevelTraffic& t, size_t round_bytes)
-      : ex_(ex), next_(next), skip_(skip), t_(t), round_bytes_(round_bytes), to_(size_t(ex.size())) {}
+  Router(Exchange& ex, DedupLevel& next, const std::vector<char>* skip, LevelTraffic& t, const RouteOptions& options)
+      : ex_(ex),
+        next_(next),
+        skip_(skip),
+        t_(t),
+        round_bytes_(options.round_bytes),
+        stop_(options.stop),
+        to_(size_t(ex.size())) {}
 
   // codes[i] for i < n (n <= GROUP), each with the same paths.
   void route(const BoardCode* codes, size_t n, std::span<const RootPath> roots) {
@@ -155,6 +161,7 @@ class Router {
     gather();
     ex_.all_to_all(out_, in_);
     const bool done = ex_.all(mine_done);
+    if (stop_ && !ex_.all(!stop_())) throw RoutingStopped();
     t_.exchange_seconds += since(t0);
     ++t_.rounds;
     for (size_t r = 0; r < in_.at.size(); ++r)
@@ -233,6 +240,7 @@ class Router {
   const std::vector<char>* skip_;
   LevelTraffic& t_;
   size_t round_bytes_, pending_ = 0;
+  const std::function<bool()>& stop_;
   std::vector<Payload> to_;  // per rank, this round's records
   Blocks out_, in_;
   RootPaths roots_;  // of the batch being merged
@@ -314,10 +322,9 @@ std::vector<double> estimate_unique(const Position& root, int max_ply) {
   return unique;
 }
 
-DedupShard expand_and_route(const PerftPlan& plan, int dedup_ply, Exchange& ex, const std::vector<char>& skip,
-                            size_t round_bytes, const std::function<void(const LevelTraffic&)>& on_level) {
+DedupShard expand_and_route(const PerftPlan& plan, int dedup_ply, Exchange& ex, const RouteOptions& options) {
   if (plan.root_moves.size() > 256) throw std::length_error("perft dedup: more than 256 root moves");
-  const std::vector<char>* last_skip = skip.empty() ? nullptr : &skip;
+  const std::vector<char>* last_skip = options.skip.empty() ? nullptr : &options.skip;
   DedupShard shard;
   DedupLevel current;
   // The next level's size, guessed from the last growth (at first: 20 moves a position,
@@ -329,7 +336,7 @@ DedupShard expand_and_route(const PerftPlan& plan, int dedup_ply, Exchange& ex, 
     t.ply = ply;
     if (ply > plan.split_depth) expected = double(current.size()) * growth * 1.1;
     DedupLevel next{size_t(expected), ex.size(), ex.rank()};
-    Router router(ex, next, ply == dedup_ply ? last_skip : nullptr, t, round_bytes);
+    Router router(ex, next, ply == dedup_ply ? last_skip : nullptr, t, options);
     if (ply == plan.split_depth)
       seed(plan, router, ex);
     else
@@ -338,7 +345,7 @@ DedupShard expand_and_route(const PerftPlan& plan, int dedup_ply, Exchange& ex, 
     current = std::move(next);
     t.unique = current.size(), t.seconds = since(t0);
     shard.traffic.push_back(t);
-    if (on_level) on_level(t);
+    if (options.on_level) options.on_level(t);
   }
   shard.level = std::move(current);
   shard.buckets.resize(DEDUP_BUCKETS);

@@ -152,15 +152,26 @@ constexpr size_t DEDUP_ROUND_BYTES = size_t(32) << 20;
 // Memory per unique position owned: a 64-byte slot at 3/4 load, and overflow links.
 constexpr size_t DEDUP_BYTES_PER_POSITION = 100;
 
+// How expand_and_route runs beside its plan.
+struct RouteOptions {
+  // Children of the last level in buckets b with skip[b] (done by an earlier run) are
+  // dropped before routing; empty: none.
+  std::vector<char> skip;
+  // A rank sends once its buffers hold about this many bytes, so that memory for records
+  // in flight stays bounded whatever the level's size.
+  size_t round_bytes = DEDUP_ROUND_BYTES;
+  std::function<void(const LevelTraffic&)> on_level;  // hears each level as it ends
+  // Polled every round, on every rank or on none: when it is true on any rank, every
+  // rank throws RoutingStopped after the same round.
+  std::function<bool()> stop;
+};
+
+struct RoutingStopped {};
+
 // Collective over ex. Routes the units u with u % ex.size() == ex.rank() of plan (ply K =
 // plan.split_depth) to their owners, then one level at a time expands the owned positions
-// and routes their children, down to ply dedup_ply (K <= dedup_ply). Children of the last
-// level in buckets b with skip[b] (done by an earlier run; skip empty: none) are dropped
-// before routing. A rank sends once its buffers hold about round_bytes, so memory for
-// records in flight stays bounded whatever the level's size. Positions merge by their
-// full code, never by a hash alone. on_level, when set, hears each level as it ends.
-DedupShard expand_and_route(const PerftPlan& plan, int dedup_ply, Exchange& ex, const std::vector<char>& skip = {},
-                            size_t round_bytes = DEDUP_ROUND_BYTES,
-                            const std::function<void(const LevelTraffic&)>& on_level = {});
+// and routes their children, down to ply dedup_ply (K <= dedup_ply). Positions merge by
+// their full code, never by a hash alone.
+DedupShard expand_and_route(const PerftPlan& plan, int dedup_ply, Exchange& ex, const RouteOptions& options = {});
 
 }  // namespace chesshpc

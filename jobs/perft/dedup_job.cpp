@@ -117,16 +117,11 @@ std::vector<LevelTraffic> DedupPerft::gather_levels(const std::vector<LevelTraff
   return all;
 }
 
-// Rank 0 (with --resume): the buckets its file marks done, as one byte each, shared with
-// every rank so that phase A drops their records before routing them. A file that cannot
-// be read gives none here: open() then says why.
-std::vector<char> DedupPerft::done_on_file(Exchange& ex) const {
+// Rank 0's done buckets (from open(): the file's, with --resume), one byte each, on every
+// rank, so that phase A drops their records before routing them.
+std::vector<char> DedupPerft::done_buckets(Exchange& ex) const {
   std::vector<char> done(DEDUP_BUCKETS, 0);
-  if (ex.rank() == 0 && req_.resume && !req_.out.empty()) try {
-      BucketResults r = read_dedup_file(req_.out, {plan_, req_.dedup_ply});
-      for (size_t b = 0; b < DEDUP_BUCKETS; ++b) done[b] = r.done(b);
-    } catch (const std::exception&) {
-    }
+  for (size_t b = 0; ex.rank() == 0 && b < DEDUP_BUCKETS; ++b) done[b] = results_.done(b);
   std::vector<Payload> to(size_t(ex.size()));
   if (ex.rank() == 0) to.assign(to.size(), done);
   std::vector<Payload> from = ex.all_to_all(std::move(to));
@@ -159,14 +154,31 @@ int DedupPerft::plan(const Ranks& ranks, std::ostream& err) {
   if (int status = check(*root, ranks.size, say); status != EXIT_OK) return status;
   // Subtrees of depth 2 are counted once each, so a table would only be written.
   counting_ = RankCounting(req_, plan_.depth - req_.dedup_ply > 2);
-  const bool talk = ranks.root() && !req_.quiet;
-  if (talk) print_plan(err);
+  if (ranks.root() && !req_.quiet) print_plan(err);
+  return EXIT_OK;
+}
+
+// Phase A, after open(), so that a run killed while routing leaves a file to resume. It
+// is recomputed on resume rather than saved: the shards are the size of the run's memory
+// (gigabytes per rank for perft(9) and beyond) and take about as long to write and read
+// back as to route again, and a shard saved per rank would tie the file to the rank count.
+int DedupPerft::prepare(const Ranks& ranks, std::ostream& err) {
   SoloExchange alone;
   Exchange& ex = ranks.exchange ? *ranks.exchange : alone;
-  shard_ = expand_and_route(plan_, req_.dedup_ply, ex, done_on_file(ex), DEDUP_ROUND_BYTES, [&](const LevelTraffic& t) {
+  const bool talk = ranks.root() && !req_.quiet;
+  RouteOptions options;
+  options.skip = done_buckets(ex);
+  options.on_level = [&](const LevelTraffic& t) {
     if (talk) print_level(t, err);
-  });
+  };
+  if (ranks.stop_signal) options.stop = [&ranks] { return ranks.stop_signal() != 0; };
+  try {
+    shard_ = expand_and_route(plan_, req_.dedup_ply, ex, options);
+  } catch (const RoutingStopped&) {
+    return EXIT_STOPPED;
+  }
   levels_ = gather_levels(shard_.traffic, ex);
+  for (LevelTraffic t : levels_) t.run = results_.this_run, results_.levels.push_back(t);
   return EXIT_OK;
 }
 
@@ -177,7 +189,6 @@ int DedupPerft::open(const std::string& started, std::ostream& err) {
   return perft_file::open_result_file(
       req_, err, [this, layout] { results_ = read_dedup_file(req_.out, layout); }, holds_unfinished_dedup,
       [this, layout, &started] {
-        for (LevelTraffic t : levels_) t.run = results_.this_run, results_.levels.push_back(t);
         file_.emplace(req_.out, req_, layout, started, ranks_.size);
         file_->write(results_);
       });

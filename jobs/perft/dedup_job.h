@@ -1,17 +1,18 @@
-// Deep perft deduplicated exactly at a ply L over the ranks (issue 13), as a unit job.
-// Phase A, in plan() on every rank: the split-depth units are expanded to ply L and each
-// position there is routed to its owner rank, where transpositions merge
-// (jobs/perft/dedup.h). Phase B, the units: bucket b of ply-L positions is counted on its
-// owner, rank b % ranks, and only there (the farm's pinned mode): perft(depth - L) of each
-// unique position with the rank's TBB threads and table, sent to rank 0 as per-root-move
-// 128-bit sums. A subtree reached on two ranks by transposition at ply L is thus counted
-// once, not once per rank; transpositions below L are shared within a rank by its table.
+// Deep perft deduplicated exactly over the ranks (issue 13), as a unit job.
+// Phase A, in prepare() on every rank together: the split-depth units are routed to their
+// owners and expanded level by level to ply L, every unique position of every level on
+// one rank only (jobs/perft/dedup.h). Phase B, the units: bucket b of ply-L positions is
+// counted on its owner, rank b % ranks, and only there (the farm's pinned mode):
+// perft(depth - L) of each unique position with the rank's TBB threads (and table, when
+// depth - L > 2), sent to rank 0 as per-root-move 128-bit sums. A position reached on two
+// ranks by transposition anywhere from ply K to L is thus expanded once, not once per rank;
+// below L, transpositions are shared within a rank by its table.
 //
-// Resume: phase A is recomputed (rank 0 shares the file's done buckets first, so their
-// records are dropped before routing) and only the buckets the file lacks are counted; the
-// buckets do not depend on the rank count, so any rank count resumes any file. Recomputing
-// is cheap next to phase B at a dedup ply of depth - 3: start-position perft(8) at ply 5
-// spends 1.6 s in phase A and 11 s in phase B on one rank (3.1 million records routed).
+// Resume: the file is written before phase A, which a resumed run recomputes (rank 0
+// shares the file's done buckets first, so their records are dropped before routing);
+// only the buckets the file lacks are counted. The buckets do not depend on the rank
+// count, so any rank count resumes any file. Why recompute rather than save the phase:
+// see prepare().
 #pragma once
 
 #include <memory>
@@ -27,10 +28,11 @@ class DedupPerft : public UnitJob {
  public:
   explicit DedupPerft(const PerftRequest& req) : req_(req) {}
 
-  // Collective (phase A) over ranks.exchange, or this process alone when it is null.
   int plan(const Ranks& ranks, std::ostream& err) override;
   size_t units() const override { return DEDUP_BUCKETS; }
   int open(const std::string& started, std::ostream& err) override;
+  // Collective (phase A) over ranks.exchange, or this process alone when it is null.
+  int prepare(const Ranks& ranks, std::ostream& err) override;
   bool done(size_t bucket) const override { return results_.done(bucket); }
   UnitJobInfo info() const override;
 
@@ -54,7 +56,7 @@ class DedupPerft : public UnitJob {
  private:
   int check(const chess::Position& root, int ranks, std::ostream& say);
   int auto_ply(const std::vector<double>& unique, int ranks) const;
-  std::vector<char> done_on_file(Exchange& ex) const;
+  std::vector<char> done_buckets(Exchange& ex) const;
   static std::vector<LevelTraffic> gather_levels(const std::vector<LevelTraffic>& mine, Exchange& ex);
   void print_plan(std::ostream& err) const;
   void print_level(const LevelTraffic& t, std::ostream& err) const;

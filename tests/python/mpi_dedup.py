@@ -9,6 +9,10 @@ the number of ranks, and survives being stopped or killed in its counting phase.
    gives the exact total, counting only the buckets the file lacked.
 3. kill -9 of rank 1 of a 2-rank run during its buckets: --resume in one process gives the
    exact total, keeping the buckets the file had.
+4. Start-position perft(8) deduplicated at ply 6 on 2 ranks: kill -9 of rank 0, then of
+   rank 1, while routing ply 6 (phase A) and while counting buckets (phase B); SIGTERM
+   while routing. Each time --resume (on 2 ranks, or 1 process) gives 84,998,978,956, the
+   file kept what it had (no bucket before phase B) and the resumed run counted the rest.
 
 usage: mpi_dedup.py MPIEXEC CHESSHPC
 """
@@ -107,14 +111,11 @@ def rank_pid(marker, rank):
     return None
 
 
-def kill_rank_then_resume(mpiexec, binary, tmp):
-    path = os.path.join(tmp, "killed.h5")
-    cmd, published = long_run(binary, path)
-    proc = subprocess.Popen(mpirun(mpiexec, 2) + cmd, env=ENV, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    wait_until_recorded(lambda: buckets_done(path), proc, "the 2-rank run", 120)
-    pid = rank_pid(path, 1)
-    assert pid is not None, "rank 1 not found"
+def kill_rank(proc, path, rank):
+    """kill -9 of one rank of the mpirun job proc writing path, then of what is left of the
+    job; returns the buckets the file kept."""
+    pid = rank_pid(path, rank)
+    assert pid is not None, f"rank {rank} not found"
     os.kill(pid, signal.SIGKILL)
     try:
         proc.wait(timeout=30)
@@ -122,16 +123,90 @@ def kill_rank_then_resume(mpiexec, binary, tmp):
         pass
     kill_all(proc, path)
     time.sleep(0.2)
-    kept = buckets_done(path)
+    return buckets_done(path)
+
+
+def kill_rank_then_resume(mpiexec, binary, tmp):
+    path = os.path.join(tmp, "killed.h5")
+    cmd, published = long_run(binary, path)
+    proc = subprocess.Popen(mpirun(mpiexec, 2) + cmd, env=ENV, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    wait_until_recorded(lambda: buckets_done(path), proc, "the 2-rank run", 120)
+    kept = kill_rank(proc, path, 1)
     assert 0 < kept < BUCKETS, f"kill -9 of rank 1: the file holds {kept} buckets"
     check_resumed(run_json(cmd + ["--resume"]), kept, published, "kill -9 of rank 1, 2 ranks -> 1 process")
 
 
+PERFT8 = 84998978956
+
+
+def routing_run(binary, path):
+    """Start-position perft(8) at dedup ply 6: about 4 s routing ply 6 on 2 ranks here."""
+    return [binary, "perft", "--depth", "8", "--dedup-ply", "6", "--threads", "1", "--out", path,
+            "--checkpoint", "0.05", "--json"]
+
+
+def start_and_wait(cmd, in_phase_a, path, log):
+    """Starts cmd on 2 ranks; returns once it is routing ply 6 (in_phase_a) or has recorded a
+    bucket."""
+    err = open(log, "w")
+    proc = subprocess.Popen(mpirun_cmd(cmd), env=ENV, stdout=subprocess.DEVNULL, stderr=err,
+                            start_new_session=True)
+    output = lambda: open(log).read()
+    if in_phase_a:
+        wait_until_recorded(lambda: int("chesshpc perft: ply 5:" in output()), proc, "the routing run", 120,
+                            output=output)
+        assert buckets_done(path) == 0, f"a bucket recorded before phase B: {output()}"
+    else:
+        wait_until_recorded(lambda: buckets_done(path), proc, "the routing run", 120, output=output)
+    return proc
+
+
+MPIEXEC = None
+
+
+def mpirun_cmd(cmd, n=2):
+    return mpirun(MPIEXEC, n) + cmd
+
+
+def kill_in_phase(binary, tmp, rank, in_phase_a):
+    phase = "A (routing)" if in_phase_a else "B (buckets)"
+    path = os.path.join(tmp, f"kill-{rank}-{int(in_phase_a)}.h5")
+    cmd = routing_run(binary, path)
+    proc = start_and_wait(cmd, in_phase_a, path, path + ".log")
+    kept = kill_rank(proc, path, rank)
+    assert (kept == 0) if in_phase_a else (0 < kept < BUCKETS), f"kill -9 in phase {phase}: {kept} buckets kept"
+    resumed = run_json(mpirun_cmd(cmd + ["--resume", "--quiet"]) if rank else cmd + ["--resume", "--quiet"])
+    check_resumed(resumed, kept, PERFT8, f"kill -9 of rank {rank} in phase {phase}")
+
+
+def sigterm_in_phase_a(binary, tmp):
+    path = os.path.join(tmp, "term-a.h5")
+    cmd = routing_run(binary, path)
+    proc = start_and_wait(cmd, True, path, path + ".log")
+    # To the ranks, as Slurm signals every task (mpirun, signalled itself, exits 1 whatever
+    # its ranks return).
+    for rank in (0, 1):
+        os.kill(rank_pid(path, rank), signal.SIGTERM)
+    proc.wait(timeout=60)
+    err = open(path + ".log").read()
+    assert proc.returncode == 5, f"SIGTERM in phase A: exit {proc.returncode}, {err}"
+    assert f"stopped by SIGTERM after 0 of {BUCKETS} buckets recorded in '{path}'" in err, err
+    assert buckets_done(path) == 0
+    check_resumed(run_json(mpirun_cmd(cmd + ["--resume", "--quiet"])), 0, PERFT8, "SIGTERM in phase A")
+
+
 def main(mpiexec, binary):
+    global MPIEXEC
+    MPIEXEC = mpiexec
     with tempfile.TemporaryDirectory() as tmp:
         failed = same_on_every_rank_count(mpiexec, binary, tmp)
         sigterm_then_resume(mpiexec, binary, tmp)
         kill_rank_then_resume(mpiexec, binary, tmp)
+        for rank in (0, 1):
+            for in_phase_a in (True, False):
+                kill_in_phase(binary, tmp, rank, in_phase_a)
+        sigterm_in_phase_a(binary, tmp)
     print(f"{'FAILED' if failed else 'all ok'}")
     sys.exit(1 if failed else 0)
 

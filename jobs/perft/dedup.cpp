@@ -206,7 +206,7 @@ class Router {
   void merge(const unsigned char* p, size_t bytes) {
     t_.bytes_received += bytes;
     const unsigned char* end = p + bytes;
-    constexpr size_t BATCH = 32;
+    constexpr size_t BATCH = 128;
     BoardCode codes[BATCH];
     uint64_t hash[BATCH];
     size_t begin[BATCH + 1];

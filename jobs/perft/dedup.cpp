@@ -102,7 +102,7 @@ void DedupLevel::grow() {
 LevelTraffic DedupShard::total() const {
   LevelTraffic t;
   for (const LevelTraffic& l : traffic) {
-    t.ply = l.ply, t.unique = l.unique;
+    t.ply = l.ply, t.unique = l.unique, t.children += l.children;
     t.records_sent += l.records_sent, t.records_received += l.records_received;
     t.bytes_sent += l.bytes_sent, t.bytes_received += l.bytes_received;
     t.rounds += l.rounds, t.seconds += l.seconds, t.exchange_seconds += l.exchange_seconds;
@@ -138,6 +138,7 @@ class Router {
   // codes[i] for i < n (n <= GROUP), each with the same paths.
   void route(const BoardCode* codes, size_t n, std::span<const RootPath> roots) {
     const size_t ranks = to_.size(), me = size_t(ex_.rank());
+    t_.children += n;
     uint64_t hash[GROUP];
     uint16_t owner[GROUP];
     for (size_t i = 0; i < n; ++i) {

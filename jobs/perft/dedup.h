@@ -124,6 +124,7 @@ struct LevelTraffic {
   int32_t run = 0, rank = 0;  // set where the ranks' rows are gathered
   int32_t ply = 0;
   uint64_t unique = 0;                              // positions this rank owns at this ply
+  uint64_t children = 0;                            // positions this rank generated for this ply, before any merging
   uint64_t records_sent = 0, records_received = 0;  // to and from other ranks
   uint64_t bytes_sent = 0, bytes_received = 0;
   int32_t rounds = 0;

@@ -64,6 +64,9 @@ constexpr auto LEVELS = h5::table(
         h5::column<&LevelTraffic::rank>("rank", "MPI rank"),
         h5::column<&LevelTraffic::ply>("ply", "plies from the root"),
         h5::column<&LevelTraffic::unique>("unique", "unique positions of the ply the rank owns"),
+        h5::column<&LevelTraffic::children>("children",
+                                            "positions the rank generated for the ply (children of the positions it "
+                                            "owned one ply up, or its units at the split depth), before merging"),
         h5::column<&LevelTraffic::records_sent>("records_sent", "positions sent to other ranks, one record each"),
         h5::column<&LevelTraffic::records_received>("records_received", "records received from other ranks"),
         h5::column<&LevelTraffic::bytes_sent>("bytes_sent", "bytes of the records sent"),

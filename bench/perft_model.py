@@ -30,6 +30,27 @@ estimate first). The model predicts, for perft(D) on P ranks of C cores each:
   python3 bench/perft_model.py --units perft9.h5
   python3 bench/perft_model.py --units perft9.h5 --cores-per-rank 32 --json
 
+With --dedup FILE.h5 (a run of `chesshpc perft --dedup-ply L --out FILE.h5`) it models the
+deduplicated path instead, one rank per core:
+
+  phase A   level l costs children(l) x the measured core-seconds per child (expanding,
+            encoding, merging, serialising), shared by P ranks; children(l) = U(l-1) x the
+            measured children per unique position, rising 3% a ply past the measurement.
+            U(l) is published to ply 9 (the issue's counts, OEIS A083276) and extrapolated
+            past it with the last growth shrinking 5% a ply, as it does from ply 4 on
+  network   (P-1)/P of a level's children cross the network, at the measured bytes per
+            record; per rank bytes / bandwidth, plus P-1 messages of latency per round
+            of 32 MB (MPI_Alltoallv), for --network ib (100 Gb/s, 2 us) or eth (10 Gb/s,
+            30 us)
+  phase B   U(L) unique positions, each perft(D - L): perft(D) / (perft(L) / U(L)) nodes
+            at the measured seconds per node (the deepest measured remaining depth, a
+            safe choice: hashing makes deeper subtrees cheaper per node), spread over P
+            ranks as 4096 buckets: the slowest rank carries mean x (1 + cv x sqrt(2 ln P))
+            with cv a position's measured time spread over sqrt(positions per rank)
+  memory    (1.1 U(L) + U(L-1)) / P x 100 bytes per rank must fit --memory-per-rank
+
+  efficiency = (phase A + phase B at one rank, no network) / (P x time at P ranks)
+
 Needs h5py and numpy (Debian: python3-h5py).
 """
 import argparse
@@ -78,6 +99,125 @@ def sharing_curve(path):
                   if r["cpu_seconds"] and r["threads"] == 1)
 
 
+# Unique positions after n plies (the issue's published counts, OEIS A083276).
+UNIQUE_PUBLISHED = {**UNIQUE, 8: 988187354, 9: 9183421888}
+NETWORKS = {"ib": (100e9 / 8, 2e-6), "eth": (10e9 / 8, 30e-6)}  # bytes/s, seconds per message
+ROUND_BYTES = 32 << 20  # DEDUP_ROUND_BYTES
+BUCKETS = 4096
+
+
+def unique_at(ply):
+    """Published to ply 9; past it the last growth, shrinking 5% a ply."""
+    if ply in UNIQUE_PUBLISHED:
+        return UNIQUE_PUBLISHED[ply]
+    growth = UNIQUE_PUBLISHED[9] / UNIQUE_PUBLISHED[8]
+    u = UNIQUE_PUBLISHED[9]
+    for _ in range(9, ply):
+        growth *= 0.95
+        u *= growth
+    return u
+
+
+def perft_at(ply):
+    return PERFT.get(ply) or PATHS[ply]
+
+
+def measured_dedup(path):
+    """What a deduplicated run measured: per child, per record, per node; bucket spread."""
+    with h5py.File(path, "r") as f:
+        lv = f["levels"]
+        last = int(lv["run"][:].max())
+        pick = lv["run"][:] == last
+        col = {k: lv[k][:][pick] for k in ("rank", "ply", "unique", "children", "bytes_sent", "seconds",
+                                              "exchange_seconds")}
+        b = f["buckets"]
+        bucket_secs = b["seconds"][:].astype(float)
+        bucket_positions = b["positions"][:].astype(float)
+        meta = {k: int(f.attrs[k]) for k in ("depth", "dedup_ply", "split_depth")}
+    ranks = int(col["rank"].max()) + 1
+    routed = col["ply"] > meta["split_depth"]
+    children = col["children"][routed].sum()
+    compute = (col["seconds"] - col["exchange_seconds"])[routed].sum()
+    remote = children * (ranks - 1) / ranks
+    plies = sorted(set(col["ply"]))
+    per_ply = {p: (col["unique"][col["ply"] == p].sum(), col["children"][col["ply"] == p].sum()) for p in plies}
+    moves = [per_ply[p][1] / per_ply[p - 1][0] for p in plies if p - 1 in per_ply]
+    L, D = meta["dedup_ply"], meta["depth"]
+    nodes = PERFT.get(D) or PATHS[D]
+    counted = nodes / (perft_at(L) / unique_at(L))  # nodes phase B walked
+    return {
+        "ranks": ranks, "depth": D, "dedup_ply": L,
+        "seconds_per_child": compute / children,
+        "bytes_per_record": col["bytes_sent"].sum() / remote if remote else 52.0,
+        "children_per_position": moves[-1],
+        "seconds_per_node": bucket_secs.sum() / counted,
+        # A position's time varies; a rank's is a sum over its share of the positions. Read
+        # back per position from the buckets' spread (an overestimate where timer noise
+        # dominates small buckets: a safe one).
+        "position_cv": float(bucket_secs.std() / bucket_secs.mean() * np.sqrt(bucket_positions.mean())),
+    }
+
+
+def dedup_time(m, depth, ply, ranks, network):
+    """Seconds of perft(depth) deduplicated at ply on ranks ranks (one core each), and its
+    phase A compute, network and phase B parts."""
+    bandwidth, latency = NETWORKS[network] if network else (float("inf"), 0.0)
+    moves = m["children_per_position"]
+    compute = comm = 0.0
+    for level in range(4, ply + 1):  # split depth 3
+        moves_here = moves * 1.03 ** max(0, level - m["dedup_ply"])
+        children = unique_at(level - 1) * moves_here
+        compute += children * m["seconds_per_child"] / ranks
+        if ranks > 1:
+            per_rank = children * (ranks - 1) / ranks * m["bytes_per_record"] / ranks
+            rounds = max(1.0, per_rank / ROUND_BYTES)
+            comm += per_rank / bandwidth + rounds * (ranks - 1) * latency
+    counted = perft_at(depth) / (perft_at(ply) / unique_at(ply))
+    mean = counted * m["seconds_per_node"] / ranks
+    per_rank = unique_at(ply) / min(ranks, BUCKETS)  # positions in a rank's buckets
+    spread = m["position_cv"] / np.sqrt(per_rank) * np.sqrt(2 * np.log(ranks)) if ranks > 1 else 0.0
+    phase_b = mean * (1 + spread)
+    return compute + comm + phase_b, compute, comm, phase_b
+
+
+def dedup_rows(m, depths, rank_counts, plies, networks, memory):
+    rows = []
+    for depth in depths:
+        for ranks in rank_counts:
+            for ply in plies:
+                if ply >= depth - 1:
+                    continue
+                need = (1.1 * unique_at(ply) + unique_at(ply - 1)) / ranks * 100
+                if need > memory:
+                    continue
+                one = dedup_time(m, depth, ply, 1, None)[0]
+                for net in networks:
+                    total, a, c, b = dedup_time(m, depth, ply, ranks, net)
+                    rows.append({"depth": depth, "ranks": ranks, "dedup_ply": ply, "network": net,
+                                 "seconds": total, "phase_a": a, "network_seconds": c, "phase_b": b,
+                                 "bytes_per_rank": need, "efficiency": one / (ranks * total),
+                                 "core_hours": ranks * total / 3600})
+    return rows
+
+
+def dedup_main(args):
+    m = measured_dedup(args.dedup)
+    print(f"measured: perft({m['depth']}) at dedup ply {m['dedup_ply']} on {m['ranks']} ranks: "
+          f"{m['seconds_per_child'] * 1e9:.0f} ns per child routed, {m['bytes_per_record']:.1f} bytes per record, "
+          f"{m['children_per_position']:.1f} children per unique position, "
+          f"{m['seconds_per_node'] * 1e9:.2f} ns per node counted, position time cv {m['position_cv']:.1f}")
+    rows = dedup_rows(m, [int(d) for d in args.depths.split(",")], [int(r) for r in args.ranks.split(",")],
+                      [int(p) for p in args.plies.split(",")], args.network.split(","), args.memory_per_rank)
+    print(f"{'perft':>5} {'ranks':>6} {'ply':>3} {'net':>4} {'GB/rank':>7} {'phase A':>9} {'network':>9} "
+          f"{'phase B':>10} {'hours':>9} {'core-h':>10} {'eff':>6}")
+    for r in rows:
+        print(f"{r['depth']:>5} {r['ranks']:>6} {r['dedup_ply']:>3} {r['network']:>4} {r['bytes_per_rank'] / 1e9:>7.2f} "
+              f"{r['phase_a']:>9.0f} {r['network_seconds']:>9.0f} {r['phase_b']:>10.0f} "
+              f"{r['seconds'] / 3600:>9.2f} {r['core_hours']:>10.0f} {r['efficiency']:>6.3f}")
+    if args.json:
+        print(json.dumps({"measured": m, "rows": rows}))
+
+
 def inflation(points, ranks):
     if len(points) < 2:
         return 1.0
@@ -109,7 +249,12 @@ def simulate(rel, units, ranks, unit_mean, service):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--units", required=True, help="result file of a measured run")
+    p.add_argument("--units", help="result file of a measured run split into units")
+    p.add_argument("--dedup", help="result file of a measured deduplicated run (--dedup-ply)")
+    p.add_argument("--plies", default="7,8,9", help="with --dedup: dedup plies to model (default 7,8,9)")
+    p.add_argument("--network", default="ib,eth", help="with --dedup: ib (100 Gb/s), eth (10 Gb/s) or both")
+    p.add_argument("--memory-per-rank", type=float, default=4e9,
+                   help="with --dedup: bytes of positions a rank may hold (default 4e9)")
     p.add_argument("--depths", default="11,13")
     p.add_argument("--ranks", default="64,1024,16384")
     p.add_argument("--cores-per-rank", type=int, default=1)
@@ -125,6 +270,10 @@ def main():
     p.add_argument("--sharing", help="perft_scaling.py JSON at a fixed table size per rank (see above)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
+    if args.dedup:
+        return dedup_main(args)
+    if not args.units:
+        p.error("give --units FILE (split run) or --dedup FILE (deduplicated run)")
     curve = sharing_curve(args.sharing) if args.sharing else []
     if curve:
         print("extra work from tables per rank (ranks: factor): " + ", ".join(f"{p}: {w:.2f}" for p, w in curve))

@@ -3,7 +3,8 @@
 Slurm is not installed here, so `srun` is a stand-in that runs the ranks with mpirun, and
 `scontrol` records what it was asked. The script is run as Slurm would: once until SIGTERM
 (the --signal warning), then again as the requeued job, which must resume and give the
-published total without recounting the units the first piece kept.
+published total without recounting the units the first piece kept: once split into
+units (SPLIT), once deduplicated over the ranks (DEDUP, MEMORY), whose units are buckets.
 
 usage: slurm_template.py MPIEXEC CHESSHPC SBATCH_SCRIPT
 """
@@ -36,27 +37,35 @@ def write_tool(path, text):
     os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
 
 
-def main(mpiexec, binary, script):
+# How each mode names its units in the file: the done count's attribute and the table.
+MODES = {
+    "split": ({"SPLIT": str(SPLIT), "HASH": "16M"}, "units_done", "units"),
+    "dedup": ({"DEDUP": "3", "MEMORY": "64M"}, "buckets_done", "buckets"),
+}
+
+
+def two_pieces(mpiexec, binary, script, mode):
+    settings, done_attr, table = MODES[mode]
     with tempfile.TemporaryDirectory() as tmp:
         bindir, out, log = os.path.join(tmp, "bin"), os.path.join(tmp, "perft.h5"), os.path.join(tmp, "scontrol.log")
         os.mkdir(bindir)
         write_tool(os.path.join(bindir, "srun"), FAKE_SRUN.format(mpiexec=mpiexec))
         write_tool(os.path.join(bindir, "scontrol"), FAKE_SCONTROL.format(log=log))
         env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"], SLURM_JOB_ID="4242", SLURM_CPUS_PER_TASK="1",
-                   FEN=KIWIPETE, DEPTH=str(DEPTH), SPLIT=str(SPLIT), HASH="16M", OUT=out, CHESSHPC=binary,
-                   EXTRA_ARGS="--checkpoint 0.05",
-                   OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+                   FEN=KIWIPETE, DEPTH=str(DEPTH), OUT=out, CHESSHPC=binary, EXTRA_ARGS="--checkpoint 0.05",
+                   OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", **settings)
+        done = lambda: units_done(out, done_attr)
 
         first = subprocess.Popen(["bash", script], env=env, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                  text=True)
-        wait_until_recorded(lambda: units_done(out), first, "the first piece", 120, output=first.stdout.read)
+        wait_until_recorded(done, first, "the first piece", 120, output=first.stdout.read)
         first.send_signal(signal.SIGTERM)  # Slurm's --signal=B:TERM@300
         log1 = first.communicate(timeout=120)[0]
         assert first.returncode != 0, log1
         assert "stopped by SIGTERM" in log1 and "requeueing to continue" in log1, log1
         with open(log) as f:
             assert f.read().split() == ["requeue", "4242"]
-        kept = units_done(out)
+        kept = done()
         assert kept >= 1
 
         second = subprocess.run(["bash", script], env=env, cwd=tmp, capture_output=True, text=True, timeout=600)
@@ -65,9 +74,15 @@ def main(mpiexec, binary, script):
         with h5py.File(out, "r") as f:
             assert int(f.attrs["total"]) == PUBLISHED and int(f.attrs["runs"]) == 2
             assert "--resume" in f.attrs["command_line"]
-            runs = f["units/run"][:]
+            runs = f[f"{table}/run"][:]
             assert sum(1 for r in runs if r == 0) == kept and sum(1 for r in runs if r == 1) == len(runs) - kept
-        print(f"first piece kept {kept} units and asked for a requeue; the second finished: total {PUBLISHED} ok")
+        print(f"{mode}: first piece kept {kept} {table} and asked for a requeue; the second finished: "
+              f"total {PUBLISHED} ok")
+
+
+def main(mpiexec, binary, script):
+    for mode in MODES:
+        two_pieces(mpiexec, binary, script, mode)
 
 
 if __name__ == "__main__":

@@ -63,19 +63,24 @@ std::vector<int> to_ints(const std::vector<size_t>& v) {
 void MpiExchange::all_to_all(const Blocks& to, Blocks& from) {
   const size_t n = size_t(size());
   std::vector<int> send_counts = to_ints(to.size), send_at = to_ints(to.at), recv_counts(n);
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  MPI_Request req;
+  MPI_Ialltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD, &req);
+  gentle_wait(&req);
   std::vector<int> recv_at = offsets(recv_counts);
   const size_t total = size_t(recv_at.back()) + size_t(recv_counts.back());
   if (from.bytes.size() < total) from.bytes.resize(total);
-  MPI_Alltoallv(to.bytes.data(), send_counts.data(), send_at.data(), MPI_BYTE, from.bytes.data(), recv_counts.data(),
-                recv_at.data(), MPI_BYTE, MPI_COMM_WORLD);
+  MPI_Ialltoallv(to.bytes.data(), send_counts.data(), send_at.data(), MPI_BYTE, from.bytes.data(), recv_counts.data(),
+                 recv_at.data(), MPI_BYTE, MPI_COMM_WORLD, &req);
+  gentle_wait(&req);
   from.at.assign(recv_at.begin(), recv_at.end());
   from.size.assign(recv_counts.begin(), recv_counts.end());
 }
 
 bool MpiExchange::all(bool mine) {
   int in = mine, out = 0;
-  MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  MPI_Request req;
+  MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD, &req);
+  gentle_wait(&req);
   return out != 0;
 }
 

@@ -144,7 +144,11 @@ PieceType captured_type(const Position& pos, Move m) {
 // moves one 8-byte pair instead of chasing an index into a second array.
 class MovePicker {
  public:
-  void add(Move m, int score) { list_[n_++].s = {m, score}; }
+  void add(Move m, int score) {
+    if (n_ == int(MoveList::CAPACITY)) [[unlikely]]
+      move_list_overflow();
+    list_[n_++].s = {m, score};
+  }
   bool next(Move& m, int& score) {
     if (i_ >= n_) return false;
     if (i_ < SELECTED) {

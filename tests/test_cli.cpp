@@ -34,6 +34,19 @@ Result chesshpc(const std::string& args) {
 
 const std::string KIWIPETE = "'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'";
 
+// Issue 14's crashing inputs: 24 queens overflowed the move list (perft counted 157,714 of
+// 157,736 at depth 3), 24 pawns a side the packed bytes of a selfplay position.
+const std::string QUEENS = "knQQQQQQ/pp5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/QQQQQQQK w - - 0 1";
+const std::string PAWNS = "4k3/pppppppp/pppppppp/pppppppp/PPPPPPPP/PPPPPPPP/PPPPPPPP/4K3 w - - 0 1";
+
+std::string write_file(const std::string& name, const std::string& text) {
+  std::string path = testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+bool exists(const std::string& path) { return std::ifstream(path).good(); }
+
 }  // namespace
 
 TEST(Cli, PerftTextReportsNodes) {
@@ -71,6 +84,33 @@ TEST(Cli, BadFenIsInputErrorNamingTheField) {
   EXPECT_NE(r.err.find("piece placement"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("'X'"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");
+}
+
+TEST(Cli, ImpossibleMaterialIsBadInputForPerftAndRules) {
+  Result perft = chesshpc("perft --fen '" + QUEENS + "' --depth 3");
+  EXPECT_EQ(perft.code, 3);
+  EXPECT_EQ(perft.err, "chesshpc perft: bad FEN: piece placement: white has 25 pieces and pawns, more than 16\n");
+  EXPECT_EQ(perft.out, "");
+  Result rules = chesshpc("rules --fen '" + QUEENS + "' --moves h2b8");
+  EXPECT_EQ(rules.code, 3);
+  EXPECT_EQ(rules.err, "chesshpc rules: bad FEN: piece placement: white has 25 pieces and pawns, more than 16\n");
+  EXPECT_EQ(rules.out, "");
+  Result pawns = chesshpc("perft --fen '" + PAWNS + "' --depth 1");
+  EXPECT_EQ(pawns.code, 3);
+  EXPECT_EQ(pawns.err, "chesshpc perft: bad FEN: piece placement: white has 24 pawns, more than 8\n");
+}
+
+// A book line of impossible material exited 0 with corrupted /positions rows: now the
+// book is refused before any game, naming its line, and no file or part is written.
+TEST(Cli, SelfplayBookOfImpossibleMaterialIsBadInput) {
+  std::string book = write_file("pawns.epd", "# 24 pawns a side\n" + PAWNS + "\n");
+  std::string out = testing::TempDir() + "pawns.h5";
+  Result r = chesshpc("selfplay --games 2 --nodes 50 --book " + book + " --out " + out + " --quiet");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_EQ(r.err, "chesshpc selfplay: " + book + ":2: bad FEN: piece placement: white has 24 pawns, more than 8\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(exists(out));
+  EXPECT_FALSE(exists(out + ".parts/part-000000.h5"));
 }
 
 TEST(Cli, BadOptionsAreUsageErrors) {

@@ -101,6 +101,19 @@ TEST(Uci, BadLinesAreReportedAndIgnored) {
   EXPECT_NE(out.find("readyok"), std::string::npos);
 }
 
+// 24 queens overflowed the search's move list: the position is refused, and the engine
+// searches the position it had.
+TEST(Uci, ImpossibleMaterialIsRefusedAndThePositionKept) {
+  std::string out =
+      run_engine("printf 'position fen knQQQQQQ/pp5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/QQQQQQQK w - - 0 1\\ngo depth 2\\n'");
+  EXPECT_NE(out.find("info string bad FEN: piece placement: white has 25 pieces and pawns, more than 16\n"),
+            std::string::npos)
+      << out;
+  auto best = lines_starting(out, "bestmove ");
+  ASSERT_EQ(best.size(), 1u) << out;
+  EXPECT_TRUE(chess::parse_uci(chess::Position::start(), bestmove_of(best[0])).has_value()) << best[0];
+}
+
 TEST(Uci, StopEndsGoInfinite) {
   std::string out = run_engine(
       "printf 'position startpos moves d2d4\\ngo infinite\\n'; sleep 0.5; printf 'isready\\n'; sleep 0.2; "

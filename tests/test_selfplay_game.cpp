@@ -3,11 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "core/movegen.h"
 #include "core/san.h"
 #include "core/uci.h"
 #include "jobs/io/h5.h"
+#include "jobs/selfplay/batch.h"
 #include "jobs/selfplay/game.h"
 #include "jobs/selfplay/game_bytes.h"
 #include "jobs/selfplay/players.h"
@@ -229,4 +233,42 @@ TEST(SelfplayGame, RecordsSurviveTheTripAsBytes) {
   EXPECT_EQ(back[0].opening.moves.size(), 2u);
   bytes.pop_back();
   EXPECT_THROW(decode_games(bytes), std::runtime_error);
+}
+
+// A checkpoint that cannot be written (a full disk) keeps its games for the next part:
+// they were dropped, and a batch that could write again at the end had a dataset without
+// them, with exit 0.
+TEST(SelfplayBatchFile, GamesOfAFailedCheckpointGoIntoTheNextPart) {
+  namespace fs = std::filesystem;
+  const std::string dir = testing::TempDir() + "failed_checkpoint";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  SelfplayRequest req;
+  req.games = 4, req.games_per_unit = 2, req.limits.nodes = 50, req.threads = 1, req.quiet = true;
+  req.out = dir + "/s.h5";
+  SelfplayBatch batch(req);
+  std::ostringstream out, err;
+  ASSERT_EQ(batch.plan(Ranks{}, err), 0) << err.str();
+  ASSERT_EQ(batch.open("2026-01-01T00:00:00Z", err), 0) << err.str();
+  const std::string parts = req.out + ".parts";
+
+  batch.record(0, batch.compute(0), 0, 0);
+  fs::rename(parts, parts + ".away");
+  std::ofstream(parts) << "a file where the parts directory should be\n";
+  std::function<uint64_t()> failing = batch.checkpoint();
+  EXPECT_THROW(failing(), h5::Error);
+  fs::remove(parts);
+  fs::rename(parts + ".away", parts);
+
+  batch.record(1, batch.compute(1), 0, 0);
+  EXPECT_EQ(batch.checkpoint()(), 4u);
+  h5::Group part = h5::open_read(parts + "/part-000001.h5");
+  EXPECT_EQ(read_selfplay_tables(part).games.game, (std::vector<uint64_t>{0, 1, 2, 3}));
+
+  UnitRun run;
+  run.started = "2026-01-01T00:00:00Z";
+  ASSERT_EQ(batch.finish(run, out, err), 0) << err.str();
+  h5::Group file = h5::open_read(req.out);
+  EXPECT_EQ(read_selfplay_tables(file).games.game, (std::vector<uint64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(out.str().rfind("selfplay: 4 games (0 resumed), ", 0), 0u) << out.str();
 }

@@ -418,3 +418,31 @@ TEST(Cli, BenchDiskFullAtTheEndPrintsTheMeasurements) {
   EXPECT_FALSE(exists(out));
   EXPECT_FALSE(exists(out + ".partial"));
 }
+
+// ---- export of a --dedup dataset (issue 14, item 4) ---------------------------------------
+
+// --dedup keeps a position's first row only, so every game after the first lacks rows (its
+// start position at least): the export took the moves from /positions and failed ("game 2
+// ply 1: illegal move"). It takes them from /games/moves; the PGN replays in drawstats with
+// every game and every ply.
+TEST(Cli, ExportOfADedupDatasetHasEveryMove) {
+  const std::string dir = test_dir(), h5 = dir + "dedup.h5", pgn = dir + "dedup.pgn";
+  Result play = chesshpc(
+      "selfplay --games 4 --nodes 100 --random-plies 2 --seed 3 --threads 1 --dedup --quiet --json --out " + h5);
+  ASSERT_EQ(play.code, 0) << play.err;
+  EXPECT_NE(play.out.find("\"duplicates_dropped\": "), std::string::npos) << play.out;
+  EXPECT_EQ(play.out.find("\"duplicates_dropped\": 0,"), std::string::npos) << "nothing to drop: " << play.out;
+  Result exported = chesshpc("export --pgn " + h5);
+  ASSERT_EQ(exported.code, 0) << exported.err;
+  EXPECT_EQ(exported.err, "");
+  std::ofstream(pgn) << exported.out;
+  int games = 0, plies = 0;
+  for (size_t at = 0; (at = exported.out.find("[PlyCount \"", at)) != std::string::npos; ++games)
+    plies += std::stoi(exported.out.substr(at += 11));
+  EXPECT_EQ(games, 4);
+  Result replay = chesshpc("drawstats " + pgn + " --json --quiet");
+  ASSERT_EQ(replay.code, 0) << replay.err;
+  EXPECT_NE(replay.out.find("\"games\": 4, \"skipped\": 0, \"plies\": " + std::to_string(plies) + ","),
+            std::string::npos)
+      << replay.out;
+}

@@ -446,3 +446,17 @@ TEST(Cli, ExportOfADedupDatasetHasEveryMove) {
             std::string::npos)
       << replay.out;
 }
+
+// ---- selfplay --games beyond the cap (issue 14, item 5) ------------------------------------
+
+TEST(Cli, SelfplayGamesBeyondTheCapIsUsageErrorAtOnce) {
+  const std::string out = test_dir() + "many.h5";
+  Result r = chesshpc("selfplay --games 2147483648 --nodes 10 --out " + out);
+  EXPECT_EQ(r.code, 2);
+  // The usage error's line, then the usage every usage error prints.
+  EXPECT_EQ(r.err.substr(0, r.err.find('\n') + 1),
+            "chesshpc: --games must be at most 10000000 (rank 0 keeps every game of a batch in memory); play more "
+            "as several batches with other --seed\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(std::filesystem::exists(out + ".parts"));
+}

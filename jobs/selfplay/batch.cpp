@@ -17,7 +17,7 @@ SelfplayBatch::SelfplayBatch(SelfplayRequest req) : req_(std::move(req)), store_
 int SelfplayBatch::plan(const Ranks& ranks, std::ostream& err) {
   if (!req_.book.empty()) {
     try {
-      book_ = read_book(req_.book);
+      book_ = read_book(req_.book, &req_.book_digest);
     } catch (const BookError& e) {
       if (ranks.root()) err << "chesshpc selfplay: " << e.what() << "\n";
       return EXIT_INPUT;

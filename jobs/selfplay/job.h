@@ -36,6 +36,9 @@ struct SelfplayRequest : RulesetChoice, ResultFile, Reporting {
   uint64_t games = 0;
   uint64_t seed = 0;
   std::string book;  // EPD or PGN; empty: the start position
+  // A hash of the book's bytes (read_book's digest), filled when the batch reads the book:
+  // part of identity(), so that --resume refuses a book that changed since the parts.
+  std::string book_digest;
   BookOrder book_order = BookOrder::SEQUENTIAL;
   int random_plies = 0;
   Adjudication adjudication;

@@ -28,9 +28,15 @@ size_t Checkpointer::save() {
   auto t0 = std::chrono::steady_clock::now();
   try {
     in_file_ = hooks_.save();
+    failures_ = 0;
+    said_.clear();
   } catch (const std::exception& e) {
-    // The previous checkpoint stays in place; the final write reports the error for good.
-    std::cerr << "chesshpc: checkpoint failed: " << e.what() << "\n";
+    // The previous checkpoint stays in place and the run goes on; the final write reports
+    // the error for good. A full disk fails every save the same way: said once, not every
+    // few seconds.
+    if (e.what() != said_) std::cerr << "chesshpc: checkpoint failed, the run goes on: " << e.what() << "\n";
+    said_ = e.what();
+    ++failures_;
   }
   writing_ = writing_ + std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ++writes_;
@@ -49,7 +55,10 @@ void Checkpointer::loop() {
     }
     double since = std::chrono::duration<double>(Clock::now() - last).count();
     double cost = writes_ ? writing_ / writes_ : 0;
-    if (since < (interval_ > 0 ? interval_ : std::max(5.0, 50 * cost))) continue;
+    // After failures the wait doubles each time (up to 64 times): each failed HDF5 file
+    // leaks a little memory (h5.cpp), and a disk that is full now is likely full in 5 s.
+    double wait = (interval_ > 0 ? interval_ : std::max(5.0, 50 * cost)) * double(1 << std::min(failures_, 6));
+    if (since < wait) continue;
     save();
     last = Clock::now();
   }

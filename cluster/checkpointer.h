@@ -21,7 +21,9 @@ struct CheckpointHooks {
 
 // Saves every `interval` seconds (0: every 5 s, stretched so that saving stays under 2% of
 // the run), and once more when a stop signal arrives, after which it calls
-// on_stop(signal, units in the file), which ends the process.
+// on_stop(signal, units in the file), which ends the process. A failed save is said on
+// stderr (once while saves fail alike) and the run goes on, the wait doubling after each
+// failure in a row.
 class Checkpointer {
  public:
   Checkpointer(CheckpointHooks hooks, double interval, std::function<void(int, size_t)> on_stop);
@@ -48,6 +50,8 @@ class Checkpointer {
   std::atomic<double> writing_{0};
   std::atomic<int> writes_{0};
   size_t in_file_ = 0;
+  int failures_ = 0;  // saves failed since the last that worked
+  std::string said_;  // the failure said since then
   std::thread thread_;
 };
 

@@ -1,6 +1,8 @@
 #include "core/movegen.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace chess {
 
@@ -18,6 +20,10 @@ struct AnySink {
 };
 
 }  // namespace
+
+void move_list_overflow() {
+  throw std::length_error("more than " + std::to_string(MoveList::CAPACITY) + " moves in one list");
+}
 
 bool MoveList::contains(Move m) const { return std::find(begin(), end(), m) != end(); }
 

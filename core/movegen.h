@@ -25,6 +25,10 @@ constexpr int RULES_VERSION = 1;
 template <Color Us, class Sink>
 inline void generate_legal(const Position& pos, Sink& sink);
 
+// Throws std::length_error: a move list is full. Unreachable from a position from_fen
+// accepted (218 moves at most), but a bound that memory relies on is checked, not assumed.
+[[noreturn]] void move_list_overflow();
+
 class MoveList {
  public:
   static constexpr size_t CAPACITY = 256;  // no legal position has more than 218 moves
@@ -39,7 +43,11 @@ class MoveList {
   bool empty() const { return size_ == 0; }
   bool contains(Move m) const;
   Move operator[](size_t i) const { return moves_[i]; }
-  void push(Move m) { moves_[size_++] = m; }
+  void push(Move m) {
+    if (size_ == CAPACITY) [[unlikely]]
+      move_list_overflow();
+    moves_[size_++] = m;
+  }
 
  private:
   // A count, not an end pointer, so that copies stay valid.

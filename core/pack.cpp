@@ -1,5 +1,6 @@
 #include "core/pack.h"
 
+#include <stdexcept>
 #include <string>
 
 #include "core/bitboard.h"
@@ -18,6 +19,11 @@ int code(Piece p) { return int(p & 7) + (p >> 3) * 6; }
 PackedPosition pack(const Position& pos) {
   PackedPosition b{};
   Bitboard occupied = pos.pieces();
+  // 16 bytes hold 32 nibbles. from_fen refuses more pieces, so this never throws for a
+  // position it read, but the bytes after the nibbles must not be overwritten if it did.
+  if (popcount(occupied) > MAX_PACKED_PIECES)
+    throw std::length_error("cannot pack " + std::to_string(popcount(occupied)) + " pieces: at most " +
+                            std::to_string(MAX_PACKED_PIECES));
   for (int i = 0; i < 8; ++i) b[i] = uint8_t(occupied >> (8 * i));
   int n = 0;
   for (Bitboard bb = occupied; bb; ++n) {
@@ -35,7 +41,7 @@ PackedPosition pack(const Position& pos) {
 Position unpack(const PackedPosition& b) {
   Bitboard occupied = 0;
   for (int i = 0; i < 8; ++i) occupied |= Bitboard(b[i]) << (8 * i);
-  if (popcount(occupied) > 32) throw FenError(1, "more than 32 pieces");
+  if (popcount(occupied) > MAX_PACKED_PIECES) throw FenError(1, "more than 32 pieces");
   char board[64];
   int n = 0;
   for (int s = 0; s < 64; ++s) {

@@ -18,7 +18,10 @@
 namespace chess {
 
 using PackedPosition = std::array<uint8_t, 32>;
+constexpr int MAX_PACKED_PIECES = 32;  // the nibbles of bytes 8-23
 
+// Throws std::length_error for more than MAX_PACKED_PIECES pieces (no position from_fen
+// accepts has them).
 PackedPosition pack(const Position& pos);
 // Throws FenError when the bytes do not describe a legal position.
 Position unpack(const PackedPosition& bytes);

@@ -2,6 +2,7 @@
 
 #include "core/uci.h"
 
+#include <algorithm>
 #include <charconv>
 #include <vector>
 
@@ -139,6 +140,27 @@ Position Position::from_bitboards(const Bitboard (&by_type)[PIECE_TYPE_NB], Bitb
   return pos;
 }
 
+// The material a game can reach: 8 pawns and 8 pieces a side at the start, a capture only
+// removes, and each promotion turns one pawn into one piece. Nothing else can be a position
+// of a game, and the fixed-size buffers rely on it: no such position has more than 218
+// legal moves (MoveList) or 32 pieces (pack()).
+void Position::validate_material() const {
+  constexpr int START_COUNT[PIECE_TYPE_NB] = {8, 2, 2, 2, 1, 1};  // by PieceType, pawn to king
+  for (Color c : {WHITE, BLACK}) {
+    const std::string side = c == WHITE ? "white" : "black";
+    const int pawns = popcount(pieces(c, PAWN)), total = popcount(pieces(c));
+    if (pawns > START_COUNT[PAWN]) fail(1, side + " has " + std::to_string(pawns) + " pawns, more than 8");
+    if (total > 16) fail(1, side + " has " + std::to_string(total) + " pieces and pawns, more than 16");
+    int promoted = 0;  // at least: pieces beyond those of the start position
+    for (PieceType pt : {KNIGHT, BISHOP, ROOK, QUEEN})
+      promoted += std::max(0, popcount(pieces(c, pt)) - START_COUNT[pt]);
+    if (promoted > START_COUNT[PAWN] - pawns)
+      fail(1, side + " has " + std::to_string(promoted) +
+                  " promoted pieces (beyond 1 queen, 2 rooks, 2 bishops, 2 knights) but with " + std::to_string(pawns) +
+                  " pawns left at most " + std::to_string(START_COUNT[PAWN] - pawns) + " can have promoted");
+  }
+}
+
 void Position::validate() const {
   for (Color c : {WHITE, BLACK}) {
     int kings = popcount(pieces(c, KING));
@@ -149,6 +171,7 @@ void Position::validate() const {
     Square s = lsb(misplaced);
     fail(1, "pawn on " + square_to_string(s) + ": no pawn can stand on rank " + char('1' + rank_of(s)));
   }
+  validate_material();
 
   struct CastleCheck {
     CastlingRights right;

@@ -31,7 +31,9 @@ class Position {
  public:
   // Accepts 6 fields, or 4 (the clocks then default to "0 1"), and the name "startpos".
   // Throws FenError naming the field and the fault for anything that is not a legal
-  // position. An en-passant square is kept only when an en-passant capture is legal.
+  // position, material no game can reach among them (more than 8 pawns or 16 men a side,
+  // or more promoted pieces than missing pawns). An en-passant square is kept only when
+  // an en-passant capture is legal.
   static Position from_fen(std::string_view fen);
   static Position start() { return from_fen(START_FEN); }
   // The position with these bitboards (by_type indexed by PieceType; the rest of the
@@ -102,6 +104,7 @@ class Position {
   template <Color Us, bool Full>
   void set_ep_if_capturable(Square ep);
   void validate() const;
+  void validate_material() const;
 
   Bitboard by_color_[COLOR_NB]{};
   Bitboard by_type_[PIECE_TYPE_NB]{};

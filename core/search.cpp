@@ -85,6 +85,9 @@ constexpr int HARD_CLOCK_DIVISOR = 3;     // ...and at most a third of the clock
 constexpr int NEW_ITERATION_DIVISOR = 2;  // none starts after half the soft limit: each takes longer than the last
 
 constexpr int TIME_CHECK_INTERVAL = 1024;  // nodes between clock reads in timed searches
+// Clock limits are capped here (2^40 ms, 35 years): a longer one plans the same moves, and
+// sums and products of capped values cannot overflow (a UCI increment of 2^63 - 1 did).
+constexpr int64_t MAX_CLOCK_MS = int64_t(1) << 40;
 
 // Late-move reductions grow with the logarithm of both depth and move number.
 constexpr int LMR_SIZE = 64;  // depths and move numbers beyond are read at the last entry
@@ -144,7 +147,11 @@ PieceType captured_type(const Position& pos, Move m) {
 // moves one 8-byte pair instead of chasing an index into a second array.
 class MovePicker {
  public:
-  void add(Move m, int score) { list_[n_++].s = {m, score}; }
+  void add(Move m, int score) {
+    if (n_ == int(MoveList::CAPACITY)) [[unlikely]]
+      move_list_overflow();
+    list_[n_++].s = {m, score};
+  }
   bool next(Move& m, int& score) {
     if (i_ >= n_) return false;
     if (i_ < SELECTED) {
@@ -584,11 +591,11 @@ SearchResult Search::run(const Position& root, const std::vector<Key>& history, 
   hard_ms_ = soft_ms_ = 0;
   if (limits.uses_clock()) {
     if (limits.movetime > 0) {
-      hard_ms_ = soft_ms_ = std::max<int64_t>(1, limits.movetime - MOVE_OVERHEAD_MS);
+      hard_ms_ = soft_ms_ = std::max<int64_t>(1, std::min(limits.movetime, MAX_CLOCK_MS) - MOVE_OVERHEAD_MS);
     } else {
       Color us = root.side_to_move();
-      int64_t left = std::max<int64_t>(1, us == WHITE ? limits.wtime : limits.btime);
-      int64_t inc = us == WHITE ? limits.winc : limits.binc;
+      int64_t left = std::clamp<int64_t>(us == WHITE ? limits.wtime : limits.btime, 1, MAX_CLOCK_MS);
+      int64_t inc = std::clamp<int64_t>(us == WHITE ? limits.winc : limits.binc, 0, MAX_CLOCK_MS);
       int moves_left = limits.movestogo > 0 ? std::min(limits.movestogo, MAX_MOVES_TO_GO) : DEFAULT_MOVES_TO_GO;
       int64_t usable = std::max<int64_t>(1, left - MOVE_OVERHEAD_MS);
       soft_ms_ = std::min(usable, usable / moves_left + inc * INCREMENT_PERCENT / 100);

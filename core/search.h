@@ -33,7 +33,8 @@ constexpr bool is_mate_score(int v) { return v >= VALUE_MATE_IN_MAX_PLY || v <= 
 constexpr int mate_in_moves(int v) { return v > 0 ? (VALUE_MATE - v + 1) / 2 : -(VALUE_MATE + v) / 2; }
 
 // What ends a search; zero (or -1 for the clocks) means no such limit. With none at all
-// the search runs to MAX_PLY or until stop().
+// the search runs to MAX_PLY or until stop(). Times beyond 2^40 ms (35 years) count as
+// 2^40, and a negative increment as none.
 struct SearchLimits {
   int depth = 0;
   uint64_t nodes = 0;

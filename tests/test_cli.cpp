@@ -4,7 +4,9 @@
 #include <sys/wait.h>
 #include <algorithm>
 #include <array>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -15,11 +17,12 @@ struct Result {
   std::string out, err;
 };
 
-// Runs chesshpc with the given arguments (already shell-quoted as needed).
-Result chesshpc(const std::string& args) {
+// Runs chesshpc with the given arguments (already shell-quoted as needed), after `prefix`
+// (a command that runs it, such as prlimit).
+Result chesshpc(const std::string& args, const std::string& prefix = "") {
   // One file per test: ctest runs the tests of this file concurrently.
   std::string err_file = testing::TempDir() + testing::UnitTest::GetInstance()->current_test_info()->name() + ".stderr";
-  std::string cmd = std::string(CHESSHPC_BIN) + " " + args + " 2>" + err_file;
+  std::string cmd = prefix + std::string(CHESSHPC_BIN) + " " + args + " 2>" + err_file;
   Result r{};
   FILE* p = popen(cmd.c_str(), "r");
   std::array<char, 4096> buf;
@@ -33,6 +36,37 @@ Result chesshpc(const std::string& args) {
 }
 
 const std::string KIWIPETE = "'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'";
+
+// Issue 14's crashing inputs: 24 queens overflowed the move list (perft counted 157,714 of
+// 157,736 at depth 3), 24 pawns a side the packed bytes of a selfplay position.
+const std::string QUEENS = "knQQQQQQ/pp5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/QQQQQQQK w - - 0 1";
+const std::string PAWNS = "4k3/pppppppp/pppppppp/pppppppp/PPPPPPPP/PPPPPPPP/PPPPPPPP/4K3 w - - 0 1";
+
+std::string write_file(const std::string& name, const std::string& text) {
+  std::string path = testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+bool exists(const std::string& path) { return std::ifstream(path).good(); }
+
+// A full disk, without root or a mount: files beyond `bytes` cannot grow (RLIMIT_FSIZE),
+// and with SIGXFSZ ignored (which exec keeps) a write past it fails with EFBIG, "File too
+// large", as it fails with ENOSPC on a full disk.
+std::string file_size_limit(long bytes) {
+  std::signal(SIGXFSZ, SIG_IGN);
+  return "prlimit --fsize=" + std::to_string(bytes) + " ";
+}
+
+int lines(const std::string& text) { return int(std::count(text.begin(), text.end(), '\n')); }
+
+// A fresh directory of the test's own for result files.
+std::string test_dir() {
+  std::string dir = testing::TempDir() + testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir + "/";
+}
 
 }  // namespace
 
@@ -71,6 +105,33 @@ TEST(Cli, BadFenIsInputErrorNamingTheField) {
   EXPECT_NE(r.err.find("piece placement"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("'X'"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");
+}
+
+TEST(Cli, ImpossibleMaterialIsBadInputForPerftAndRules) {
+  Result perft = chesshpc("perft --fen '" + QUEENS + "' --depth 3");
+  EXPECT_EQ(perft.code, 3);
+  EXPECT_EQ(perft.err, "chesshpc perft: bad FEN: piece placement: white has 25 pieces and pawns, more than 16\n");
+  EXPECT_EQ(perft.out, "");
+  Result rules = chesshpc("rules --fen '" + QUEENS + "' --moves h2b8");
+  EXPECT_EQ(rules.code, 3);
+  EXPECT_EQ(rules.err, "chesshpc rules: bad FEN: piece placement: white has 25 pieces and pawns, more than 16\n");
+  EXPECT_EQ(rules.out, "");
+  Result pawns = chesshpc("perft --fen '" + PAWNS + "' --depth 1");
+  EXPECT_EQ(pawns.code, 3);
+  EXPECT_EQ(pawns.err, "chesshpc perft: bad FEN: piece placement: white has 24 pawns, more than 8\n");
+}
+
+// A book line of impossible material exited 0 with corrupted /positions rows: now the
+// book is refused before any game, naming its line, and no file or part is written.
+TEST(Cli, SelfplayBookOfImpossibleMaterialIsBadInput) {
+  std::string book = write_file("pawns.epd", "# 24 pawns a side\n" + PAWNS + "\n");
+  std::string out = testing::TempDir() + "pawns.h5";
+  Result r = chesshpc("selfplay --games 2 --nodes 50 --book " + book + " --out " + out + " --quiet");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_EQ(r.err, "chesshpc selfplay: " + book + ":2: bad FEN: piece placement: white has 24 pawns, more than 8\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(exists(out));
+  EXPECT_FALSE(exists(out + ".parts/part-000000.h5"));
 }
 
 TEST(Cli, BadOptionsAreUsageErrors) {
@@ -290,4 +351,136 @@ TEST(Cli, DedupMemoryPlanIsRefusedOrChosenBeforeAnyWork) {
     Result r = chesshpc(bad);
     EXPECT_EQ(r.code, 2) << bad;
   }
+}
+
+// ---- A full disk (issue 14, item 3) ------------------------------------------------------
+
+// Every writer whose first write fails: one line naming the file and the cause, exit 4, and
+// no file left behind (HDF5 printed its error stack and the process died in HDF5's exit
+// clean-up with SIGSEGV).
+TEST(Cli, FullDiskAtTheFirstWriteIsOneLineAndExitFour) {
+  const std::string dir = test_dir(), limit = file_size_limit(4096);
+  const std::string pgn = write_file("full_disk.pgn", "[Event \"x\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n");
+  struct Writer {
+    const char* command;
+    std::string args, written;  // the file whose partial fails
+  };
+  const Writer writers[] = {
+      {"perft", "perft --depth 4 --split-depth 2 --out " + dir + "p.h5", dir + "p.h5"},
+      {"perft", "perft --depth 4 --dedup-ply 3 --split-depth 2 --out " + dir + "d.h5", dir + "d.h5"},
+      {"selfplay", "selfplay --games 2 --nodes 50 --out " + dir + "s.h5", dir + "s.h5.parts/part-000000.h5"},
+      {"drawstats", "drawstats " + pgn + " --out " + dir + "w.h5", dir + "w.h5"},
+  };
+  for (const Writer& w : writers) {
+    Result r = chesshpc(w.args + " --quiet", limit);
+    SCOPED_TRACE(w.args);
+    EXPECT_EQ(r.code, 4);
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_EQ(r.err.rfind(std::string("chesshpc ") + w.command + ": cannot ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(" '" + w.written + ".partial': File too large\n"), std::string::npos) << r.err;
+    EXPECT_FALSE(exists(w.written)) << "a file after a failed write";
+    EXPECT_FALSE(exists(w.written + ".partial")) << "the partial file of a failed write";
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir + "s.h5.parts")) << "an empty parts directory passes for a batch";
+  // drawstats still printed what it computed.
+  Result stats = chesshpc("drawstats " + pgn + " --out " + dir + "w.h5 --quiet", limit);
+  EXPECT_NE(stats.out.find(pgn + ": 1 games replayed, 0 skipped"), std::string::npos) << stats.out;
+}
+
+// The disk fills after the first write: the total is still printed, then one line saying
+// that the file keeps its last checkpoint; exit 4; --resume from that file gives the total.
+// (The first file of 72,078 undone units takes 6.05 MB, the complete one 6.3 MB.)
+TEST(Cli, PerftDiskFullAtTheLastWritePrintsTheTotalAndKeepsTheCheckpoint) {
+  const std::string out = test_dir() + "p.h5", run = "perft --depth 6 --split-depth 4 --threads 1 --quiet --out " + out;
+  Result r = chesshpc(run, file_size_limit(6'150'000));
+  EXPECT_EQ(r.code, 4);
+  EXPECT_NE(r.out.find("nodes 119060324 in "), std::string::npos) << r.out;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("chesshpc perft: cannot ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(" '" + out + ".partial': File too large; '" + out +
+                       "' keeps the last checkpoint (--resume continues from it)\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(exists(out + ".partial"));
+  Result resumed = chesshpc(run + " --resume");
+  EXPECT_EQ(resumed.code, 0) << resumed.err;
+  EXPECT_NE(resumed.out.find("nodes 119060324 in "), std::string::npos) << resumed.out;
+}
+
+// A selfplay dataset that cannot be written: the summary, one line, exit 4; the parts
+// stay, and --resume writes the dataset with every game. (An empty part takes 40 KB, six
+// games about 200 KB.)
+TEST(Cli, SelfplayDiskFullAtTheEndKeepsThePartsForResume) {
+  const std::string out = test_dir() + "s.h5", run = "selfplay --games 6 --nodes 200 --threads 1 --quiet --out " + out;
+  Result r = chesshpc(run, file_size_limit(60'000));
+  EXPECT_EQ(r.code, 4);
+  EXPECT_EQ(r.out.rfind("selfplay: 6 games (0 resumed), ", 0), 0u) << r.out;
+  const std::string last = r.err.substr(r.err.rfind('\n', r.err.size() - 2) + 1);
+  EXPECT_EQ(last.rfind("chesshpc selfplay: cannot ", 0), 0u) << r.err;
+  EXPECT_NE(last.find(" '" + out + ".partial': File too large; the games written so far stay in '" + out +
+                      ".parts' (--resume plays the others and writes the file)\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(exists(out));
+  EXPECT_TRUE(exists(out + ".parts/part-000000.h5"));
+  Result resumed = chesshpc(run + " --resume");
+  EXPECT_EQ(resumed.code, 0) << resumed.err;
+  EXPECT_EQ(resumed.out.rfind("selfplay: 6 games (", 0), 0u) << resumed.out;
+  EXPECT_TRUE(exists(out));
+  EXPECT_FALSE(std::filesystem::exists(out + ".parts"));
+}
+
+// bench measures, then cannot write: the table is printed with "no file written", exit 4.
+TEST(Cli, BenchDiskFullAtTheEndPrintsTheMeasurements) {
+  const std::string out = test_dir() + "b.h5";
+  Result r = chesshpc("bench --suite quick --repeats 1 --threads 1 --stockfish none --quiet --out " + out,
+                      file_size_limit(4096));
+  EXPECT_EQ(r.code, 4);
+  EXPECT_NE(r.out.find("\nno file written: 14 measurements in "), std::string::npos) << r.out;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(" '" + out + ".partial': File too large\n"), std::string::npos) << r.err;
+  EXPECT_FALSE(exists(out));
+  EXPECT_FALSE(exists(out + ".partial"));
+}
+
+// ---- export of a --dedup dataset (issue 14, item 4) ---------------------------------------
+
+// --dedup keeps a position's first row only, so every game after the first lacks rows (its
+// start position at least): the export took the moves from /positions and failed ("game 2
+// ply 1: illegal move"). It takes them from /games/moves; the PGN replays in drawstats with
+// every game and every ply.
+TEST(Cli, ExportOfADedupDatasetHasEveryMove) {
+  const std::string dir = test_dir(), h5 = dir + "dedup.h5", pgn = dir + "dedup.pgn";
+  Result play = chesshpc(
+      "selfplay --games 4 --nodes 100 --random-plies 2 --seed 3 --threads 1 --dedup --quiet --json --out " + h5);
+  ASSERT_EQ(play.code, 0) << play.err;
+  EXPECT_NE(play.out.find("\"duplicates_dropped\": "), std::string::npos) << play.out;
+  EXPECT_EQ(play.out.find("\"duplicates_dropped\": 0,"), std::string::npos) << "nothing to drop: " << play.out;
+  Result exported = chesshpc("export --pgn " + h5);
+  ASSERT_EQ(exported.code, 0) << exported.err;
+  EXPECT_EQ(exported.err, "");
+  std::ofstream(pgn) << exported.out;
+  int games = 0, plies = 0;
+  for (size_t at = 0; (at = exported.out.find("[PlyCount \"", at)) != std::string::npos; ++games)
+    plies += std::stoi(exported.out.substr(at += 11));
+  EXPECT_EQ(games, 4);
+  Result replay = chesshpc("drawstats " + pgn + " --json --quiet");
+  ASSERT_EQ(replay.code, 0) << replay.err;
+  EXPECT_NE(replay.out.find("\"games\": 4, \"skipped\": 0, \"plies\": " + std::to_string(plies) + ","),
+            std::string::npos)
+      << replay.out;
+}
+
+// ---- selfplay --games beyond the cap (issue 14, item 5) ------------------------------------
+
+TEST(Cli, SelfplayGamesBeyondTheCapIsUsageErrorAtOnce) {
+  const std::string out = test_dir() + "many.h5";
+  Result r = chesshpc("selfplay --games 2147483648 --nodes 10 --out " + out);
+  EXPECT_EQ(r.code, 2);
+  // The usage error's line, then the usage every usage error prints.
+  EXPECT_EQ(r.err.substr(0, r.err.find('\n') + 1),
+            "chesshpc: --games must be at most 10000000 (rank 0 keeps every game of a batch in memory); play more "
+            "as several batches with other --seed\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(std::filesystem::exists(out + ".parts"));
 }

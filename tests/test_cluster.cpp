@@ -462,26 +462,35 @@ TEST(Checkpointer, SavesEveryIntervalAndCountsWrites) {
   }
 }
 
-// A failed save is still counted as a write and is reported on stderr; the thread goes on
-// saving.
-TEST(Checkpointer, FailedSaveIsReportedAndTheThreadGoesOn) {
+// A failed save is still counted as a write and is reported on stderr, once while saves
+// fail alike (a full disk would say it every few seconds for hours), again after one
+// worked; the thread goes on saving, waiting twice as long after each failure in a row.
+TEST(Checkpointer, FailedSaveIsReportedOnceAndTheThreadGoesOnMoreSlowly) {
   SharedText text;
   std::streambuf* cerr = std::cerr.rdbuf(&text);
   SaveLog log;
   {
     Checkpointer cp({log.hook([](int k) -> size_t {
-                       if (k == 2 || k == 3) throw std::runtime_error("disk full");
+                       if (k == 2 || k == 3 || k == 4 || k == 6) throw std::runtime_error("disk full");
                        return size_t(k);
                      }),
                      {}},
                     0.05, [](int, size_t) {});
     log.checkpointer = &cp;
-    EXPECT_TRUE(eventually([&] { return log.calls >= 5; }));
+    EXPECT_TRUE(eventually([&] { return log.calls >= 7; }));
   }
   std::cerr.rdbuf(cerr);
   std::lock_guard lock(log.mutex);
   for (size_t k = 0; k < log.writes_before.size(); ++k) EXPECT_EQ(log.writes_before[k], int(k));
-  EXPECT_EQ(text.text(), "chesshpc: checkpoint failed: disk full\nchesshpc: checkpoint failed: disk full\n");
+  EXPECT_EQ(text.text(),
+            "chesshpc: checkpoint failed, the run goes on: disk full\n"
+            "chesshpc: checkpoint failed, the run goes on: disk full\n");
+  // Saves 3, 4 and 5 came 2, 4 and 8 intervals after the one before (each took 2 ms more).
+  auto gap = [&](size_t k) { return std::chrono::duration<double>(log.started[k] - log.started[k - 1]).count(); };
+  EXPECT_GE(gap(2), 0.1);
+  EXPECT_GE(gap(3), 0.2);
+  EXPECT_GE(gap(4), 0.4);
+  EXPECT_LT(gap(5), 0.4);  // after the save that worked, one interval again
 }
 
 TEST(Checkpointer, WithoutSaveHookWritesNothing) {

@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/movegen.h"
 #include "core/position.h"
 
 using namespace chess;
@@ -157,6 +158,41 @@ TEST(FenReject, BlackPawnOnEighthRank) {
   expect_rejected("4k2p/8/8/8/8/8/8/4K3 b - - 0 1", 1, {"piece placement", "pawn on h8", "rank 8"});
 }
 
+// ---- Field 1: material no game can reach (issue 14) ------------------------------------
+
+// Both crashed before: 24 queens gave more than 256 moves (a write past MoveList), and 24
+// pawns a side more than the 32 pieces pack() has room for.
+TEST(FenReject, TwentyFourQueensOverflowedTheMoveList) {
+  expect_rejected("knQQQQQQ/pp5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/QQQQQQQK w - - 0 1", 1,
+                  {"piece placement", "white has 25 pieces and pawns, more than 16"});
+}
+
+TEST(FenReject, TwentyFourPawnsASideOverflowedThePackedBytes) {
+  expect_rejected("4k3/pppppppp/pppppppp/pppppppp/PPPPPPPP/PPPPPPPP/PPPPPPPP/4K3 w - - 0 1", 1,
+                  {"piece placement", "white has 24 pawns, more than 8"});
+}
+
+TEST(FenReject, KiwipeteWithAQueenMoreHas33Pieces) {
+  expect_rejected("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N1QQ1p/PPPBBPPP/R3K2R w KQkq - 0 1", 1,
+                  {"piece placement", "white has 17 pieces and pawns, more than 16"});
+}
+
+TEST(FenReject, NinePawns) {
+  expect_rejected("rnbqkbnr/pppppppp/p7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1,
+                  {"piece placement", "black has 9 pawns, more than 8"});
+}
+
+// 16 men, but two queens more than the start with only the h-pawn gone.
+TEST(FenReject, MorePromotedPiecesThanMissingPawns) {
+  expect_rejected("rnbqkbnr/pppppppp/8/8/3Q4/3Q4/PPPPPPP1/RNBQKBN1 w Qkq - 0 1", 1,
+                  {"piece placement",
+                   "white has 2 promoted pieces (beyond 1 queen, 2 rooks, 2 bishops, 2 knights) "
+                   "but with 7 pawns left at most 1 can have promoted"});
+  // A third bishop and a third knight for the a-pawn, and the a8 rook gone.
+  expect_rejected("1nbqkbnr/1ppppppp/8/8/3n4/3b4/PPPPPPPP/RNBQKBNR w KQk - 0 1", 1,
+                  {"piece placement", "black has 2 promoted pieces", "with 7 pawns left at most 1 can have promoted"});
+}
+
 // ---- Field 2: side to move ------------------------------------------------------------
 
 TEST(FenReject, SideToMoveUpperCase) {
@@ -288,7 +324,7 @@ TEST(FenReject, EnPassantOriginOccupied) {
   // The pawn on e4 cannot have come from e2 while another piece stands there.
   expect_rejected("rnbqkbnr/pppppppp/8/8/4P3/8/PPPPBPPP/RNBQK1NR b KQkq e3 0 1", 4,
                   {"en passant", "e3 but e2 is occupied"});
-  expect_rejected("rnbqkbnr/ppppnppp/8/3Pp3/8/8/PPP1PPPP/RNBQKB1R w KQkq e6 0 1", 4,
+  expect_rejected("rnbqkb1r/ppppnppp/8/3Pp3/8/8/PPP1PPPP/RNBQKB1R w KQkq e6 0 1", 4,
                   {"en passant", "e6 but e7 is occupied"});
 }
 
@@ -420,6 +456,15 @@ TEST(FenAccept, RoundTrips) {
     EXPECT_EQ(Position::from_fen(p.fen()), p) << fen;
     EXPECT_EQ(p.key(), p.compute_key()) << fen;
   }
+}
+
+// The most material a game can reach, and the most moves: 218 in a reachable position
+// (all 8 pawns promoted), which the move list holds.
+TEST(FenAccept, EveryPawnPromoted) {
+  Position p = Position::from_fen("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1");
+  EXPECT_EQ(legal_moves(p).size(), 218u);
+  // A promoted bishop for the one missing pawn is still possible material.
+  EXPECT_NO_THROW(Position::from_fen("rnbqkbnr/pppppppp/8/8/8/2B5/PPPPPPP1/RNBQKBNR w KQkq - 0 1"));
 }
 
 TEST(FenAccept, MoveNumberZeroReadsAsOne) {

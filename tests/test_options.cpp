@@ -436,11 +436,11 @@ TEST(SelfplayOptions, Defaults) {
 
 TEST(SelfplayOptions, EveryGroup) {
   SelfplayRequest r = selfplay(
-      words("--games 18446744073709551615 --seed 0 --depth 5 --book b.epd --book-order random --random-plies 4 "
+      words("--games 10000000 --seed 0 --depth 5 --book b.epd --book-order random --random-plies 4 "
             "--ruleset site --claim never --resign-score 600 --resign-moves 2 --resign-one-sided --draw-score 10 "
             "--draw-moves 4 --draw-after 30 --max-plies 300 --temperature 0.5 --sample-plies 8 --hash 16M "
             "--games-per-unit 6 --threads 2 --out s.h5 --resume --dedup --checkpoint 10 --json --progress 3"));
-  EXPECT_EQ(r.games, UINT64_MAX);
+  EXPECT_EQ(r.games, MAX_GAMES);
   EXPECT_EQ(r.seed, 0u);
   EXPECT_EQ(r.limits.depth, 5);
   EXPECT_EQ(r.book, "b.epd");
@@ -468,6 +468,16 @@ TEST(SelfplayOptions, ExactlyOneLimitPerMove) {
   EXPECT_EQ(selfplay({"--games", "2", "--movetime", "250"}).limits.movetime_ms, 250);
   EXPECT_EQ(selfplay_error({"--nodes", "10"}), "selfplay needs --games N");
   EXPECT_EQ(selfplay_error({"--games", "0", "--nodes", "10"}), "--games must be 1 or more");
+}
+
+// 2^31 games built a 16.8 GB list of units before playing any (issue 14, item 5).
+TEST(SelfplayOptions, GamesAreCappedAtTenMillion) {
+  EXPECT_EQ(MAX_GAMES, 10'000'000u);
+  const std::string cap =
+      "--games must be at most 10000000 (rank 0 keeps every game of a batch in memory); play more as several "
+      "batches with other --seed";
+  for (const char* n : {"10000001", "2147483648", "18446744073709551615"})
+    EXPECT_EQ(selfplay_error({"--games", n, "--nodes", "10"}), cap) << n;
 }
 
 TEST(SelfplayOptions, ClockIsBasePlusIncrementInSeconds) {

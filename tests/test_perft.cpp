@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "core/movegen.h"
 #include "core/perft.h"
 #include "core/uci.h"
 #include "jobs/perft/epd.h"
@@ -104,6 +106,16 @@ TEST(Perft, Position4Mirrored) { expect_counts(POSITION_4_MIRRORED, {6, 264, 946
 TEST(Perft, Position5) { expect_counts(POSITION_5, {44, 1486, 62379, 2103487, 89941194}); }
 
 TEST(Perft, Position6) { expect_counts(POSITION_6, {46, 2079, 89890, 3894594, 164075551}); }
+
+// The list never writes past its slots, even if a position had more moves than any
+// reachable one (from_fen refuses the material that could).
+TEST(MoveListBound, PushPastCapacityThrowsAndWritesNothing) {
+  MoveList list;
+  for (size_t i = 0; i < MoveList::CAPACITY; ++i) list.push(Move(SQ_A1, Square(i % 64)));
+  EXPECT_THROW(list.push(Move(SQ_B1, SQ_C1)), std::length_error);
+  EXPECT_EQ(list.size(), MoveList::CAPACITY);
+  EXPECT_EQ(list[MoveList::CAPACITY - 1], Move(SQ_A1, Square((MoveList::CAPACITY - 1) % 64)));
+}
 
 TEST(Perft, DepthZeroIsOneNode) {
   EXPECT_EQ(perft::count(Position::start(), 0), 1u);

@@ -293,6 +293,23 @@ TEST(Search, ClockGivesAShareOfTheRemainingTime) {
   EXPECT_FALSE(r.best.is_none());
 }
 
+// An increment of 2^63 - 1 overflowed the plan (UBSan) and the search answered after one
+// node; clocks are capped at 2^40 ms, so this one searches within the second it has.
+TEST(Search, HugeIncrementSearchesWithinTheClock) {
+  Search search(size_t(1) << 20);
+  SearchLimits clock;
+  clock.wtime = 1000;
+  clock.winc = INT64_MAX;
+  clock.btime = 1000;
+  clock.binc = INT64_MAX;
+  auto start = std::chrono::steady_clock::now();
+  SearchResult r = search.run(Position::start(), {}, clock);
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(ms, 2500);  // hard limit 970 ms (the clock less the overhead); slack for a busy machine
+  EXPECT_GE(r.depth, 4) << "answered without searching";
+  EXPECT_TRUE(legal_moves(Position::start()).contains(r.best));
+}
+
 TEST(Bench, SignatureIsUnchanged) {
   chesshpc::SearchBenchResult r = chesshpc::bench_search(chesshpc::BENCH_DEPTH, 16);
   EXPECT_EQ(r.nodes, BENCH_SIGNATURE) << "the search changed: update BENCH_SIGNATURE with the bench's node count";

@@ -3,11 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "core/movegen.h"
 #include "core/san.h"
 #include "core/uci.h"
 #include "jobs/io/h5.h"
+#include "jobs/selfplay/batch.h"
 #include "jobs/selfplay/game.h"
 #include "jobs/selfplay/game_bytes.h"
 #include "jobs/selfplay/players.h"
@@ -229,4 +233,88 @@ TEST(SelfplayGame, RecordsSurviveTheTripAsBytes) {
   EXPECT_EQ(back[0].opening.moves.size(), 2u);
   bytes.pop_back();
   EXPECT_THROW(decode_games(bytes), std::runtime_error);
+}
+
+// A checkpoint that cannot be written (a full disk) keeps its games for the next part:
+// they were dropped, and a batch that could write again at the end had a dataset without
+// them, with exit 0.
+TEST(SelfplayBatchFile, GamesOfAFailedCheckpointGoIntoTheNextPart) {
+  namespace fs = std::filesystem;
+  const std::string dir = testing::TempDir() + "failed_checkpoint";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  SelfplayRequest req;
+  req.games = 4, req.games_per_unit = 2, req.limits.nodes = 50, req.threads = 1, req.quiet = true;
+  req.out = dir + "/s.h5";
+  SelfplayBatch batch(req);
+  std::ostringstream out, err;
+  ASSERT_EQ(batch.plan(Ranks{}, err), 0) << err.str();
+  ASSERT_EQ(batch.open("2026-01-01T00:00:00Z", err), 0) << err.str();
+  const std::string parts = req.out + ".parts";
+
+  batch.record(0, batch.compute(0), 0, 0);
+  fs::rename(parts, parts + ".away");
+  std::ofstream(parts) << "a file where the parts directory should be\n";
+  std::function<uint64_t()> failing = batch.checkpoint();
+  EXPECT_THROW(failing(), h5::Error);
+  fs::remove(parts);
+  fs::rename(parts + ".away", parts);
+
+  batch.record(1, batch.compute(1), 0, 0);
+  EXPECT_EQ(batch.checkpoint()(), 4u);
+  h5::Group part = h5::open_read(parts + "/part-000001.h5");
+  EXPECT_EQ(read_selfplay_tables(part).games.game, (std::vector<uint64_t>{0, 1, 2, 3}));
+
+  UnitRun run;
+  run.started = "2026-01-01T00:00:00Z";
+  ASSERT_EQ(batch.finish(run, out, err), 0) << err.str();
+  h5::Group file = h5::open_read(req.out);
+  EXPECT_EQ(read_selfplay_tables(file).games.game, (std::vector<uint64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(out.str().rfind("selfplay: 4 games (0 resumed), ", 0), 0u) << out.str();
+}
+
+// A book whose lines changed since the parts were written would mix two books in one
+// dataset under one identity: --resume refuses it, with one line naming the difference
+// (issue 14, item 7), and resumes with the book as it was.
+TEST(SelfplayBatchFile, ResumeRefusesABookThatChanged) {
+  namespace fs = std::filesystem;
+  const std::string dir = testing::TempDir() + "changed_book";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string book = dir + "/book.epd";
+  std::ofstream(book) << "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n";
+  SelfplayRequest req;
+  req.games = 4, req.games_per_unit = 2, req.limits.nodes = 50, req.threads = 1, req.quiet = true;
+  req.book = book, req.out = dir + "/s.h5";
+  std::ostringstream err;
+  {
+    SelfplayBatch batch(req);
+    ASSERT_EQ(batch.plan(Ranks{}, err), 0) << err.str();
+    ASSERT_EQ(batch.open("2026-01-01T00:00:00Z", err), 0) << err.str();
+    batch.record(0, batch.compute(0), 0, 0);
+    batch.checkpoint()();
+  }  // killed: the parts stay
+
+  req.resume = true;
+  std::ofstream(book) << "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq -\n";  // 1. d4 now
+  SelfplayBatch changed(req);
+  ASSERT_EQ(changed.plan(Ranks{}, err), 0) << err.str();
+  EXPECT_EQ(changed.open("2026-01-01T00:00:01Z", err), 3);  // EXIT_INPUT
+  const std::string said = err.str();
+  EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 1) << said;
+  EXPECT_EQ(
+      said.rfind(
+          "chesshpc selfplay: cannot resume from '" + req.out + ".parts': it holds another batch: its book_hash=", 0),
+      0u)
+      << said;
+  EXPECT_NE(said.find(", this run's book_hash="), std::string::npos) << said;
+  EXPECT_TRUE(fs::exists(req.out + ".parts/part-000001.h5")) << "the refused resume left the parts alone";
+
+  std::ofstream(book) << "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n";  // as it was
+  std::ostringstream again;
+  SelfplayBatch same(req);
+  ASSERT_EQ(same.plan(Ranks{}, again), 0) << again.str();
+  EXPECT_EQ(same.open("2026-01-01T00:00:02Z", again), 0) << again.str();
+  EXPECT_TRUE(same.done(0));
+  EXPECT_FALSE(same.done(1));
 }

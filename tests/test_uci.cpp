@@ -43,6 +43,21 @@ std::string bestmove_of(const std::string& line) {
   return move;
 }
 
+// Sends commands (printf text), waits `seconds`, then sends isready and quits: whatever a
+// search answers by itself comes before "readyok".
+std::string run_then_ready(const std::string& commands, double seconds) {
+  return run_engine("printf '" + commands + "'; sleep " + std::to_string(seconds) +
+                    "; printf 'isready\\n'; sleep 0.2; printf 'quit\\n'");
+}
+
+// The bestmove lines of out, after checking there are `count` and each is legal in pos.
+std::vector<std::string> legal_bestmoves(const std::string& out, const chess::Position& pos, size_t count) {
+  std::vector<std::string> best = lines_starting(out, "bestmove ");
+  EXPECT_EQ(best.size(), count) << out;
+  for (const std::string& b : best) EXPECT_TRUE(chess::parse_uci(pos, bestmove_of(b)).has_value()) << b;
+  return best;
+}
+
 }  // namespace
 
 TEST(Uci, HandshakeAndReady) {
@@ -101,16 +116,45 @@ TEST(Uci, BadLinesAreReportedAndIgnored) {
   EXPECT_NE(out.find("readyok"), std::string::npos);
 }
 
+// 24 queens overflowed the search's move list: the position is refused, and the engine
+// searches the position it had.
+TEST(Uci, ImpossibleMaterialIsRefusedAndThePositionKept) {
+  std::string out =
+      run_engine("printf 'position fen knQQQQQQ/pp5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/QQQQQQQK w - - 0 1\\ngo depth 2\\n'");
+  EXPECT_NE(out.find("info string bad FEN: piece placement: white has 25 pieces and pawns, more than 16\n"),
+            std::string::npos)
+      << out;
+  legal_bestmoves(out, chess::Position::start(), 1);
+}
+
+// movetime 0 or below and a clock of -1 searched until "stop" (they read as "no limit"):
+// each is the shortest search and answers by itself, before the isready sent a second later.
+TEST(Uci, NonPositiveTimesSearchBrieflyAndAnswer) {
+  std::string out = run_then_ready(
+      "position startpos\\ngo movetime 0\\ngo movetime -100\\ngo wtime -1\\ngo wtime 0 btime 0\\n"
+      "go wtime -5 winc -7\\n",
+      1.5);
+  legal_bestmoves(out, chess::Position::start(), 5);
+  EXPECT_LT(out.rfind("bestmove "), out.find("readyok")) << "a search waited for quit: " << out;
+  EXPECT_EQ(out.find("a search is running"), std::string::npos) << out;
+}
+
+// winc 2^63 - 1 overflowed (UBSan) and answered at depth 1; capped, the search uses its
+// second: several iterations, and the answer before the isready sent 2.5 s later.
+TEST(Uci, HugeIncrementSearchesWithinTheClock) {
+  std::string out = run_then_ready("position startpos\\ngo wtime 1000 winc 9223372036854775807\\n", 2.5);
+  legal_bestmoves(out, chess::Position::start(), 1);
+  EXPECT_LT(out.find("bestmove "), out.find("readyok")) << out;
+  EXPECT_GE(lines_starting(out, "info depth ").size(), 4u) << "answered without searching: " << out;
+}
+
 TEST(Uci, StopEndsGoInfinite) {
   std::string out = run_engine(
       "printf 'position startpos moves d2d4\\ngo infinite\\n'; sleep 0.5; printf 'isready\\n'; sleep 0.2; "
       "printf 'stop\\n'; sleep 0.2; printf 'quit\\n'");
-  auto best = lines_starting(out, "bestmove ");
-  ASSERT_EQ(best.size(), 1u) << out;
   // The search was still running when isready came, and bestmove waited for stop.
   EXPECT_LT(out.find("readyok"), out.find("bestmove")) << out;
-  chess::Position pos = chess::Position::start().after(*chess::parse_uci(chess::Position::start(), "d2d4"));
-  EXPECT_TRUE(chess::parse_uci(pos, bestmove_of(best[0])).has_value()) << best[0];
+  legal_bestmoves(out, chess::Position::start().after(*chess::parse_uci(chess::Position::start(), "d2d4")), 1);
 }
 
 TEST(Uci, NoLegalMoveGivesNullBestmove) {

@@ -121,15 +121,13 @@ int run_bench(const BenchRequest& req, const RankHooks& ranks, std::ostream& out
   progress.finish();
   run.seconds = seconds_since(t0);
   run.summary = summarize(run.rows);
-  try {
+  // The measurements are printed whether or not the file could be written.
+  std::string unwritten = h5::write_error([&] {
     write_bench_file(*file, run);
     file->commit();
-  } catch (const h5::Error& e) {
-    err << "chesshpc bench: " << e.what() << "\n";
-    return EXIT_IO;
-  }
-  print_bench(run, req.json, req.out, out);
-  return EXIT_OK;
+  });
+  print_bench(run, req.json, unwritten.empty() ? req.out : "", out);
+  return say_unwritten("bench", unwritten, "", err);
 }
 
 }  // namespace chesshpc

@@ -52,8 +52,8 @@ void print_text(const BenchRun& run, const std::string& out_path, std::ostream& 
       << plural(run.ranks, "rank") << ", " << plural(run.repeats, "repeat") << " on " << run.machine.cpu_model << "\n";
   print_table(run, out);
   print_ratios(run, out);
-  out << "wrote " << out_path << ": " << run.rows.size() << " measurements in " << format("%.1f", run.seconds)
-      << " s\n";
+  out << (out_path.empty() ? "no file written" : "wrote " + out_path) << ": " << run.rows.size() << " measurements in "
+      << format("%.1f", run.seconds) << " s\n";
 }
 
 std::string summary_json(const SummaryRow& s) {
@@ -76,7 +76,10 @@ void print_json(const BenchRun& run, const std::string& out_path, std::ostream& 
   o.add("hosts", run.hosts).add("os", m.os).add("compiler", m.compiler).add("build_type", m.build_type);
   o.add("build_flags", m.build_flags).add("native", int(m.native)).add("pext", int(m.pext));
   o.add("ranks", run.ranks).add("threads", run.threads).add("repeats", run.repeats).add("stockfish", run.stockfish);
-  o.add("out", out_path);
+  if (out_path.empty())
+    o.null("out");
+  else
+    o.add("out", out_path);
   std::string rows;
   for (const SummaryRow& s : run.summary) rows += (rows.empty() ? "" : ", ") + summary_json(s);
   o.raw("summary", "[" + rows + "]");

@@ -9,6 +9,7 @@
 
 namespace chesshpc {
 
+// out_path: the file written; "" when it could not be ("no file written", "out": null).
 void print_bench(const BenchRun& run, bool json, const std::string& out_path, std::ostream& out);
 
 }  // namespace chesshpc

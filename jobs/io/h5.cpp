@@ -18,27 +18,84 @@ namespace chesshpc::h5 {
 
 static_assert(std::is_same_v<hid_t, int64_t>, "Group keeps an hid_t as an int64_t");
 
+namespace {
+
+// No clean-up at exit: HDF5 1.10 leaves a file whose close failed (a full disk) half
+// closed, and its atexit handler then crashes on it (SIGSEGV in H5F__close_cb). Every file
+// is closed, or abandoned after a failure, before the process ends anyway. Must run before
+// any other HDF5 call, hence at static initialisation: only this file calls HDF5.
+struct NoCleanupAtExit {
+  NoCleanupAtExit() { H5dont_atexit(); }
+} no_cleanup_at_exit;
+
+// HDF5 prints its error stack on stderr by default, and in a thread-safe build (Debian's)
+// that setting is per thread: every thread turns it off before its first call, and
+// failures become one Error line each.
+void quiet_this_thread() {
+  thread_local const bool quiet = H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0;
+  (void)quiet;
+}
+
+// Why the HDF5 call that just failed on this thread failed: the system's words for the
+// errno its file driver recorded ("No space left on device"), else HDF5's innermost
+// message. Reads this thread's error stack, so it comes before any other HDF5 call.
+std::string failure_cause() {
+  struct Found {
+    int err = 0;
+    std::string innermost;
+  } found;
+  auto visit = [](unsigned, const H5E_error2_t* e, void* data) -> herr_t {
+    auto& f = *static_cast<Found*>(data);
+    std::string_view desc = e->desc ? e->desc : "";
+    if (size_t at = desc.find("errno = "); at != std::string_view::npos && f.err == 0)
+      f.err = std::atoi(e->desc + at + 8);
+    if (!desc.empty()) f.innermost = desc.substr(0, desc.find_first_of(",\n"));
+    return 0;
+  };
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, visit, &found);
+  if (found.err > 0) return std::strerror(found.err);
+  return found.innermost.empty() ? "HDF5 gave no reason" : found.innermost;
+}
+
+// The name of the file that holds obj, or "" when there is none.
+std::string file_name(hid_t obj) {
+  ssize_t n = obj < 0 ? -1 : H5Fget_name(obj, nullptr, 0);
+  if (n <= 0) return "";
+  std::string name(size_t(n) + 1, '\0');
+  H5Fget_name(obj, name.data(), name.size());
+  name.resize(size_t(n));
+  return name;
+}
+
+// One line for a failed call on the file of `in` (any of its objects; -1: none):
+// "cannot write dataset fen in 'p.h5.partial': No space left on device".
+[[noreturn]] void fail(hid_t in, const std::string& what) {
+  std::string cause = failure_cause();  // first: any other HDF5 call clears the stack
+  std::string file = file_name(in);
+  throw Error("cannot " + what + (file.empty() ? "" : " in '" + file + "'") + ": " + cause);
+}
+
+hid_t check(hid_t id, hid_t in, const std::string& what) {
+  if (id < 0) fail(in, what);
+  return id;
+}
+
+void check_status(herr_t status, hid_t in, const std::string& what) {
+  if (status < 0) fail(in, what);
+}
+
+}  // namespace
+
 // The one place a Group's id turns back into an hid_t, and an hid_t into a Group.
 struct Id {
-  static hid_t of(const Group& g) { return g.id_; }
+  static hid_t of(const Group& g) {
+    quiet_this_thread();  // a group may be used on another thread than the one that opened it
+    return g.id_;
+  }
   static Group group(hid_t id) { return Group(id); }
 };
 
 namespace {
-
-// HDF5 prints its own error stack to stderr by default; we report errors ourselves.
-struct Quiet {
-  Quiet() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
-} quiet;
-
-hid_t check(hid_t id, const std::string& what) {
-  if (id < 0) throw Error("HDF5: cannot " + what);
-  return id;
-}
-
-void check(herr_t status, const std::string& what, int) {
-  if (status < 0) throw Error("HDF5: cannot " + what);
-}
 
 // A type, dataspace, property list, dataset or attribute id, closed on destruction.
 class Handle {
@@ -51,6 +108,11 @@ class Handle {
     if (id_ >= 0) close_(id_);
   }
   hid_t id() const { return id_; }
+  // Closes now and throws on failure, naming the file of `in`: a dataset's close writes
+  // the chunks still cached, which fails on a full disk as a write does.
+  void close(hid_t in, const std::string& what) {
+    if (close_(std::exchange(id_, -1)) < 0) fail(in, what);
+  }
 
  private:
   hid_t id_;
@@ -58,14 +120,14 @@ class Handle {
 };
 
 Handle string_type() {
-  Handle t(check(H5Tcopy(H5T_C_S1), "create a string type"), H5Tclose);
+  Handle t(check(H5Tcopy(H5T_C_S1), -1, "create a string type"), H5Tclose);
   H5Tset_size(t.id(), H5T_VARIABLE);
   H5Tset_cset(t.id(), H5T_CSET_UTF8);
   return t;
 }
 
 Handle bool_type() {
-  Handle t(check(H5Tenum_create(H5T_NATIVE_INT8), "create a bool type"), H5Tclose);
+  Handle t(check(H5Tenum_create(H5T_NATIVE_INT8), -1, "create a bool type"), H5Tclose);
   int8_t no = 0, yes = 1;
   H5Tenum_insert(t.id(), "FALSE", &no);
   H5Tenum_insert(t.id(), "TRUE", &yes);
@@ -73,10 +135,11 @@ Handle bool_type() {
 }
 
 void scalar_attr(hid_t obj, const std::string& name, hid_t type, const void* value) {
-  Handle space(check(H5Screate(H5S_SCALAR), "create a scalar dataspace"), H5Sclose);
-  Handle a(check(H5Acreate2(obj, name.c_str(), type, space.id(), H5P_DEFAULT, H5P_DEFAULT), "create attribute " + name),
-           H5Aclose);
-  check(H5Awrite(a.id(), type, value), "write attribute " + name, 0);
+  Handle space(check(H5Screate(H5S_SCALAR), obj, "create a scalar dataspace"), H5Sclose);
+  Handle a(
+      check(H5Acreate2(obj, name.c_str(), type, space.id(), H5P_DEFAULT, H5P_DEFAULT), obj, "create attribute " + name),
+      H5Aclose);
+  check_status(H5Awrite(a.id(), type, value), obj, "write attribute " + name);
 }
 
 void string_attr(hid_t obj, const std::string& name, const std::string& value) {
@@ -92,16 +155,18 @@ void write_rows(const Group& parent, const std::string& name, hid_t type, size_t
   int rank = cols ? 2 : 1;
   hsize_t dims[2] = {rows, cols}, maxdims[2] = {H5S_UNLIMITED, cols};
   hsize_t chunk[2] = {std::clamp<hsize_t>(rows, 1, chunk_rows), cols};
-  Handle space(check(H5Screate_simple(rank, dims, maxdims), "create a dataspace for " + name), H5Sclose);
-  Handle plist(check(H5Pcreate(H5P_DATASET_CREATE), "create a property list"), H5Pclose);
+  const hid_t in = Id::of(parent);
+  Handle space(check(H5Screate_simple(rank, dims, maxdims), in, "create a dataspace for " + name), H5Sclose);
+  Handle plist(check(H5Pcreate(H5P_DATASET_CREATE), in, "create a property list"), H5Pclose);
   H5Pset_chunk(plist.id(), rank, chunk);
   H5Pset_shuffle(plist.id());
   H5Pset_deflate(plist.id(), 4);
-  Handle ds(check(H5Dcreate2(Id::of(parent), name.c_str(), type, space.id(), H5P_DEFAULT, plist.id(), H5P_DEFAULT),
+  Handle ds(check(H5Dcreate2(in, name.c_str(), type, space.id(), H5P_DEFAULT, plist.id(), H5P_DEFAULT), in,
                   "create dataset " + name),
             H5Dclose);
-  if (rows) check(H5Dwrite(ds.id(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write dataset " + name, 0);
+  if (rows) check_status(H5Dwrite(ds.id(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), in, "write dataset " + name);
   if (!doc.empty()) string_attr(ds.id(), "description", doc);
+  ds.close(in, "write dataset " + name);
 }
 
 void write_1d(const Group& parent, const std::string& name, hid_t type, size_t n, const void* data,
@@ -119,22 +184,27 @@ Group& Group::operator=(Group&& o) noexcept {
   return *this;
 }
 
-// A file's id closes as a file, a group's as a group.
-void Group::close() {
-  if (id_ < 0) return;
-  if (H5Iget_type(id_) == H5I_FILE)
-    H5Fclose(id_);
-  else
-    H5Gclose(id_);
-  id_ = -1;
+// A file's id closes as a file, a group's as a group. The id is given up either way: after
+// a failed close HDF5 1.10 has freed the file, and a second close would crash.
+bool Group::close() {
+  if (id_ < 0) return true;
+  hid_t id = std::exchange(id_, -1);
+  return (H5Iget_type(id) == H5I_FILE ? H5Fclose(id) : H5Gclose(id)) >= 0;
 }
 
 File::File(const std::string& path) : path_(path), partial_(path + ".partial") {
+  quiet_this_thread();
   hid_t id = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (id < 0) throw Error("cannot create '" + partial_ + "' (is the directory there and writable?)");
+  if (id < 0) {
+    std::string cause = failure_cause();
+    std::remove(partial_.c_str());  // HDF5 may have made it before it failed (a full disk)
+    throw Error("cannot create '" + partial_ + "': " + cause);
+  }
   Group::operator=(Id::group(id));
 }
 
+// Without commit() the partial file goes, whatever HDF5 managed to write of it: on a full
+// disk that gives the space back.
 File::~File() {
   if (committed_) return;
   close();
@@ -142,8 +212,10 @@ File::~File() {
 }
 
 void File::commit() {
-  check(H5Fflush(Id::of(*this), H5F_SCOPE_GLOBAL), "flush " + partial_, 0);
-  close();
+  // The flush writes what HDF5 still caches, and the close the file's last metadata: a
+  // failure of either is a failed write.
+  if (H5Fflush(Id::of(*this), H5F_SCOPE_GLOBAL) < 0 || !close())
+    throw Error("cannot write '" + partial_ + "': " + failure_cause());
   int fd = open(partial_.c_str(), O_RDONLY);
   if (fd < 0 || fsync(fd) != 0) {
     if (fd >= 0) ::close(fd);
@@ -155,7 +227,17 @@ void File::commit() {
   committed_ = true;
 }
 
+std::string write_error(const std::function<void()>& write) {
+  try {
+    write();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
 Group open_read(const std::string& path) {
+  quiet_this_thread();
   hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0) throw Error("cannot open '" + path + "' as an HDF5 file");
   return Id::group(id);
@@ -163,13 +245,14 @@ Group open_read(const std::string& path) {
 
 Group create_group(const Group& parent, std::string_view name) {
   std::string n(name);
-  return Id::group(
-      check(H5Gcreate2(Id::of(parent), n.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "create group " + n));
+  const hid_t in = Id::of(parent);
+  return Id::group(check(H5Gcreate2(in, n.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), in, "create group " + n));
 }
 
 Group open_group(const Group& parent, std::string_view name) {
   std::string n(name);
-  return Id::group(check(H5Gopen2(Id::of(parent), n.c_str(), H5P_DEFAULT), "open group " + n));
+  const hid_t in = Id::of(parent);
+  return Id::group(check(H5Gopen2(in, n.c_str(), H5P_DEFAULT), in, "open group " + n));
 }
 
 void write_column(const Group& g, const std::string& name, const std::vector<int32_t>& v, const std::string& doc) {
@@ -205,16 +288,18 @@ void write_byte_rows(const Group& g, const std::string& name, const std::vector<
 namespace {
 
 Handle open_attr(const Group& obj, const std::string& name) {
-  return Handle(check(H5Aopen(Id::of(obj), name.c_str(), H5P_DEFAULT), "open attribute " + name), H5Aclose);
+  const hid_t in = Id::of(obj);
+  return Handle(check(H5Aopen(in, name.c_str(), H5P_DEFAULT), in, "open attribute " + name), H5Aclose);
 }
 
 Handle open_dataset(const Group& parent, const std::string& name) {
-  return Handle(check(H5Dopen2(Id::of(parent), name.c_str(), H5P_DEFAULT), "open dataset " + name), H5Dclose);
+  const hid_t in = Id::of(parent);
+  return Handle(check(H5Dopen2(in, name.c_str(), H5P_DEFAULT), in, "open dataset " + name), H5Dclose);
 }
 
 // The dataset's dimensions, after checking it has `rank` of them.
 std::vector<hsize_t> dims_of(const Handle& ds, const std::string& name, int rank, const char* what) {
-  Handle space(check(H5Dget_space(ds.id()), "read the shape of " + name), H5Sclose);
+  Handle space(check(H5Dget_space(ds.id()), ds.id(), "read the shape of " + name), H5Sclose);
   if (H5Sget_simple_extent_ndims(space.id()) != rank) throw Error("HDF5: dataset " + name + " is not " + what);
   std::vector<hsize_t> dims(size_t(rank), 0);
   H5Sget_simple_extent_dims(space.id(), dims.data(), nullptr);
@@ -227,7 +312,8 @@ void read_1d(const Group& parent, const std::string& name, hid_t type, std::vect
   Handle ds = open_dataset(parent, name);
   size_t n = dims_of(ds, name, 1, "a column")[0];
   out.assign(n, T{});
-  if (n) check(H5Dread(ds.id(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), "read dataset " + name, 0);
+  if (n)
+    check_status(H5Dread(ds.id(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), ds.id(), "read dataset " + name);
 }
 
 }  // namespace
@@ -251,19 +337,19 @@ void read_attr(const Group& obj, const std::string& name, std::string& out) {
   Handle a = open_attr(obj, name);
   Handle t = string_type();
   char* p = nullptr;
-  check(H5Aread(a.id(), t.id(), &p), "read attribute " + name + " as text", 0);
+  check_status(H5Aread(a.id(), t.id(), &p), a.id(), "read attribute " + name + " as text");
   out = p ? p : "";
   H5free_memory(p);
 }
 
 void read_attr(const Group& obj, const std::string& name, int64_t& out) {
   Handle a = open_attr(obj, name);
-  check(H5Aread(a.id(), H5T_NATIVE_INT64, &out), "read attribute " + name + " as an integer", 0);
+  check_status(H5Aread(a.id(), H5T_NATIVE_INT64, &out), a.id(), "read attribute " + name + " as an integer");
 }
 
 void read_attr(const Group& obj, const std::string& name, uint64_t& out) {
   Handle a = open_attr(obj, name);
-  check(H5Aread(a.id(), H5T_NATIVE_UINT64, &out), "read attribute " + name + " as an integer", 0);
+  check_status(H5Aread(a.id(), H5T_NATIVE_UINT64, &out), a.id(), "read attribute " + name + " as an integer");
 }
 
 void read_column(const Group& g, const std::string& name, std::vector<int32_t>& out) {
@@ -299,7 +385,9 @@ void read_byte_rows(const Group& g, const std::string& name, std::vector<uint8_t
   std::vector<hsize_t> dims = dims_of(ds, name, 2, "a table of rows");
   if (dims[1] != cols) throw Error("HDF5: dataset " + name + " has rows of " + std::to_string(dims[1]) + " bytes");
   flat.assign(dims[0] * cols, 0);
-  if (dims[0]) check(H5Dread(ds.id(), H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, flat.data()), "read " + name, 0);
+  if (dims[0])
+    check_status(H5Dread(ds.id(), H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, flat.data()), ds.id(),
+                 "read " + name);
 }
 
 bool is_job(const Group& obj, std::string_view job) { return has_attr(obj, JOB) && read_attr(obj, JOB) == job; }

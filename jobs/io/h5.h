@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -32,7 +33,8 @@ class Group {
 
  protected:
   explicit Group(int64_t id) : id_(id) {}
-  void close();
+  // Closes (once: the id is given up either way); false when HDF5 says the close failed.
+  bool close();
 
  private:
   friend struct Id;  // h5.cpp's bridge to the C API
@@ -53,6 +55,11 @@ class File : public Group {
   std::string path_, partial_;
   bool committed_ = false;
 };
+
+// Runs write; returns "" when it worked, else the Error's line ("cannot write dataset fen in
+// 'p.h5.partial': No space left on device"): for a job that prints what it computed before
+// it says that its file could not be written.
+std::string write_error(const std::function<void()>& write);
 
 // An existing file, read-only, as its root group.
 Group open_read(const std::string& path);

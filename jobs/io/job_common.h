@@ -23,4 +23,13 @@ inline std::optional<chess::Position> read_position(const std::string& fen, cons
   }
 }
 
+// After a job printed what it computed: the one line saying that its file could not be
+// written (error: why; "" when it was) and what an earlier write left (kept; "" when
+// nothing). Returns EXIT_IO, or EXIT_OK when error is empty.
+inline int say_unwritten(const char* command, const std::string& error, const std::string& kept, std::ostream& err) {
+  if (error.empty()) return EXIT_OK;
+  err << "chesshpc " << command << ": " << error << (kept.empty() ? "" : "; " + kept) << "\n";
+  return EXIT_IO;
+}
+
 }  // namespace chesshpc

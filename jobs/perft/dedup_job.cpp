@@ -250,9 +250,12 @@ int DedupPerft::finish(const UnitRun& run, std::ostream& out, std::ostream& err)
     report.bytes_sent[r] += t.bytes_sent, report.bytes_received[r] += t.bytes_received;
     if (t.ply == req_.dedup_ply) report.unique_positions += t.unique;
   }
-  if (int status = perft_file::write_last(file_, results_, err); status != EXIT_OK) return status;
-  print_unit_run(req_, plan_.root, plan_.root_moves, divide(), run.seconds, counting_.threads, out, report);
-  return EXIT_OK;
+  return perft_file::write_last_and_print(
+      file_, results_, req_,
+      [&] {
+        print_unit_run(req_, plan_.root, plan_.root_moves, divide(), run.seconds, counting_.threads, out, report);
+      },
+      err);
 }
 
 }  // namespace chesshpc

@@ -76,13 +76,11 @@ bool holds_unfinished(const std::string& path, const char* job_name) {
 }
 
 int write_or_say(const std::function<void()>& write, std::ostream& err) {
-  try {
-    write();
-  } catch (const h5::Error& e) {
-    err << "chesshpc perft: " << e.what() << "\n";
-    return EXIT_IO;
-  }
-  return EXIT_OK;
+  return say_unwritten("perft", h5::write_error(write), "", err);
+}
+
+std::string kept_note(const std::string& path) {
+  return "'" + path + "' keeps the last checkpoint (--resume continues from it)";
 }
 
 int open_result_file(const PerftRequest& req, std::ostream& err, const std::function<void()>& read,

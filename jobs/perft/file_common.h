@@ -20,6 +20,7 @@
 #include "core/zobrist.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/h5_table.h"
+#include "jobs/io/job_common.h"
 #include "jobs/io/rank_load.h"
 #include "jobs/perft/job.h"
 #include "jobs/perft/units.h"
@@ -158,10 +159,19 @@ std::function<uint64_t()> checkpoint_writer(const std::optional<File>& file, con
 // Runs write; an h5::Error is said on err and gives EXIT_IO. Returns an ExitCode.
 int write_or_say(const std::function<void()>& write, std::ostream& err);
 
-// A unit job's last write of results to file, if it keeps one. Returns an ExitCode.
+// What a perft file keeps when a write after the first failed: "'p.h5' keeps the last
+// checkpoint (--resume continues from it)".
+std::string kept_note(const std::string& path);
+
+// A unit job's end: the last write of results to file (if it keeps one), then print() of
+// the result whether or not the file could be written, then the one line saying why it
+// could not and that the file keeps the last checkpoint. Returns an ExitCode.
 template <class File, class Results>
-int write_last(const std::optional<File>& file, const Results& results, std::ostream& err) {
-  return file ? write_or_say([&] { file->write(results); }, err) : EXIT_OK;
+int write_last_and_print(const std::optional<File>& file, const Results& results, const PerftRequest& req,
+                         const std::function<void()>& print, std::ostream& err) {
+  std::string unwritten = file ? h5::write_error([&] { file->write(results); }) : "";
+  print();
+  return say_unwritten("perft", unwritten, kept_note(req.out), err);
 }
 
 // A unit job's open() of req.out: with --resume, read() it (which throws ResumeError or

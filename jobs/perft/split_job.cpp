@@ -95,9 +95,12 @@ int SplitPerft::finish(const UnitRun& run, std::ostream& out, std::ostream& err)
       ++report.units_resumed;
   }
   add_run(report, run, results_.this_run, results_.load);
-  if (int status = perft_file::write_last(file_, results_, err); status != EXIT_OK) return status;
-  print_unit_run(req_, plan_.root, plan_.root_moves, divide(), run.seconds, counting_.threads, out, report);
-  return EXIT_OK;
+  return perft_file::write_last_and_print(
+      file_, results_, req_,
+      [&] {
+        print_unit_run(req_, plan_.root, plan_.root_moves, divide(), run.seconds, counting_.threads, out, report);
+      },
+      err);
 }
 
 }  // namespace chesshpc

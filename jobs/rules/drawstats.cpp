@@ -126,7 +126,8 @@ void print_summary(const DrawstatsRequest& req, const DrawstatsResult& r, std::o
   }
 }
 
-void print_json(const DrawstatsRequest& req, const DrawstatsResult& r, std::ostream& out) {
+// written: whether req.out was written ("out" names it only then).
+void print_json(const DrawstatsRequest& req, const DrawstatsResult& r, bool written, std::ostream& out) {
   JsonObject o, rules;
   o.add("pgn", req.pgn).add("ruleset", ruleset_name(req.ruleset)).add("claims", claims_name(req.claims));
   o.add("games", (long)r.games.size()).add("skipped", (long)r.skipped.size()).add("plies", (long)r.plies);
@@ -139,7 +140,7 @@ void print_json(const DrawstatsRequest& req, const DrawstatsResult& r, std::ostr
     rules.add(chess::rule_name(Rule(rule)), j);
   }
   o.add("rules", rules);
-  if (!req.out.empty()) o.add("out", req.out);
+  if (!req.out.empty() && written) o.add("out", req.out);
   out << o.str() << "\n";
 }
 
@@ -218,19 +219,13 @@ int run_drawstats(const DrawstatsRequest& req, std::ostream& out, std::ostream& 
     err << "chesshpc drawstats: " << req.pgn << ":" << s.line << ": game " << s.index << " skipped: " << s.message
         << "\n";
 
-  if (!req.out.empty()) {
-    try {
-      write_file(req, r, started);
-    } catch (const h5::Error& e) {
-      err << "chesshpc drawstats: " << e.what() << "\n";
-      return EXIT_IO;
-    }
-  }
+  // The statistics are printed whether or not the file could be written.
+  std::string unwritten = req.out.empty() ? "" : h5::write_error([&] { write_file(req, r, started); });
   if (req.json)
-    print_json(req, r, out);
+    print_json(req, r, unwritten.empty(), out);
   else
     print_summary(req, r, out);
-  return EXIT_OK;
+  return say_unwritten("drawstats", unwritten, "", err);
 }
 
 }  // namespace chesshpc

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 #include "core/threads.h"
+#include "jobs/io/h5.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
 #include "jobs/selfplay/game_bytes.h"
@@ -15,7 +17,7 @@ SelfplayBatch::SelfplayBatch(SelfplayRequest req) : req_(std::move(req)), store_
 int SelfplayBatch::plan(const Ranks& ranks, std::ostream& err) {
   if (!req_.book.empty()) {
     try {
-      book_ = read_book(req_.book);
+      book_ = read_book(req_.book, &req_.book_digest);
     } catch (const BookError& e) {
       if (ranks.root()) err << "chesshpc selfplay: " << e.what() << "\n";
       return EXIT_INPUT;
@@ -62,6 +64,10 @@ int SelfplayBatch::open(const std::string&, std::ostream& err) {
     store_.write_part({});
   } catch (const std::exception& e) {
     err << "chesshpc selfplay: " << e.what() << "\n";
+    // The parts directory made just now holds nothing: left, it would pass for an
+    // unfinished batch. (remove() takes an empty directory only.)
+    std::error_code ec;
+    if (!req_.resume) std::filesystem::remove(store_.parts_dir(), ec);
     return EXIT_IO;
   }
   return EXIT_OK;
@@ -133,13 +139,27 @@ Recorded SelfplayBatch::record(size_t, Payload&& result, double, int) {
   return r;
 }
 
-// The games since the last checkpoint go into a new part.
+// The games since the last checkpoint go into a new part, with those of parts that could
+// not be written: a full disk must not lose them from the dataset.
 std::function<uint64_t()> SelfplayBatch::checkpoint() {
   if (req_.out.empty()) return {};
-  return [this, games = std::exchange(unsaved_, {}), in_file = done_.size() + recorded_] {
-    store_.write_part(games);
+  SelfplayTables games = take_unwritten();
+  games.append(std::exchange(unsaved_, {}));
+  return [this, games = std::move(games), in_file = done_.size() + recorded_] {
+    try {
+      store_.write_part(games);
+    } catch (...) {
+      std::lock_guard lock(unwritten_mutex_);
+      unwritten_.append(games);
+      throw;
+    }
     return uint64_t(in_file);
   };
+}
+
+SelfplayTables SelfplayBatch::take_unwritten() {
+  std::lock_guard lock(unwritten_mutex_);
+  return std::exchange(unwritten_, {});
 }
 
 // Games per second of this run and the results so far.
@@ -189,23 +209,30 @@ void print_summary(const SelfplayRequest& req, const SelfplayTables& t, const Un
 
 }  // namespace
 
+// A dataset that cannot be written still has its summary printed; its games stay in the
+// parts (those written), and --resume plays the others again and writes the file.
 int SelfplayBatch::finish(const UnitRun& run, std::ostream& out, std::ostream& err) {
-  SelfplayTables all = std::exchange(unsaved_, {});
+  SelfplayTables all = take_unwritten();
+  all.append(std::exchange(unsaved_, {}));
   size_t dropped = 0;
+  std::string unwritten;
   if (!req_.out.empty()) {
     try {
       SelfplayTables parts = store_.load_parts();
       parts.append(all);
       all = std::move(parts);
-      dropped = store_.finish(all, run.started, threads_, run.ranks);
     } catch (const std::exception& e) {
       err << "chesshpc selfplay: " << e.what() << "\n";
       return EXIT_IO;
     }
+    unwritten = h5::write_error([&] { dropped = store_.finish(all, run.started, threads_, run.ranks); });
   }
   if (req_.out.empty()) all.sort_by_game();
   print_summary(req_, all, run, threads_, done_.size(), dropped, search_seconds_, out);
-  return EXIT_OK;
+  return say_unwritten(
+      "selfplay", unwritten,
+      "the games written so far stay in '" + store_.parts_dir() + "' (--resume plays the others and writes the file)",
+      err);
 }
 
 }  // namespace chesshpc

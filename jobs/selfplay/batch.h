@@ -9,6 +9,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -51,6 +52,7 @@ class SelfplayBatch : public UnitJob {
   };
   Players& my_players();
   GameRecord failed_game(uint64_t index, const std::string& why) const;
+  SelfplayTables take_unwritten();  // and leaves none
 
   SelfplayRequest req_;
   uint64_t per_unit_ = GAMES_PER_UNIT;
@@ -62,7 +64,11 @@ class SelfplayBatch : public UnitJob {
   SelfplayStore store_;
   std::set<uint64_t> done_;  // games of earlier runs (--resume)
   SelfplayTables unsaved_;   // recorded since the last checkpoint
-  uint64_t recorded_ = 0;    // games recorded by this run
+  // Games of checkpoints that failed (a full disk), for the next part or the end. The
+  // checkpoint's writer adds to them outside the driver's lock, hence the mutex.
+  std::mutex unwritten_mutex_;
+  SelfplayTables unwritten_;
+  uint64_t recorded_ = 0;  // games recorded by this run
   std::map<std::string, uint64_t> results_;
   double search_seconds_ = 0;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 
 #include "core/pgn.h"
 #include "core/uci.h"
@@ -78,20 +79,31 @@ int export_pgn(const std::string& path, std::ostream& out, std::ostream& err) {
                 {"PlyCount", std::to_string(g.plies[i])}};
     if (!g.opening[i].empty()) pgn.tags.push_back({"Opening", g.opening[i]});
     pgn.result = g.result[i];
+    // The moves come from /games/moves: with --dedup, /positions lacks the rows of positions
+    // seen before, so its moves are not the game's. A ply's score comes from its row, when
+    // the row is there.
     for (; row < p.size() && p.game[row] < g.game[i]; ++row) {
     }
     chess::Position pos = pgn.start;
-    for (; row < p.size() && p.game[row] == g.game[i]; ++row) {
-      std::optional<chess::Move> m = chess::parse_uci(pos, p.move[row]);
+    std::istringstream moves(g.moves[i]);
+    int ply = 0;
+    for (std::string text; moves >> text; ++ply) {
+      std::optional<chess::Move> m = chess::parse_uci(pos, text);
       if (!m) {
-        err << "chesshpc export: game " << g.game[i] << " ply " << p.ply[row] << ": illegal move " << p.move[row]
-            << "\n";
+        err << "chesshpc export: game " << g.game[i] << " ply " << ply << ": illegal move " << text << "\n";
         return EXIT_INPUT;
       }
+      for (; row < p.size() && p.game[row] == g.game[i] && p.ply[row] < ply; ++row) {
+      }
+      const bool has_row = row < p.size() && p.game[row] == g.game[i] && p.ply[row] == ply;
+      const bool scored = has_row && !p.book[row] && (p.mate_in[row] || !std::isnan(p.score_cp[row]));
       pgn.moves.push_back(*m);
-      bool scored = !p.book[row] && (p.mate_in[row] || !std::isnan(p.score_cp[row]));
       pgn.comments.push_back(scored ? score_comment(p.score_cp[row], p.mate_in[row], p.depth[row]) : "");
       pos = pos.after(*m);
+    }
+    if (ply != g.plies[i]) {
+      err << "chesshpc export: game " << g.game[i] << ": " << ply << " moves, but its plies say " << g.plies[i] << "\n";
+      return EXIT_INPUT;
     }
     out << chess::write_pgn(pgn);
   }

@@ -26,7 +26,7 @@ struct Root {
 };
 
 constexpr h5::Attr<std::string> IDENTITY{
-    "identity", "the batch's settings, key=value;...: a batch resumes only from parts of the same settings"};
+    "identity", "the batch's settings and its book's hash, key=value;...: a batch resumes only from parts of the same"};
 
 // The root attributes of the file and of its checkpoint parts alike.
 constexpr auto BATCH = std::to_array({

@@ -13,7 +13,7 @@ std::string SelfplayRequest::identity() const {
     s << ";" << key << "=" << p.label();
     for (const auto& [name, value] : p.options) s << "," << name << "=" << value;
   };
-  s << "games=" << games << ";seed=" << seed << ";book=" << book
+  s << "games=" << games << ";seed=" << seed << ";book=" << book << ";book_hash=" << book_digest
     << ";book_order=" << (book_order == BookOrder::RANDOM ? "random" : "sequential") << ";random_plies=" << random_plies
     << ";ruleset=" << ruleset_name(ruleset) << ";claims=" << claims_name(claims);
   const Adjudication& a = adjudication;

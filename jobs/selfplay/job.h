@@ -27,10 +27,18 @@ struct SelfplayRequest;
 // "uci:/usr/games/stockfish nodes=1000 Threads=1 Hash=16": the player and what it was asked.
 std::string player_settings(const PlayerSpec& p, const SelfplayRequest& req);
 
+// The most games in one batch. Rank 0 lists every unit and keeps every game until the
+// dataset is written at the end, so a batch must fit one process's memory: 2^31 games
+// took 16.8 GB for the list of units alone. Larger runs are several batches (other seeds).
+constexpr uint64_t MAX_GAMES = 10'000'000;
+
 struct SelfplayRequest : RulesetChoice, ResultFile, Reporting {
   uint64_t games = 0;
   uint64_t seed = 0;
   std::string book;  // EPD or PGN; empty: the start position
+  // A hash of the book's bytes (read_book's digest), filled when the batch reads the book:
+  // part of identity(), so that --resume refuses a book that changed since the parts.
+  std::string book_digest;
   BookOrder book_order = BookOrder::SEQUENTIAL;
   int random_plies = 0;
   Adjudication adjudication;

@@ -1,5 +1,6 @@
 #include "jobs/selfplay/openings.h"
 
+#include <cstdio>
 #include <fstream>
 #include <numeric>
 #include <sstream>
@@ -101,6 +102,16 @@ std::vector<BookLine> read_pgn_book(const std::string& path, const std::string& 
   return book;
 }
 
+// 64-bit FNV-1a as 16 hex digits: to tell two versions of a file apart, not against an
+// adversary.
+std::string fnv1a_hex(std::string_view bytes) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ULL;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+  return hex;
+}
+
 bool game_over(const chess::Position& start, const std::vector<chess::Move>& moves) {
   chess::Game g(start);
   for (chess::Move m : moves) g.play(m);
@@ -109,12 +120,13 @@ bool game_over(const chess::Position& start, const std::vector<chess::Move>& mov
 
 }  // namespace
 
-std::vector<BookLine> read_book(const std::string& path) {
+std::vector<BookLine> read_book(const std::string& path, std::string* digest) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw BookError("cannot read book '" + path + "'");
   std::stringstream buffer;
   buffer << in.rdbuf();
   std::string text = buffer.str();
+  if (digest) *digest = fnv1a_hex(text);
   size_t first = text.find_first_not_of(" \t\r\n");
   bool pgn = path.size() >= 4 && path.compare(path.size() - 4, 4, ".pgn") == 0;
   pgn = pgn || (first != std::string::npos && text[first] == '[');

@@ -27,8 +27,9 @@ struct BookLine {
 // told by a first line that starts with a square pair like "e2e4"), or EPD (one position
 // a line: the four FEN fields, optional clocks, then any opcodes, which are ignored).
 // '#' starts a comment line in the last two. Throws BookError naming the file, the line
-// and the fault; a book without a line is an error too.
-std::vector<BookLine> read_book(const std::string& path);
+// and the fault; a book without a line is an error too. With digest, also a hash of the
+// file's bytes (64-bit FNV-1a, 16 hex digits), so that a batch can tell the book changed.
+std::vector<BookLine> read_book(const std::string& path, std::string* digest = nullptr);
 
 enum class BookOrder : uint8_t { SEQUENTIAL, RANDOM };
 

@@ -109,7 +109,7 @@ Adjudication read_adjudication(const Options& opt) {
 const CommandOptions SELFPLAY_OPTIONS = command_options(
     "selfplay",
     {
-        {"games", "N", "games to play (required)"},
+        {"games", "N", "games to play, 1 to 10000000 (required)"},
         {"seed", "S", "the batch's seed: game i's opening and randomness derive from (S, i) (default: 1)"},
         move_limit_options(),
         player_options(),
@@ -135,6 +135,9 @@ SelfplayRequest selfplay_request(const Options& opt, const std::string& command_
   if (!opt.has("games")) throw UsageError("selfplay needs --games N");
   req.games = opt.get_u64("games", 0);
   if (req.games == 0) throw UsageError("--games must be 1 or more");
+  if (req.games > MAX_GAMES)
+    throw UsageError("--games must be at most " + std::to_string(MAX_GAMES) +
+                     " (rank 0 keeps every game of a batch in memory); play more as several batches with other --seed");
   req.seed = opt.get_u64("seed", 1);
   read_move_limits(opt, req);
   req.first = read_player(opt, "white");

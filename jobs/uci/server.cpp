@@ -245,10 +245,14 @@ void UciServer::go(const std::vector<std::string>& tokens) {
     if (target == &depth) limits.depth = int(std::clamp<int64_t>(v, 1, chess::MAX_PLY - 1));
     if (target == &nodes) limits.nodes = uint64_t(std::max<int64_t>(v, 1));
     if (target == &movestogo) limits.movestogo = int(std::clamp<int64_t>(v, 0, 1000));
+    // A time given is a limit whatever its value, never "none" (SearchLimits' 0 and -1):
+    // a movetime of 0 or less is the shortest search, a clock of 0 or less (some
+    // interfaces send -1 once the flag is near) means "move now", and a negative increment
+    // is none. The search caps large values.
+    if (target == &limits.movetime) limits.movetime = std::max<int64_t>(v, 1);
+    if (target == &limits.wtime || target == &limits.btime || target == &limits.winc || target == &limits.binc)
+      *target = std::max<int64_t>(v, 0);
   }
-  // A clock of zero or less still means "move now", not "no clock".
-  if (limits.wtime < -1) limits.wtime = 0;
-  if (limits.btime < -1) limits.btime = 0;
   // "go" without any limit searches until "stop", as "go infinite" does.
   if (!limits.depth && !limits.nodes && !limits.uses_clock()) limits.infinite = true;
   stop_signal_ = false;

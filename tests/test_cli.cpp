@@ -484,3 +484,15 @@ TEST(Cli, SelfplayGamesBeyondTheCapIsUsageErrorAtOnce) {
   EXPECT_EQ(r.out, "");
   EXPECT_FALSE(std::filesystem::exists(out + ".parts"));
 }
+
+// Below the dedup ply the owners' tables key positions by Zobrist keys: either key set
+// gives the published count, and the file says which set counted.
+TEST(Cli, DedupWithTableAgreesUnderBothKeySets) {
+  for (const char* keys : {"", " --verify-keys"}) {
+    Result r = chesshpc("perft --fen " + KIWIPETE + " --depth 5 --dedup-ply 2 --hash 16M --threads 1 --json" + keys);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("\"nodes\": 193690690,"), std::string::npos) << keys << ": " << r.out;
+    EXPECT_NE(r.out.find("\"dedup_ply\": 2,"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"hash_bytes\": 16777216,"), std::string::npos) << r.out;
+  }
+}

@@ -34,3 +34,7 @@ def decimal(x, digits=2):
 
 def ratio(x):
     return "-" if x is None else f"{x:.2f}"
+
+
+def percent(x):
+    return "-" if x is None else f"{100 * x:.0f}%"

@@ -18,7 +18,8 @@
              given together are refused
   html       the pages (perft and drawstats, selfplay, deduplicated perft, bench) open in
              headless Chromium without script errors and show every plot
-  errors     missing, non-HDF5, job-less, unknown-job and malformed files; no usable Python
+  errors     missing, non-HDF5, job-less, unknown-job and malformed files, a damaged dataset; no usable
+             Python
 
 usage: test_report.py CASE REPORT CHESSHPC MAKE_PGN_CORPUS MPIEXEC
 CHESSHPC_SKIP_BROWSER=1 skips the html case (exit 77) where Chromium is not installed.
@@ -407,6 +408,18 @@ def add_group(f, name, **columns):
         g.create_dataset(column, data=data, compression="gzip")
 
 
+def damaged(path, out, dataset):
+    """A copy with the dataset's compressed bytes overwritten: HDF5 opens the file and
+    finds the dataset, but cannot read it."""
+    shutil.copy(path, out)
+    with h5py.File(out, "r") as f:
+        chunk = f[dataset].id.get_chunk_info(0)
+    with open(out, "r+b") as raw:
+        raw.seek(chunk.byte_offset)
+        raw.write(b"\xff" * chunk.size)
+    return out
+
+
 def uneven(path, out):
     """A copy whose /levels has one column shorter than the others."""
     shutil.copy(path, out)
@@ -714,7 +727,7 @@ def check_page(t, browser, name, files, expected):
 def check_errors(t):
     def expect(code, words, *args):
         got, _, err = t.in_process(*args)
-        assert got == code and words in err, f"{args}: exit {got}, stderr {err!r}"
+        assert got == code and words in err and err.count("\n") == 1, f"{args}: exit {got}, stderr {err!r}"
 
     def expect_from_launcher(code, words, *args, env=ENV):
         r = subprocess.run([t.report, *args], capture_output=True, text=True, timeout=60, env=env)
@@ -741,6 +754,7 @@ def check_errors(t):
         expect(3, f"not a well-formed chesshpc {job} file", t.path(f"broken-{job}.h5"))
     dedup = synthetic_dedup(t.path("dedup-3.h5"), 3)
     expect(3, "perft_dedup file: /levels: its columns have different lengths", uneven(dedup, t.path("uneven.h5")))
+    expect(4, "its data is damaged", damaged(dedup, t.path("damaged.h5"), "buckets/positions"))
     expect_from_launcher(2, "usage")
     lacking = t.path("python-without-h5py")
     with open(lacking, "w") as f:

@@ -83,7 +83,7 @@ def compare_sections(c):
             [fmt.rate(c["nodes_per_second"][b][i], "n") for b in c["benchmarks"]] for i, f in enumerate(files)]
     scaled = list(c["speedup"])
     scaling = [[f["path"], f"{f['ranks']} x {f['threads']}"] +
-               [f"{fmt.ratio(c['speedup'][b][i])} ({_percent(c['efficiency'][b][i])})" for b in scaled]
+               [f"{fmt.ratio(c['speedup'][b][i])} ({fmt.percent(c['efficiency'][b][i])})" for b in scaled]
                for i, f in enumerate(files)]
     out = [Heading("bench files side by side"),
            Paragraph(f"{len(files)} files of the {c['suite']} suite, by ranks x threads. A benchmark's n/s is its "
@@ -93,10 +93,6 @@ def compare_sections(c):
         out += [Paragraph(f"Speed-up (efficiency: speed-up per core the benchmark used) against `{c['baseline']}`:"),
                 Table(["file", "ranks x threads"] + scaled, scaling, set(range(1, 2 + len(scaled))))]
     return out
-
-
-def _percent(x):
-    return "-" if x is None else f"{100 * x:.0f}%"
 
 
 def compare_plots(c):

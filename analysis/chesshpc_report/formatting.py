@@ -34,3 +34,17 @@ def decimal(x, digits=2):
 
 def ratio(x):
     return "-" if x is None else f"{x:.2f}"
+
+
+def percent(x):
+    return "-" if x is None else f"{100 * x:.0f}%"
+
+
+def size(n):
+    """Bytes in binary units, as chesshpc's own messages count a MB (2**20 bytes)."""
+    if n is None:
+        return "-"
+    for scale, unit in ((2 ** 40, "TiB"), (2 ** 30, "GiB"), (2 ** 20, "MiB"), (2 ** 10, "KiB")):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n:.0f} B"

@@ -6,7 +6,8 @@ and how to set several summaries side by side."""
 from dataclasses import dataclass
 from typing import Callable
 
-from . import bench, bench_view, drawstats, drawstats_view, perft, perft_view, selfplay, selfplay_view
+from . import (bench, bench_view, drawstats, drawstats_view, perft, perft_dedup, perft_dedup_view, perft_view, selfplay,
+               selfplay_view)
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,14 @@ JOBS = {
         plots=lambda s, f: perft_view.plots(s, perft.unit_seconds(f)),
         compare=perft.compare,
         compare_sections=perft_view.compare_sections,
+        compare_plots=lambda c, files: perft_view.compare_plots(c),
+    ),
+    "perft_dedup": JobReport(
+        summarise=perft_dedup.summarise,
+        sections=perft_dedup_view.sections,
+        plots=lambda s, f: perft_dedup_view.plots(s, perft_dedup.bytes_sent_per_ply(f), perft_dedup.bucket_seconds(f)),
+        compare=perft_dedup.compare,
+        compare_sections=perft_dedup_view.compare_sections,
         compare_plots=lambda c, files: perft_view.compare_plots(c),
     ),
     "drawstats": JobReport(

@@ -1,10 +1,10 @@
 """The numbers of a perft result file (jobs/perft/file.cpp): total, verification, divide,
-unit times, and per run the units counted and each rank's busy and idle time."""
+unit times, and per run the units counted and each rank's busy and idle time. What the
+deduplicated perft file shares with it (perft_dedup.py) is read here too."""
 from datetime import datetime
 
-import numpy as np
-
 from . import published
+from .distribution import describe
 from .resultfile import attr_int, attr_text, column, provenance
 
 
@@ -12,12 +12,36 @@ def summarise(f):
     units = _units(f)
     ranks = _ranks(f)
     runs = _runs(units, ranks)
+    seconds, source = wall_seconds(runs, units, timestamps(f) if len(runs) == 1 else None)
+    counted = sum(r["nodes"] for r in runs)
+    done = int(units["done"].sum())
+    return {
+        **root(f),
+        "units": attr_int(f, "units", len(units["done"])),
+        "units_done": done,
+        "units_left": len(units["done"]) - done,
+        "nodes_counted": counted,
+        "seconds": seconds,
+        "seconds_source": source,
+        "nodes_per_second": rate(runs, counted, seconds),
+        "runs": runs,
+        "resumed": len(runs) > 1,
+        "units_resumed": sum(r["units"] for r in runs[:-1]),
+        "load_balance": next((r["load_balance"] for r in reversed(runs) if r["load_balance"] is not None), None),
+        "unit_seconds": describe(units["seconds"][units["done"]]),
+        "ranks": [dict(zip(("run", "rank", "host", "busy_seconds", "idle_seconds"), row)) for row in ranks],
+        "hosts": [h for h in attr_text(f, "hosts").split(",") if h],
+        "divide": divide(f),
+        "provenance": provenance(f),
+    }
+
+
+def root(f):
+    """What every perft file says of its job: the position, the depths, and the total of a
+    complete file with its verification against the published count."""
     complete = bool(attr_int(f, "complete", 0))
     total = int(attr_text(f, "total")) if complete and "total" in f.attrs else None
     fen, depth = attr_text(f, "fen"), attr_int(f, "depth")
-    seconds, source = _seconds(runs, units, _timestamps(f) if len(runs) == 1 else None)
-    counted = sum(r["nodes"] for r in runs)
-    done = int(units["done"].sum())
     return {
         "fen": fen,
         "depth": depth,
@@ -26,22 +50,6 @@ def summarise(f):
         "total": total,
         "published": published.published_count(fen, depth),
         "verification": published.verify(fen, depth, total),
-        "units": attr_int(f, "units", len(units["done"])),
-        "units_done": done,
-        "units_left": len(units["done"]) - done,
-        "nodes_counted": counted,
-        "seconds": seconds,
-        "seconds_source": source,
-        "nodes_per_second": _rate(runs, counted, seconds, source),
-        "runs": runs,
-        "resumed": len(runs) > 1,
-        "units_resumed": sum(r["units"] for r in runs[:-1]),
-        "load_balance": next((r["load_balance"] for r in reversed(runs) if r["load_balance"] is not None), None),
-        "unit_seconds": _unit_time_stats(units),
-        "ranks": [dict(zip(("run", "rank", "host", "busy_seconds", "idle_seconds"), row)) for row in ranks],
-        "hosts": [h for h in attr_text(f, "hosts").split(",") if h],
-        "divide": _divide(f),
-        "provenance": provenance(f),
     }
 
 
@@ -94,13 +102,14 @@ def _runs(units, ranks):
     return runs
 
 
-def _seconds(runs, units, timestamps):
-    """Wall time of the runs that recorded their ranks' times (to the microsecond); else
-    finished - started of a single run (to the second); else the sum of unit times."""
+def wall_seconds(runs, units, timestamps, timed_by="ranks"):
+    """Wall time of the runs that recorded their ranks' times (to the microsecond; the
+    source named timed_by); else finished - started of a single run (to the second); else
+    the sum of unit times."""
     walls = [r["wall_seconds"] for r in runs if r["wall_seconds"] is not None]
     untimed = [str(r["run"]) for r in runs if r["wall_seconds"] is None]
     if walls:  # a run stopped before its end leaves no rank times
-        return sum(walls), "ranks" + (f"; run {', '.join(untimed)} not timed" if untimed else "")
+        return sum(walls), timed_by + (f"; run {', '.join(untimed)} not timed" if untimed else "")
     if timestamps:
         return timestamps, "started/finished"
     if units["done"].any():
@@ -108,7 +117,7 @@ def _seconds(runs, units, timestamps):
     return None, "none"
 
 
-def _timestamps(f):
+def timestamps(f):
     """finished - started in seconds, or None when the run has not finished or took under a second."""
     try:
         start, end = (datetime.strptime(attr_text(f, k), "%Y-%m-%dT%H:%M:%SZ") for k in ("started", "finished"))
@@ -118,29 +127,15 @@ def _timestamps(f):
     return seconds if seconds > 0 else None
 
 
-def _rate(runs, counted, seconds, source):
+def rate(runs, counted, seconds):
     if not seconds:
         return None
-    if source.startswith("ranks"):  # only the nodes of runs whose time is known
-        counted = sum(r["nodes"] for r in runs if r["wall_seconds"] is not None)
-    return counted / seconds
+    # Where runs are timed the seconds are theirs only, and so must the nodes be.
+    timed = [r["nodes"] for r in runs if r["wall_seconds"] is not None]
+    return (sum(timed) if timed else counted) / seconds
 
 
-def _unit_time_stats(units):
-    s = units["seconds"][units["done"]]
-    if len(s) == 0:
-        return {"count": 0}
-    return {
-        "count": int(len(s)),
-        "total": float(s.sum()),
-        "min": float(s.min()),
-        "median": float(np.median(s)),
-        "p90": float(np.quantile(s, 0.9)),
-        "max": float(s.max()),
-    }
-
-
-def _divide(f):
+def divide(f):
     """Root move to exact count, biggest first; empty until the file is complete."""
     if "divide" not in f:
         return {}
@@ -152,22 +147,31 @@ def _divide(f):
 def compare(summaries):
     """One row per file for a side-by-side table (e.g. 1 against 8 ranks), and whether the
     complete files of the same FEN and depth agree on the total."""
-    rows = [{
+    rows = [compare_row(s, units=s["units"], units_done=s["units_done"]) for s in summaries]
+    return {"files": rows, "totals_agree": totals_agree(summaries)}
+
+
+def compare_row(s, **own):
+    """A file's row of the side-by-side table, with what its job adds (own) after its runs."""
+    return {
         "path": s["path"],
         "fen": s["fen"],
         "depth": s["depth"],
         "ranks": s["provenance"].get("ranks"),
         "threads": s["provenance"].get("threads"),
         "runs": len(s["runs"]),
-        "units": s["units"],
-        "units_done": s["units_done"],
+        **own,
         "total": s["total"],
         "seconds": s["seconds"],
         "nodes_per_second": s["nodes_per_second"],
         "load_balance": s["load_balance"],
-    } for s in summaries]
+    }
+
+
+def totals_agree(summaries):
+    """Whether the complete files of each FEN and depth give one total."""
     jobs = {}
     for s in summaries:
         if s["total"] is not None:
             jobs.setdefault((s["fen"], s["depth"]), set()).add(s["total"])
-    return {"files": rows, "totals_agree": all(len(t) == 1 for t in jobs.values())}
+    return all(len(t) == 1 for t in jobs.values())

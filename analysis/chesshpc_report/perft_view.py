@@ -10,37 +10,41 @@ DIVIDE_ENDS = 5  # moves shown at each end of a long divide
 def sections(s):
     return [
         Heading(f"perft: {s['path']}"),
-        Paragraph(_headline(s)),
-        _overview(s),
-        *_divide(s),
+        Paragraph(headline(s, f"`{s['fen']}`, depth {s['depth']}, split depth {s['split_depth']}", "units")),
+        overview(s, "units"),
+        *divide_blocks(s),
         *_runs(s),
-        *_unit_times(s),
+        *time_table("Unit times:", "units", s["unit_seconds"]),
     ]
 
 
-def _headline(s):
-    where = f"`{s['fen']}`, depth {s['depth']}, split depth {s['split_depth']}"
+def headline(s, where, noun):
+    """The total and its verification, or what is left of the noun's (units, buckets)."""
     if not s["complete"]:
-        return (f"{where}: incomplete, {fmt.count(s['units_done'])} of {fmt.count(s['units'])} units done, "
-                f"{fmt.count(s['units_left'])} left; no total yet.")
+        return (f"{where}: incomplete, {fmt.count(s[noun + '_done'])} of {fmt.count(s[noun])} {noun} done, "
+                f"{fmt.count(s[noun + '_left'])} left; no total yet.")
     check = {"verified": "verified against the published count",
              "MISMATCH": f"MISMATCH: the published count is {fmt.count(s['published'])}",
              "no published count": "no published count to verify against"}[s["verification"]]
     return f"{where}: total {fmt.count(s['total'])}, {check}."
 
 
-def _overview(s):
+def overview(s, noun, own_rows=(), balance="load balance (max/mean busy)"):
+    """The table atop a perft file's report: own_rows (what a job adds) follow the noun's
+    (units, buckets) done."""
     p = s["provenance"]
+    resumed = f", {fmt.count(s[noun + '_resumed'])} {noun} from earlier runs" if s["resumed"] else ""
     rows = [
         ["total", fmt.count(s["total"]) if s["complete"] else "- (incomplete)"],
         ["verification", s["verification"]],
-        ["units done / all", f"{fmt.count(s['units_done'])} / {fmt.count(s['units'])}"],
+        [f"{noun} done / all", f"{fmt.count(s[noun + '_done'])} / {fmt.count(s[noun])}"],
+        *own_rows,
         ["nodes counted", fmt.count(s["nodes_counted"])],
         ["seconds", f"{fmt.seconds(s['seconds'])} ({s['seconds_source']})"],
         ["nodes/s", fmt.rate(s["nodes_per_second"], "nodes")],
-        ["runs", f"{len(s['runs'])}" + (f", {fmt.count(s['units_resumed'])} units from earlier runs" if s["resumed"] else "")],
+        ["runs", f"{len(s['runs'])}{resumed}"],
         ["ranks x threads", f"{p.get('ranks', '-')} x {p.get('threads', '-')}"],
-        ["load balance (max/mean busy)", fmt.ratio(s["load_balance"])],
+        [balance, fmt.ratio(s["load_balance"])],
         ["hosts", _hosts(s["hosts"])],
         ["program", f"{p.get('program', '')} {p.get('version', '')} ({p.get('git_commit', '')})"],
         ["started / finished", f"{p.get('started') or '-'} / {p.get('finished') or '-'}"],
@@ -54,7 +58,7 @@ def _hosts(hosts, shown=6):
     return f"{len(hosts)}: {', '.join(hosts[:shown - 1])}, ..., {hosts[-1]}"
 
 
-def _divide(s):
+def divide_blocks(s):
     moves = list(s["divide"].items())
     if not moves:
         return []
@@ -94,28 +98,29 @@ def _rank_spread(s):
 
 def _share(r):
     whole = r["busy_seconds"] + r["idle_seconds"]
-    return f"{100 * r['busy_seconds'] / whole:.0f}%" if whole > 0 else "-"
+    return fmt.percent(r["busy_seconds"] / whole) if whole > 0 else "-"
 
 
-def _unit_times(s):
-    t = s["unit_seconds"]
+def time_table(title, noun, t):
+    """The distribution of the times of the units (or buckets) counted."""
     if not t["count"]:
         return []
     row = [fmt.count(t["count"]), fmt.seconds(t["total"]), fmt.seconds(t["min"]), fmt.seconds(t["median"]),
            fmt.seconds(t["p90"]), fmt.seconds(t["max"])]
-    return [Paragraph("Unit times:"), Table(["units", "sum", "min", "median", "p90", "max"], [row], set(range(6)))]
+    return [Paragraph(title), Table([noun, "sum", "min", "median", "p90", "max"], [row], set(range(6)))]
 
 
 def plots(s, unit_seconds):
     out = []
     if len(unit_seconds):
-        out.append(_unit_time_histogram(s, unit_seconds))
+        out.append(time_histogram(s["path"], unit_seconds, "unit"))
     if s["ranks"]:
         out.append(_busy_idle(s))
     return out
 
 
-def _unit_time_histogram(s, seconds):
+def time_histogram(path, seconds, noun):
+    """Seconds per unit (or bucket) on a log scale: their times span orders of magnitude."""
     fig, ax = figures.figure()
     positive = np.maximum(seconds, 1e-7)
     lo, hi = positive.min(), positive.max()
@@ -123,9 +128,9 @@ def _unit_time_histogram(s, seconds):
     ax.hist(positive, bins=bins, color=figures.COLORS[0])
     if hi > lo:
         ax.set_xscale("log")
-    ax.set_xlabel("seconds per unit (log scale)")
-    ax.set_ylabel("units")
-    title = f"Unit times: {s['path']} ({len(seconds)} units)"
+    ax.set_xlabel(f"seconds per {noun} (log scale)")
+    ax.set_ylabel(f"{noun}s")
+    title = f"{noun.capitalize()} times: {path} ({len(seconds)} {noun}s)"
     ax.set_title(title)
     return figures.plot(title, fig)
 
@@ -179,12 +184,15 @@ def compare_sections(c):
     rows = [[r["path"], r["depth"], r["ranks"] or "-", r["threads"] or "-", r["runs"],
              f"{fmt.count(r['units_done'])}/{fmt.count(r['units'])}", fmt.count(r["total"]), fmt.seconds(r["seconds"]),
              fmt.rate(r["nodes_per_second"], "nodes"), fmt.ratio(r["load_balance"])] for r in c["files"]]
-    agree = "The complete files of the same position and depth agree on the total." if c["totals_agree"] else \
-        "MISMATCH: complete files of the same position and depth give different totals."
     return [Heading("perft files side by side"),
             Table(["file", "depth", "ranks", "threads", "runs", "units", "total", "seconds", "nodes/s", "load balance"],
                   rows, {1, 2, 3, 4, 5, 6, 7, 8, 9}),
-            Paragraph(agree)]
+            totals_agreement(c)]
+
+
+def totals_agreement(c):
+    return Paragraph("The complete files of the same position and depth agree on the total." if c["totals_agree"] else
+                     "MISMATCH: complete files of the same position and depth give different totals.")
 
 
 def compare_plots(c):

@@ -23,6 +23,8 @@ class Loaded:
             self.summary = {"path": path, "job": self.job, **JOBS[self.job].summarise(self.file)}
         except (KeyError, ValueError, TypeError) as e:
             raise ReportError(f"'{path}' is not a well-formed chesshpc {self.job} file: {e}", EXIT_BAD_INPUT)
+        except OSError as e:  # HDF5 cannot read a damaged dataset (a chunk that no longer inflates)
+            raise ReportError(f"cannot read '{path}': its data is damaged: {' '.join(str(e).split())}", EXIT_IO)
 
 
 def load(paths):

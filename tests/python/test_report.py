@@ -4,6 +4,10 @@
              the JSON's totals, verification, units per run and load balance against the files;
              verified, MISMATCH and unknown totals past 2**64 in relabelled copies; every
              position of the published-count table counted by chesshpc to depth 3
+  dedup      perft --dedup-ply on 2 ranks (mpirun), stopped by SIGTERM and resumed on 2 ranks, and a
+             1,000-rank file synthesised here: every run's phases, plies and per-rank load
+             distributions in the JSON against the files' rows; the Markdown and the page show
+             distributions, not a row or a bar per rank
   drawstats  one corpus under the fide and the site rulesets: per-rule counts against /rules,
              the side-by-side comparison, and checks per game when a file has them
   selfplay   batches under the fide and the site rulesets and one chesshpc against Stockfish:
@@ -12,9 +16,10 @@
   bench      a scaling sweep of `chesshpc bench --suite quick` (1-2 ranks x 1-2 threads): medians,
              Stockfish ratios, speed-ups and efficiencies against /measurements; two suites
              given together are refused
-  html       the pages (perft and drawstats, selfplay, bench) open in headless Chromium
-             without script errors and show every plot
-  errors     missing, non-HDF5, job-less, unknown-job and malformed files; no usable Python
+  html       the pages (perft and drawstats, selfplay, deduplicated perft, bench) open in
+             headless Chromium without script errors and show every plot
+  errors     missing, non-HDF5, job-less, unknown-job and malformed files, a damaged dataset; no usable
+             Python
 
 usage: test_report.py CASE REPORT CHESSHPC MAKE_PGN_CORPUS MPIEXEC
 CHESSHPC_SKIP_BROWSER=1 skips the html case (exit 77) where Chromium is not installed.
@@ -26,14 +31,13 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 
 import h5py
 import numpy as np
-from procs import units_done, wait_until_recorded
+from procs import stop_after_first_record, units_done
 
 SKIPPED = 77  # ctest's SKIP_RETURN_CODE
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
@@ -79,27 +83,27 @@ class Tools:
         assert r.returncode == 0, f"report {files}: exit {r.returncode}: {r.stderr}"
         return json.loads(r.stdout)
 
+    def mpirun(self, ranks):
+        """The mpirun prefix for a run on this many ranks; none for one process."""
+        return [self.mpiexec, "-np", str(ranks), "--oversubscribe", "--bind-to", "none"] if ranks > 1 else []
+
     def perft(self, out, depth, split, *extra, mpi_ranks=0):
-        mpi = [self.mpiexec, "-np", str(mpi_ranks), "--oversubscribe", "--bind-to", "none"] if mpi_ranks else []
-        cmd = mpi + [self.chesshpc, "perft", "--depth", str(depth), "--split-depth", str(split), "--threads", "1",
-                     "--out", self.path(out), "--quiet", *extra]
+        cmd = self.mpirun(mpi_ranks) + [self.chesshpc, "perft", "--depth", str(depth), "--split-depth", str(split),
+                                        "--threads", "1", "--out", self.path(out), "--quiet", *extra]
         r = self.run(*cmd)
         assert r.returncode == 0, f"{cmd}: exit {r.returncode}: {r.stderr}"
         return self.path(out)
 
-    def stopped_and_resumed(self):
-        """A depth-7 run stopped by SIGTERM once its file holds a unit (kept as stopped.h5),
-        then resumed to the end (resumed.h5)."""
-        out = self.path("resumed.h5")
+    def stopped_and_resumed(self, name, *extra, done="units_done", resume_ranks=1):
+        """A depth-7 run in one process stopped by SIGTERM once its file holds a unit (done:
+        the attribute that counts them), kept as NAME-stopped.h5, then resumed to the end
+        on resume_ranks ranks (NAME-resumed.h5)."""
+        out = self.path(f"{name}-resumed.h5")
         cmd = [self.chesshpc, "perft", "--depth", "7", "--split-depth", "3", "--threads", "1", "--out", out,
-               "--checkpoint", "0.05", "--quiet"]
-        proc = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        wait_until_recorded(lambda: units_done(out), proc, "the run to stop", 60)
-        proc.send_signal(signal.SIGTERM)
-        err = proc.communicate(timeout=60)[1]
-        assert proc.returncode == 5, f"SIGTERM: exit {proc.returncode}: {err}"
-        stopped = shutil.copy(out, self.path("stopped.h5"))
-        r = self.run(*cmd, "--resume")
+               "--checkpoint", "0.05", "--quiet", *extra]
+        stop_after_first_record(cmd, lambda: units_done(out, done), "the run to stop", ENV)
+        stopped = shutil.copy(out, self.path(f"{name}-stopped.h5"))
+        r = self.run(*self.mpirun(resume_ranks), *cmd, "--resume")
         assert r.returncode == 0, f"resume: exit {r.returncode}: {r.stderr}"
         return stopped, out
 
@@ -133,7 +137,7 @@ def by_path(report, path):
 def check_perft(t):
     one = t.perft("one.h5", 4, 2)
     two = t.perft("two.h5", 4, 2, mpi_ranks=2)
-    stopped, resumed = t.stopped_and_resumed()
+    stopped, resumed = t.stopped_and_resumed("perft")
     report = t.report_json(one, two, stopped, resumed)
 
     for path in (one, two):
@@ -205,6 +209,224 @@ def check_published_table(t):
         r = t.run(t.chesshpc, "perft", "--fen", fen, "--depth", "3", "--json", "--quiet")
         assert r.returncode == 0, r.stderr
         assert json.loads(r.stdout)["nodes"] == counts[2], (fen, r.stdout)
+
+
+BUCKETS = 4096  # a deduplicated perft file's buckets, on any number of ranks
+START_D6, START_D10 = 119060324, 69352859712417
+MAX_TABLE_ROWS = 70  # of a deduplicated perft file's Markdown, on 2 ranks or 1,000
+
+
+def check_dedup(t):
+    two = t.perft("dedup-two.h5", 6, 3, "--dedup-ply", "4", mpi_ranks=2)
+    stopped, resumed = t.stopped_and_resumed("dedup", "--dedup-ply", "4", done="buckets_done", resume_ranks=2)
+    big = synthetic_dedup(t.path("dedup-1000.h5"), 1000)
+    report = t.report_json(two, stopped, resumed, big)
+    for path in (two, stopped, resumed, big):
+        check_dedup_numbers(by_path(report, path), path)
+
+    s = by_path(report, two)
+    assert (s["total"], s["verification"], s["unique_positions"]) == (START_D6, "verified", 72078), s
+    assert [(r["run"], r["ranks"], r["buckets"]) for r in s["runs"]] == [(0, 2, BUCKETS)], s["runs"]
+    kept = int(h5py.File(stopped, "r").attrs["buckets_done"])
+    s = by_path(report, stopped)
+    assert (s["complete"], s["total"], s["buckets_done"], s["buckets_left"]) == (False, None, kept, BUCKETS - kept)
+    assert s["runs"][0]["phase_a_seconds"] > 0 and s["runs"][0]["phase_b_seconds"] is None, s["runs"]
+    s = by_path(report, resumed)
+    assert (s["total"], s["verification"], s["buckets_resumed"]) == (START_D7, "verified", kept), s
+    assert [(r["run"], r["ranks"], r["buckets"]) for r in s["runs"]] == [(0, 1, kept), (1, 2, BUCKETS - kept)]
+    assert s["seconds_source"] == "phases A + B; run 0 not timed" and s["seconds"] == s["runs"][1]["wall_seconds"]
+    s = by_path(report, big)
+    assert (s["total"], s["verification"], len(s["ranks"])) == (START_D10, "verified", 1000), s["total"]
+    c = report["comparisons"]["perft_dedup"]
+    assert [(r["path"], r["ranks"]) for r in c["files"]] == [(two, 2), (stopped, 1), (resumed, 2), (big, 1000)]
+    assert c["totals_agree"] is True
+
+    check_dedup_markdown(t, two, big, stopped, kept)
+    check_dedup_pages(t, two, big)
+    print(f"perft dedup: 2 ranks, stopped after {kept} buckets and resumed on 2, 1,000 ranks synthesised: ok")
+
+
+def check_dedup_numbers(s, path):
+    """Every run's phases, plies and per-rank load in the JSON against the file's rows,
+    summed and ranked here without the report's code."""
+    levels, ranks, buckets = (group_arrays(path, g) for g in ("levels", "ranks", "buckets"))
+    done = buckets["done"].astype(bool)
+    assert s["job"] == "perft_dedup" and (s["buckets"], s["buckets_done"]) == (BUCKETS, int(done.sum())), s
+    assert s["unique_positions"] == int(buckets["positions"][done].sum())
+    assert s["nodes_counted"] == sum(int(n) for n in buckets["nodes"][done])
+    assert [r["run"] for r in s["runs"]] == sorted(set(levels["run"]) | set(ranks["run"])), s["runs"]
+    for r in s["runs"]:
+        check_dedup_run(r, *(rows_of_run(table, r["run"]) for table in (levels, ranks)),
+                        rows_of_run(buckets, r["run"], done))
+        mine = [row for row in s["ranks"] if row["run"] == r["run"]]
+        assert [row["rank"] for row in mine] == list(range(r["ranks"])), mine
+
+
+def rows_of_run(table, run, mask=True):
+    keep = (table["run"] == run) & mask
+    return {k: v[keep] for k, v in table.items()}
+
+
+def check_dedup_run(r, levels, ranks, counted):
+    plies = sorted(set(levels["ply"].tolist()))
+    assert [p["ply"] for p in r["plies"]] == plies, r["plies"]
+    phase_a = 0
+    for p in r["plies"]:
+        at = levels["ply"] == p["ply"]
+        seconds, exchange, sent = levels["seconds"][at], levels["exchange_seconds"][at], levels["bytes_sent"][at]
+        assert (p["unique"], p["records_sent"], p["bytes_sent"]["total"], p["bytes_received"]["total"]) == (
+            levels["unique"][at].sum(), levels["records_sent"][at].sum(), sent.sum(),
+            levels["bytes_received"][at].sum()), p
+        assert (p["bytes_sent"]["min"], p["bytes_sent"]["max"]) == (sent.min(), sent.max()), p["bytes_sent"]
+        assert (p["seconds"]["max"], p["seconds"]["median"]) == (seconds.max(), np.median(seconds)), p["seconds"]
+        assert np.isclose(p["exchange_share"], exchange.sum() / seconds.sum()), p
+        phase_a += seconds.max()
+    assert np.isclose(r["phase_a_seconds"], phase_a), (r["phase_a_seconds"], phase_a)
+    phase_b = (ranks["busy_seconds"] + ranks["idle_seconds"]).max() if len(ranks["rank"]) else None
+    assert r["phase_b_seconds"] == phase_b, (r["phase_b_seconds"], phase_b)
+    if phase_b is not None:
+        assert np.isclose(r["wall_seconds"], phase_a + phase_b) and np.isclose(r["phase_a_share"],
+                                                                               phase_a / (phase_a + phase_b))
+    assert (r["buckets"], r["positions"]) == (len(counted["rank"]), counted["positions"].sum()), r
+    for name, values in per_rank_load(levels, ranks, counted, r["ranks"]).items():
+        check_spread(r["load"][name], values, name)
+
+
+def per_rank_load(levels, ranks, counted, n):
+    """Each rank's phase A sums, phase B times and buckets, added up row by row."""
+    load = {}
+    for column, name in (("seconds", "routing_seconds"), ("exchange_seconds", "exchange_seconds"),
+                         ("bytes_sent", "bytes_sent")):
+        if len(levels["rank"]):
+            sums = [0] * n
+            for rank, x in zip(levels["rank"], levels[column]):
+                sums[rank] += x
+            load[name] = sums
+    if len(ranks["rank"]):
+        load["busy_seconds"] = [dict(zip(ranks["rank"], ranks["busy_seconds"]))[k] for k in range(n)]
+    counts = [0] * n
+    for rank in counted["rank"]:
+        counts[rank] += 1
+    load["buckets"] = counts
+    return load
+
+
+def check_spread(d, values, name):
+    v = np.array(values, dtype=float)
+    want = [len(v), *np.percentile(v, [0, 50, 90, 100])]
+    got = [d["count"], d["min"], d["median"], d["p90"], d["max"]]
+    assert np.allclose(got, want, rtol=1e-12), (name, got, want)
+    balance = v.max() / v.mean() if v.mean() > 0 else None  # no imbalance of nothing (one process sends no bytes)
+    assert (d["max_over_mean"] is None) if balance is None else np.isclose(d["max_over_mean"], balance), (name, d)
+
+
+def check_dedup_markdown(t, two, big, stopped, kept):
+    md = t.markdown(two)
+    assert "total 119,060,324, verified against the published count" in md, md
+    assert "| 0 | 4 | 2 | 72,078 |" in md and "| phase B busy |" in md and "| bytes sent |" in md, md
+    assert len(re.findall(r"^\| 0 \| [01] \| \S+ \| [\d.]+ [mµ]?s \|", md, re.M)) == 2, md  # a row per rank
+    md = t.markdown(big)
+    rows = [line for line in md.splitlines() if line.startswith("| ")]
+    assert len(rows) <= MAX_TABLE_ROWS, f"{len(rows)} table rows for 1,000 ranks"
+    assert "Load across the 1,000 ranks of run 0" in md and "own numbers (1,000 rows)" in md, md
+    assert not re.search(r"^\| 0 \| \d+ \| node", md, re.M), "a row per rank on 1,000 ranks"
+    assert f"incomplete, {kept:,} of 4,096 buckets done" in t.markdown(stopped)
+
+
+def check_dedup_pages(t, two, big):
+    """The same plots for 1,000 ranks as for 2 (phases, load, bytes per ply, bucket times),
+    and no table row per rank."""
+    for path in (two, big):
+        page, text = write_page(t, os.path.basename(path) + ".html", [path], 4)
+        assert text.count("<tr>") <= MAX_TABLE_ROWS, f"{page}: {text.count('<tr>')} table rows"
+
+
+def synthetic_dedup(path, ranks, seed=5):
+    """A perft_dedup file as a complete run on this many ranks would write it (start
+    position, depth 10, dedup ply 7) with random numbers that agree with each other:
+    bucket b counted by rank b % ranks, each rank's unique positions at ply 7 those of its
+    buckets, every record sent received, the buckets' nodes summing to the total."""
+    rng = np.random.default_rng(seed)
+    plies = np.arange(3, 8)
+    owner = np.arange(BUCKETS) % ranks
+    positions = rng.integers(50_000, 150_000, BUCKETS)
+    nodes = exact_shares(START_D10, rng.integers(1, 1000, BUCKETS))
+    with h5py.File(path, "w") as f:
+        add_group(f, "buckets", positions=positions.astype(np.uint64), nodes=[str(n) for n in nodes],
+                  seconds=rng.uniform(1, 60, BUCKETS), rank=owner.astype(np.int32), run=np.zeros(BUCKETS, np.int32),
+                  done=np.ones(BUCKETS, bool))
+        add_group(f, "levels", **synthetic_levels(rng, plies, np.bincount(owner, weights=positions, minlength=ranks)))
+        busy = rng.lognormal(np.log(100), 0.05, ranks) * np.where(np.arange(ranks) % 97 == 7, 1.5, 1.0)
+        add_group(f, "ranks", run=np.zeros(ranks, np.int32), rank=np.arange(ranks, dtype=np.int32),
+                  host=[f"node{r // 32:03d}" for r in range(ranks)], busy_seconds=busy,
+                  idle_seconds=busy.max() + 0.5 - busy)
+        moves = ["a2a3", "b2b3", "c2c3", "d2d3", "e2e3", "f2f3", "g2g3", "h2h3", "a2a4", "b2b4", "c2c4", "d2d4",
+                 "e2e4", "f2f4", "g2g4", "h2h4", "b1a3", "b1c3", "g1f3", "g1h3"]
+        add_group(f, "divide", move=moves, nodes=[str(n) for n in exact_shares(START_D10, np.arange(1, 21))])
+        f.attrs.update({"job": "perft_dedup", "fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                        "depth": 10, "split_depth": 3, "dedup_ply": 7, "buckets": BUCKETS, "buckets_done": BUCKETS,
+                        "bucket_hash": "board_code_v1", "complete": 1, "runs": 1, "total": str(START_D10),
+                        "hosts": ",".join(f"node{n:03d}" for n in range((ranks + 31) // 32)), "program": "chesshpc",
+                        "version": "synthetic", "ranks": ranks, "threads": 8})
+    return path
+
+
+def synthetic_levels(rng, plies, unique_at_dedup_ply):
+    """Rows of /levels, rank by rank and ply by ply: each ply's records received are
+    another rank's sent (rolled by one rank), so that they sum alike."""
+    ranks = len(unique_at_dedup_ply)
+    rows = {k: [] for k in ("run", "rank", "ply", "unique", "records_sent", "records_received", "bytes_sent",
+                            "bytes_received", "rounds", "seconds", "exchange_seconds")}
+    for i, ply in enumerate(plies):
+        unique = (unique_at_dedup_ply // 10 ** (plies[-1] - ply)).astype(np.uint64) + 1
+        sent = (unique * rng.uniform(0.8, 1.0, ranks)).astype(np.uint64)
+        seconds = 10.0 ** (i - 1) * rng.uniform(1.0, 1.2, ranks)
+        for name, values in (("run", np.zeros(ranks)), ("rank", np.arange(ranks)), ("ply", np.full(ranks, ply)),
+                             ("unique", unique), ("records_sent", sent), ("records_received", np.roll(sent, 1)),
+                             ("bytes_sent", sent * 44), ("bytes_received", np.roll(sent, 1) * 44),
+                             ("rounds", np.full(ranks, i + 1)), ("seconds", seconds),
+                             ("exchange_seconds", seconds * rng.uniform(0.2, 0.6, ranks))):
+            rows[name].append(values)
+    types = {"run": np.int32, "rank": np.int32, "ply": np.int32, "rounds": np.int32, "seconds": float,
+             "exchange_seconds": float}
+    return {k: np.concatenate(v).astype(types.get(k, np.uint64)) for k, v in rows.items()}
+
+
+def exact_shares(total, weights):
+    """total split in proportion to the weights, in integers that sum to it exactly."""
+    weights = [int(w) for w in weights]
+    shares = [total * w // sum(weights) for w in weights]
+    shares[0] += total - sum(shares)
+    return shares
+
+
+def add_group(f, name, **columns):
+    """Columns (lists: text) compressed, as chesshpc writes them."""
+    g = f.create_group(name)
+    for column, values in columns.items():
+        data = np.array(values, dtype=h5py.string_dtype()) if isinstance(values, list) else values
+        g.create_dataset(column, data=data, compression="gzip")
+
+
+def damaged(path, out, dataset):
+    """A copy with the dataset's compressed bytes overwritten: HDF5 opens the file and
+    finds the dataset, but cannot read it."""
+    shutil.copy(path, out)
+    with h5py.File(out, "r") as f:
+        chunk = f[dataset].id.get_chunk_info(0)
+    with open(out, "r+b") as raw:
+        raw.seek(chunk.byte_offset)
+        raw.write(b"\xff" * chunk.size)
+    return out
+
+
+def uneven(path, out):
+    """A copy whose /levels has one column shorter than the others."""
+    shutil.copy(path, out)
+    with h5py.File(out, "a") as f:
+        del f["levels/seconds"]
+        f["levels/seconds"] = np.ones(1)
+    return out
 
 
 def add_checks_column(path, out):
@@ -329,8 +551,7 @@ def make_bench_files(t):
     paths = []
     for ranks, threads in SWEEP:
         out = t.path(f"bench-{ranks}x{threads}.h5")
-        mpi = [t.mpiexec, "-np", str(ranks), "--oversubscribe", "--bind-to", "none"] if ranks > 1 else []
-        cmd = mpi + [t.chesshpc, "bench", "--suite", "quick", "--repeats", "2", "--threads", str(threads),
+        cmd = t.mpirun(ranks) + [t.chesshpc, "bench", "--suite", "quick", "--repeats", "2", "--threads", str(threads),
                      "--out", out, "--quiet"]
         r = t.run(*cmd)
         assert r.returncode == 0, f"{cmd}: exit {r.returncode}: {r.stderr}"
@@ -338,10 +559,15 @@ def make_bench_files(t):
     return paths
 
 
-def measurements(path):
+def group_arrays(path, group):
+    """A group's columns as numpy arrays (text as str), read straight from the file."""
     with h5py.File(path, "r") as f:
-        m = f["measurements"]
-        return {k: (m[k].asstr()[:] if h5py.check_string_dtype(m[k].dtype) else m[k][:]) for k in m}
+        g = f[group]
+        return {k: (g[k].asstr()[:] if h5py.check_string_dtype(g[k].dtype) else g[k][:]) for k in g}
+
+
+def measurements(path):
+    return group_arrays(path, "measurements")
 
 
 def expected_bench_rows(path):
@@ -450,10 +676,15 @@ def check_html(t):
     shown += check_page(t, browser, "selfplay.html", selfplay,
                         sum(per_file) + 4 + move_count_endings(report["comparisons"]["selfplay"]["rules"]))
 
+    dedup = [t.perft("dedup-two.h5", 5, 3, "--dedup-ply", "4", mpi_ranks=2),
+             synthetic_dedup(t.path("dedup-1000.h5"), 1000)]
+    # per file: phases, load across ranks, bytes per rank and ply, bucket times; side by side: nodes/s
+    shown += check_page(t, browser, "dedup.html", dedup, 4 + 4 + 1)
+
     bench = make_bench_files(t)
     # one throughput plot per file; speed-up and efficiency against threads and against ranks
     shown += check_page(t, browser, "bench.html", bench, len(bench) + 2)
-    print(f"html: {shown} plots on 3 pages shown in headless Chromium, no script errors: ok")
+    print(f"html: {shown} plots on 4 pages shown in headless Chromium, no script errors: ok")
 
 
 MOVE_COUNT_RULES = ("fifty_moves", "seventy_five_moves", "site_thirty_moves")
@@ -463,9 +694,8 @@ def move_count_endings(rules):
     return any(any(rules[n]["ended"]) for n in MOVE_COUNT_RULES)
 
 
-def check_page(t, browser, name, files, expected):
-    """The page of the files has the expected plots, no external resource, and shows every
-    plot in headless Chromium without a script error."""
+def write_page(t, name, files, expected):
+    """The page of the files, with the expected plots and no external resource: its path and text."""
     page = t.path(name)
     r = t.run(t.report, *files, "--html", page, "--title", f"test report {name}")
     assert r.returncode == 0, r.stderr
@@ -475,23 +705,29 @@ def check_page(t, browser, name, files, expected):
     assert text.count('<img class="plot"') == made
     external = re.findall(r'(?:src|href)="(?!data:)[^"]*"', text)
     assert not external, f"{name} loads external resources: {external[:3]}"
+    return page, text
 
+
+def check_page(t, browser, name, files, expected):
+    """The page of the files (write_page) shows every plot in headless Chromium without a
+    script error."""
+    page, _ = write_page(t, name, files, expected)
     with tempfile.TemporaryDirectory() as profile:
         dom, log = dump_dom(browser, page, profile)
     html_tag = re.search(r"<html[^>]*>", dom).group(0)
     attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', html_tag))
-    assert attrs.get("plots") == str(made), f"{name}: the page's self-check did not run or miscounted: {html_tag}"
-    assert attrs.get("plots-shown") == str(made), f"{name}: plots shown {attrs.get('plots-shown')} of {made}"
+    assert attrs.get("plots") == str(expected), f"{name}: the page's self-check did not run or miscounted: {html_tag}"
+    assert attrs.get("plots-shown") == str(expected), f"{name}: plots shown {attrs.get('plots-shown')} of {expected}"
     assert attrs.get("js-errors") == "0", f"{name}: script errors: {attrs.get('js-errors')}"
     console_errors = [l for l in log.splitlines() if "CONSOLE" in l and ("Uncaught" in l or "Error" in l)]
     assert not console_errors, console_errors
-    return made
+    return expected
 
 
 def check_errors(t):
     def expect(code, words, *args):
         got, _, err = t.in_process(*args)
-        assert got == code and words in err, f"{args}: exit {got}, stderr {err!r}"
+        assert got == code and words in err and err.count("\n") == 1, f"{args}: exit {got}, stderr {err!r}"
 
     def expect_from_launcher(code, words, *args, env=ENV):
         r = subprocess.run([t.report, *args], capture_output=True, text=True, timeout=60, env=env)
@@ -507,14 +743,18 @@ def check_errors(t):
     expect(3, "has no 'job' attribute", t.path("nojob.h5"))
     with h5py.File(t.path("tune.h5"), "w") as f:
         f.attrs["job"] = "tune"
-    expect(3, "holds a 'tune' result; reports exist for: bench, drawstats, perft, selfplay", t.path("tune.h5"))
+    expect(3, "holds a 'tune' result; reports exist for: bench, drawstats, perft, perft_dedup, selfplay",
+           t.path("tune.h5"))
     with h5py.File(t.path("broken.h5"), "w") as f:
         f.attrs["job"] = "perft"
     expect(3, "not a well-formed chesshpc perft file", t.path("broken.h5"))
-    for job in ("selfplay", "bench"):
+    for job in ("selfplay", "bench", "perft_dedup"):
         with h5py.File(t.path(f"broken-{job}.h5"), "w") as f:
             f.attrs["job"] = job
         expect(3, f"not a well-formed chesshpc {job} file", t.path(f"broken-{job}.h5"))
+    dedup = synthetic_dedup(t.path("dedup-3.h5"), 3)
+    expect(3, "perft_dedup file: /levels: its columns have different lengths", uneven(dedup, t.path("uneven.h5")))
+    expect(4, "its data is damaged", damaged(dedup, t.path("damaged.h5"), "buckets/positions"))
     expect_from_launcher(2, "usage")
     lacking = t.path("python-without-h5py")
     with open(lacking, "w") as f:
@@ -525,8 +765,8 @@ def check_errors(t):
     print("errors: exit codes 2, 3 and 4 with their messages: ok")
 
 
-CASES = {"perft": check_perft, "drawstats": check_drawstats, "selfplay": check_selfplay, "bench": check_bench,
-         "html": check_html, "errors": check_errors}
+CASES = {"perft": check_perft, "dedup": check_dedup, "drawstats": check_drawstats, "selfplay": check_selfplay,
+         "bench": check_bench, "html": check_html, "errors": check_errors}
 
 
 def main(case, report, chesshpc, corpus, mpiexec):

@@ -106,6 +106,7 @@ LevelTraffic DedupShard::total() const {
     t.records_sent += l.records_sent, t.records_received += l.records_received;
     t.bytes_sent += l.bytes_sent, t.bytes_received += l.bytes_received;
     t.rounds += l.rounds, t.seconds += l.seconds, t.exchange_seconds += l.exchange_seconds;
+    t.merge_seconds += l.merge_seconds;
   }
   return t;
 }
@@ -165,8 +166,10 @@ class Router {
     if (stop_ && !ex_.all(!stop_())) throw RoutingStopped();
     t_.exchange_seconds += since(t0);
     ++t_.rounds;
+    const auto t1 = std::chrono::steady_clock::now();
     for (size_t r = 0; r < in_.at.size(); ++r)
       merge(reinterpret_cast<const unsigned char*>(in_.bytes.data() + in_.at[r]), in_.size[r]);
+    t_.merge_seconds += since(t1);
     return done;
   }
 

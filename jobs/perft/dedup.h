@@ -129,6 +129,7 @@ struct LevelTraffic {
   uint64_t bytes_sent = 0, bytes_received = 0;
   int32_t rounds = 0;
   double seconds = 0, exchange_seconds = 0;  // in all; inside the collectives
+  double merge_seconds = 0;                  // merging what other ranks sent
 };
 
 // This rank's unique positions at the dedup ply, and per bucket the positions in it (only

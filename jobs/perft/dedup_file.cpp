@@ -76,6 +76,7 @@ constexpr auto LEVELS = h5::table(
         h5::column<&LevelTraffic::exchange_seconds>("exchange_seconds",
                                                     "part of it inside the exchange (waiting for the slowest rank "
                                                     "included)"),
+        h5::column<&LevelTraffic::merge_seconds>("merge_seconds", "part of it merging the records other ranks sent"),
     });
 
 // Which hash places positions in buckets: a file of another cannot be resumed.

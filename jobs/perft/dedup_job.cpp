@@ -142,7 +142,7 @@ void DedupPerft::print_plan(std::ostream& err) const {
 void DedupPerft::print_level(const LevelTraffic& t, std::ostream& err) const {
   err << "chesshpc perft: ply " << t.ply << ": " << t.unique << " unique positions on rank 0, " << t.records_sent
       << " records (" << (t.bytes_sent >> 20) << " MB) sent in " << t.rounds << " rounds, " << t.seconds << " s ("
-      << t.exchange_seconds << " s exchanging)\n";
+      << t.exchange_seconds << " s exchanging, " << t.merge_seconds << " s merging what came)\n";
 }
 
 int DedupPerft::plan(const Ranks& ranks, std::ostream& err) {

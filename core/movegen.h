@@ -21,7 +21,7 @@ constexpr int RULES_VERSION = 1;
 //   pawn_moves(Bitboard to, int step)                    from = to - step
 //   promotions(Bitboard to, int step)                    four moves per square
 //   en_passant(Square from, Square to)
-//   castle(Square king_from, Square king_to)
+//   castle(Square king, Square rook)                     the king takes its own rook
 template <Color Us, class Sink>
 inline void generate_legal(const Position& pos, Sink& sink);
 
@@ -200,16 +200,32 @@ inline void generate_legal(const Position& pos, Sink& sink) {
   if (!checkers && (pos.castling() & castling_rights(Us))) {
     constexpr CastlingRights OO = Us == WHITE ? WHITE_OO : BLACK_OO;
     constexpr CastlingRights OOO = Us == WHITE ? WHITE_OOO : BLACK_OOO;
-    constexpr Square K = Us == WHITE ? SQ_E1 : SQ_E8;
-    constexpr Bitboard OOPath = Us == WHITE ? 0x60ULL : 0x60ULL << 56;   // f, g
-    constexpr Bitboard OOOPath = Us == WHITE ? 0x0EULL : 0x0EULL << 56;  // b, c, d
-    // The king crosses f (or d), which is one of its own steps, then lands on g (or c).
-    if ((pos.castling() & OO) && !(occupied & OOPath) && (king_to & square_bb(K + 1)) &&
-        !(their_king_zone & square_bb(K + 2)) && !attacked(K + 2))
-      sink.castle(K, K + 2);
-    if ((pos.castling() & OOO) && !(occupied & OOOPath) && (king_to & square_bb(K - 1)) &&
-        !(their_king_zone & square_bb(K - 2)) && !attacked(K - 2))
-      sink.castle(K, K - 2);
+    for (CastlingRights right : {OO, OOO}) {
+      if (!(pos.castling() & right)) continue;
+      // FIDE's Chess960 rule, which standard chess is a case of: every square the king or
+      // the rook passes or lands on is empty but for those two, and no square the king
+      // passes or lands on is attacked.
+      const Square rsq = pos.castling_rook_square(right);
+      const auto [kto, rto] = castling_destinations(ksq, rsq);
+      const Bitboard crossed = BETWEEN[ksq][kto] | square_bb(kto);
+      const Bitboard pair = square_bb(ksq) | square_bb(rsq);
+      if (occupied & (crossed | BETWEEN[rsq][rto] | square_bb(rto)) & ~pair) continue;
+      const Bitboard king_crosses = crossed & ~square_bb(ksq);
+      if (king_crosses & their_king_zone) continue;
+      // The king's free neighbours were judged above already (king_to).
+      const Bitboard judged = king_crosses & KING_ATTACKS[ksq] & ~us;
+      if (judged & ~king_to) continue;
+      bool safe = true;
+      for (Bitboard b = king_crosses & ~judged; b && safe;) safe = !attacked(pop_lsb(b));
+      // A rook not in its corner may shield the king's destination from a slider beyond
+      // it along the back rank (queen a1, rook b1, king c1): once the rook leaves, the
+      // king would stand in check.
+      if (safe && file_of(rsq) != FILE_A && file_of(rsq) != FILE_H) {
+        const Bitboard after = (occupied ^ pair) | square_bb(kto) | square_bb(rto);
+        safe = !(rook_attacks(kto, after) & their_orth);
+      }
+      if (safe) sink.castle(ksq, rsq);
+    }
   }
 
   for (Bitboard b = pos.pieces(Us, KNIGHT) & ~pinned; b;) {

@@ -99,7 +99,7 @@ void classify(const Position& pos, Move m, Counters& c) {
   if (!checkers) return;
   c.checks += 1;
   Bitboard moved = square_bb(m.to());
-  if (m.kind() == CASTLING) moved = square_bb(castling_rook(m.from(), m.to()).second);
+  if (m.kind() == CASTLING) moved = square_bb(castling_destinations(m.from(), m.to()).second);
   c.discovered += !more_than_one(checkers) && !(checkers & moved);
   c.double_checks += more_than_one(checkers);
   c.checkmates += !has_legal_move(child);

@@ -223,21 +223,6 @@ CastlingSetup Position::castling_setup() const {
   return setup;
 }
 
-uint8_t Position::clear_castling(Bitboard touched) {
-  uint8_t lost = 0;
-  Bitboard mask = 0;
-  for (int i = 0; i < 4; ++i) {
-    if (!(castling_ >> i & 1)) continue;
-    const Bitboard pair = pieces(Color(i >> 1), KING) | square_bb(castling_rook_square(CastlingRights(1 << i)));
-    if (touched & pair)
-      lost |= uint8_t(1 << i);
-    else
-      mask |= pair;
-  }
-  castle_mask_ = mask;
-  return lost;
-}
-
 void Position::read_castling(std::string_view field) {
   if (field == "-") return;
   if (!chess960_) {

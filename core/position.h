@@ -143,7 +143,10 @@ class Position {
  private:
   void put_piece(Color c, PieceType pt, Square s);
   void read_castling(std::string_view field);
-  uint8_t clear_castling(Bitboard touched);
+  template <Color C>
+  uint8_t rights_lost(Bitboard hit) const;
+  template <Color Us, bool Full>
+  void lose_castling(Bitboard hit, bool king_moved);
   PieceType captured_type(Bitboard to_bb) const;
   template <Color Us, bool Full>
   void set_ep_if_capturable(Square ep);
@@ -218,6 +221,31 @@ inline PieceType Position::captured_type(Bitboard to_bb) const {
   return NO_PIECE_TYPE;
 }
 
+// The right of C lost when the squares hit of the castling mask hold one of its castling
+// rooks (that moved or was taken); C's king, if hit, is in its place (both rights lost).
+template <Color C>
+inline uint8_t Position::rights_lost(Bitboard hit) const {
+  constexpr uint8_t OO = C == WHITE ? WHITE_OO : BLACK_OO, OOO = C == WHITE ? WHITE_OOO : BLACK_OOO;
+  const Bitboard h = hit & (C == WHITE ? RANK_1_BB : RANK_8_BB), k = pieces(C, KING);
+  if (!h) return 0;
+  // On its rank the mask holds C's king and at most one rook on each side of it.
+  return (h & k) ? OO | OOO : h > k ? OO : OOO;
+}
+
+// After a move of Us that left or landed on the squares hit of the castling mask: both
+// rights of Us go when its king moved, one when a castling rook moved or was taken.
+template <Color Us, bool Full>
+[[gnu::noinline]] void Position::lose_castling(Bitboard hit, bool king_moved) {
+  const uint8_t lost = rights_lost<~Us>(hit) | (king_moved ? uint8_t(castling_rights(Us)) : rights_lost<Us>(hit));
+  if (Full) key_ ^= zobrist::keys.castling[castling_];
+  castling_ &= ~lost;
+  if (Full) key_ ^= zobrist::keys.castling[castling_];
+  Bitboard mask = castle_mask_ & ~hit;
+  if (!(castling_ & WHITE_CASTLING)) mask &= ~RANK_1_BB;
+  if (!(castling_ & BLACK_CASTLING)) mask &= ~RANK_8_BB;
+  castle_mask_ = mask;
+}
+
 template <Color Us, bool Full>
 inline void Position::apply(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo) {
   constexpr Color Them = ~Us;
@@ -233,12 +261,10 @@ inline void Position::apply(Square from, Square to, PieceType pt, MoveKind kind,
     ++rule50_;
     fullmove_ += Us == BLACK;
   }
-  if (castle_mask_ & move_bb) [[unlikely]] {
-    const uint8_t lost = clear_castling(move_bb);
-    if (Full) key_ ^= z.castling[castling_];
-    castling_ &= ~lost;
-    if (Full) key_ ^= z.castling[castling_];
-  }
+  // Rights are lost when a move leaves or lands on a square of the mask; that rare update
+  // is a tail call at each return, where nothing else is live (a call mid-way would make
+  // every move save registers).
+  const Bitboard hit = castle_mask_ & move_bb;
 
   if (kind == CASTLING) {
     // The king takes its own rook: both land on their castling squares, which may be each
@@ -250,7 +276,7 @@ inline void Position::apply(Square from, Square to, PieceType pt, MoveKind kind,
     by_color_[Us] ^= king_bb ^ rook_bb;
     if (Full) key_ ^= z.psq[Us][KING][from] ^ z.psq[Us][KING][kto] ^ z.psq[Us][ROOK][to] ^ z.psq[Us][ROOK][rto];
     side_ = Them;
-    return;
+    return lose_castling<Us, Full>(hit, true);
   }
 
   if (to_bb & by_color_[Them]) {
@@ -283,10 +309,12 @@ inline void Position::apply(Square from, Square to, PieceType pt, MoveKind kind,
     } else if ((int(to) ^ int(from)) == 16) {
       side_ = Them;
       set_ep_if_capturable<Us, Full>(to - pawn_push(Us));
-      return;
+      return;  // a pawn's double step touches no castling square
     }
   }
   side_ = Them;
+  if (hit) [[unlikely]]
+    lose_castling<Us, Full>(hit, pt == KING);
 }
 
 }  // namespace chess

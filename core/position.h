@@ -261,11 +261,9 @@ inline void Position::apply(Square from, Square to, PieceType pt, MoveKind kind,
     ++rule50_;
     fullmove_ += Us == BLACK;
   }
-  // Rights are lost when a move leaves or lands on a square of the mask; that rare update
-  // is a tail call at each return, where nothing else is live (a call mid-way would make
-  // every move save registers).
-  const Bitboard hit = castle_mask_ & move_bb;
-
+  // Rights are lost when a move leaves or lands on a square of the castling mask: that
+  // rare update is a tail call where nothing else is live (a call mid-way, or the mask
+  // test kept in a register, would cost every move).
   if (kind == CASTLING) {
     // The king takes its own rook: both land on their castling squares, which may be each
     // other's (XOR of origin and destination handles squares shared or unchanged).
@@ -276,7 +274,8 @@ inline void Position::apply(Square from, Square to, PieceType pt, MoveKind kind,
     by_color_[Us] ^= king_bb ^ rook_bb;
     if (Full) key_ ^= z.psq[Us][KING][from] ^ z.psq[Us][KING][kto] ^ z.psq[Us][ROOK][to] ^ z.psq[Us][ROOK][rto];
     side_ = Them;
-    return lose_castling<Us, Full>(hit, true);
+    if (castle_mask_) return lose_castling<Us, Full>(castle_mask_ & move_bb, true);
+    return;
   }
 
   if (to_bb & by_color_[Them]) {
@@ -313,7 +312,7 @@ inline void Position::apply(Square from, Square to, PieceType pt, MoveKind kind,
     }
   }
   side_ = Them;
-  if (hit) [[unlikely]]
+  if (const Bitboard hit = castle_mask_ & move_bb) [[unlikely]]
     lose_castling<Us, Full>(hit, pt == KING);
 }
 

@@ -36,6 +36,7 @@ constexpr Bitboard rank_bb(Rank r) { return RANK_1_BB << (8 * r); }
 
 inline int popcount(Bitboard b) { return std::popcount(b); }
 inline Square lsb(Bitboard b) { return Square(std::countr_zero(b)); }
+inline Square msb(Bitboard b) { return Square(63 - std::countl_zero(b)); }
 inline Square pop_lsb(Bitboard& b) {
   Square s = lsb(b);
   b &= b - 1;

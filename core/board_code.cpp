@@ -15,7 +15,7 @@ BoardCode encode(const Position& pos) {
   return c;
 }
 
-Position decode(const BoardCode& c, bool with_key) {
+Position decode(const BoardCode& c, bool with_key, const CastlingSetup& setup) {
   const Bitboard b0 = c.q[0], b1 = c.q[1], b2 = c.q[2];
   Bitboard by_type[PIECE_TYPE_NB];
   by_type[PAWN] = b0 & ~b1 & ~b2;
@@ -26,7 +26,7 @@ Position decode(const BoardCode& c, bool with_key) {
   by_type[KING] = ~b0 & b1 & b2;
   const unsigned ep = c.state >> 5 & 127;
   return Position::from_bitboards(by_type, c.q[3], Color(c.state & 1), CastlingRights(c.state >> 1 & 15),
-                                  ep < 64 ? Square(ep) : SQ_NONE, with_key);
+                                  ep < 64 ? Square(ep) : SQ_NONE, with_key, setup);
 }
 
 }  // namespace chess

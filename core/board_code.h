@@ -13,7 +13,8 @@
 //   q[1]  bit 1: knights, bishops, kings
 //   q[2]  bit 2: rooks, queens, kings
 //   q[3]  black pieces
-//   state bit 0 side to move (1 black), bits 1-4 castling rights, bits 5-11 en-passant
+//   state bit 0 side to move (1 black), bits 1-4 castling rights (their rooks' files are the
+//         root's: see decode), bits 5-11 en-passant
 //         square or 64 for none
 #pragma once
 
@@ -53,7 +54,9 @@ struct BoardCode {
 BoardCode encode(const Position& pos);
 // The position of a code that encode() made. With_key false leaves the key zero: enough
 // for counting without a table. Clocks are 0 and 1. Codes from elsewhere are not checked.
-Position decode(const BoardCode& code, bool with_key = true);
+// The code keeps the four rights, not their rooks' files: setup gives them (and the
+// Chess960 flag), the root's for every position of one perft, which shares them.
+Position decode(const BoardCode& code, bool with_key = true, const CastlingSetup& setup = {});
 
 inline uint64_t BoardCode::hash() const {
   // Each word multiplied by its own odd constant, summed, and finished as in splitmix64.

@@ -102,7 +102,8 @@ bool can_checkmate(const Position& pos, Color side) {
 
 bool same_position(const Position& a, const Position& b) {
   if (a.side_to_move() != b.side_to_move() || a.castling() != b.castling() || a.ep_square() != b.ep_square() ||
-      a.pieces(WHITE) != b.pieces(WHITE) || a.pieces(BLACK) != b.pieces(BLACK))
+      a.castling_squares() != b.castling_squares() || a.pieces(WHITE) != b.pieces(WHITE) ||
+      a.pieces(BLACK) != b.pieces(BLACK))
     return false;
   for (int pt = PAWN; pt <= KING; ++pt)
     if (a.pieces(PieceType(pt)) != b.pieces(PieceType(pt))) return false;

@@ -6,6 +6,7 @@
 // never enumerate single moves: that is what makes bulk-counting perft fast.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 
 #include "core/position.h"
@@ -21,7 +22,7 @@ constexpr int RULES_VERSION = 1;
 //   pawn_moves(Bitboard to, int step)                    from = to - step
 //   promotions(Bitboard to, int step)                    four moves per square
 //   en_passant(Square from, Square to)
-//   castle(Square king_from, Square king_to)
+//   castle(Square king, Square rook)                     the king takes its own rook
 template <Color Us, class Sink>
 inline void generate_legal(const Position& pos, Sink& sink);
 
@@ -147,10 +148,57 @@ inline void pawn_group(Bitboard pawns, Bitboard empty, Bitboard enemies, Bitboar
   }
 }
 
+// Castling by FIDE's Chess960 rule, which standard chess is a case of: every square the
+// king or the rook passes or lands on is empty but for those two, and no square the king
+// passes or lands on is attacked. king_to holds the king's safe steps; attacked(s) tests
+// a square with the king off the board.
+template <Color Us, class Attacked, class Sink>
+inline void generate_castling_960(const Position& pos, Square ksq, Bitboard occupied, Bitboard us, Bitboard king_to,
+                                  Bitboard their_king_zone, Bitboard their_orth, const Attacked& attacked, Sink& sink) {
+  constexpr Bitboard BackRank = Us == WHITE ? RANK_1_BB : RANK_8_BB;
+  const Bitboard king_bb = square_bb(ksq);
+  const Bitboard rooks = pos.castling_squares() & BackRank & ~king_bb;  // one per right held
+  auto try_castle = [&]<bool KingSide>() {
+    constexpr Rank Back = relative_rank(Us, RANK_1);
+    constexpr Square KTo = make_square(KingSide ? FILE_G : FILE_C, Back);
+    constexpr Square RTo = make_square(KingSide ? FILE_F : FILE_D, Back);
+    constexpr Bitboard KToBB = square_bb(KTo), RToBB = square_bb(RTo);
+    const Bitboard rook_bb = KingSide ? rooks & ~(2 * king_bb - 1) : rooks & (king_bb - 1);
+    // Anything between king and rook is in one of their ways: the cheapest test first.
+    if (occupied & (KingSide ? rook_bb - 2 * king_bb : king_bb - 2 * rook_bb)) return;
+    const Bitboard pair = king_bb | rook_bb;
+    // The squares the king and the rook pass or land on, with those between them, are one
+    // run along the rank: from the lowest of the four squares to the highest, by
+    // subtraction of single bits (no table, no bit scan).
+    const Bitboard lo = KingSide ? std::min(king_bb, RToBB) : std::min(rook_bb, KToBB);
+    const Bitboard hi = KingSide ? std::max(rook_bb, KToBB) : std::max(king_bb, RToBB);
+    if (occupied & ((hi << 1) - lo) & ~pair) return;
+    const Bitboard king_crosses = ((std::max(king_bb, KToBB) << 1) - std::min(king_bb, KToBB)) & ~king_bb;
+    if (king_crosses & their_king_zone) return;
+    // The king's free neighbours were judged above already (king_to).
+    const Bitboard judged = king_crosses & KING_ATTACKS[ksq] & ~us;
+    if (judged & ~king_to) return;
+    for (Bitboard b = king_crosses & ~judged; b;)
+      if (attacked(pop_lsb(b))) return;
+    // A rook not in its corner may shield the king's destination from a slider beyond
+    // it along the back rank (queen a1, rook b1, king c1): once the rook leaves, the
+    // king would stand in check.
+    if (!(rook_bb & (FILE_A_BB | FILE_H_BB)) && (rook_attacks(KTo, (occupied ^ pair) | KToBB | RToBB) & their_orth))
+      return;
+    sink.castle(ksq, lsb(rook_bb));
+  };
+  if (pos.castling() & (Us == WHITE ? WHITE_OO : BLACK_OO)) try_castle.template operator()<true>();
+  if (pos.castling() & (Us == WHITE ? WHITE_OOO : BLACK_OOO)) try_castle.template operator()<false>();
+}
+
 }  // namespace detail
 
-template <Color Us, class Sink>
-inline void generate_legal(const Position& pos, Sink& sink) {
+// The generator for standard chess (Chess960 false: castling only from e to the corners,
+// by constant paths) or for Chess960 (castling by the general rule): one template, so
+// that standard chess's code carries nothing of Chess960's. generate_legal picks by the
+// position (is_chess960); perft picks once at its root.
+template <Color Us, bool Chess960, class Sink>
+inline void generate_legal_as(const Position& pos, Sink& sink) {
   constexpr Color Them = ~Us;
   const Bitboard us = pos.pieces(Us), them = pos.pieces(Them), occupied = us | them;
   const Square ksq = pos.king_square(Us);
@@ -198,18 +246,24 @@ inline void generate_legal(const Position& pos, Sink& sink) {
   const Bitboard target = checkers ? BETWEEN[ksq][lsb(checkers)] | checkers : ~us;
 
   if (!checkers && (pos.castling() & castling_rights(Us))) {
-    constexpr CastlingRights OO = Us == WHITE ? WHITE_OO : BLACK_OO;
-    constexpr CastlingRights OOO = Us == WHITE ? WHITE_OOO : BLACK_OOO;
-    constexpr Square K = Us == WHITE ? SQ_E1 : SQ_E8;
-    constexpr Bitboard OOPath = Us == WHITE ? 0x60ULL : 0x60ULL << 56;   // f, g
-    constexpr Bitboard OOOPath = Us == WHITE ? 0x0EULL : 0x0EULL << 56;  // b, c, d
-    // The king crosses f (or d), which is one of its own steps, then lands on g (or c).
-    if ((pos.castling() & OO) && !(occupied & OOPath) && (king_to & square_bb(K + 1)) &&
-        !(their_king_zone & square_bb(K + 2)) && !attacked(K + 2))
-      sink.castle(K, K + 2);
-    if ((pos.castling() & OOO) && !(occupied & OOOPath) && (king_to & square_bb(K - 1)) &&
-        !(their_king_zone & square_bb(K - 2)) && !attacked(K - 2))
-      sink.castle(K, K - 2);
+    if constexpr (!Chess960) {
+      // Standard chess's squares (king on e, rooks in the corners), with constant paths:
+      // the general rule below would cost standard perft several percent.
+      constexpr Square K = Us == WHITE ? SQ_E1 : SQ_E8;
+      constexpr CastlingRights OO = Us == WHITE ? WHITE_OO : BLACK_OO;
+      constexpr CastlingRights OOO = Us == WHITE ? WHITE_OOO : BLACK_OOO;
+      constexpr Bitboard OOPath = Us == WHITE ? 0x60ULL : 0x60ULL << 56;   // f, g
+      constexpr Bitboard OOOPath = Us == WHITE ? 0x0EULL : 0x0EULL << 56;  // b, c, d
+      // The king crosses f (or d), which is one of its own steps, then lands on g (or c).
+      if ((pos.castling() & OO) && !(occupied & OOPath) && (king_to & square_bb(K + 1)) &&
+          !(their_king_zone & square_bb(K + 2)) && !attacked(K + 2))
+        sink.castle(K, K + 3);
+      if ((pos.castling() & OOO) && !(occupied & OOOPath) && (king_to & square_bb(K - 1)) &&
+          !(their_king_zone & square_bb(K - 2)) && !attacked(K - 2))
+        sink.castle(K, K - 4);
+    } else {
+      detail::generate_castling_960<Us>(pos, ksq, occupied, us, king_to, their_king_zone, their_orth, attacked, sink);
+    }
   }
 
   for (Bitboard b = pos.pieces(Us, KNIGHT) & ~pinned; b;) {
@@ -250,6 +304,14 @@ inline void generate_legal(const Position& pos, Sink& sink) {
       if (pos.ep_capture_legal(s)) sink.en_passant(s, ep);
     }
   }
+}
+
+template <Color Us, class Sink>
+inline void generate_legal(const Position& pos, Sink& sink) {
+  if (pos.is_chess960())
+    generate_legal_as<Us, true>(pos, sink);
+  else
+    generate_legal_as<Us, false>(pos, sink);
 }
 
 template <class Sink>

@@ -22,20 +22,21 @@ namespace {
 #define COUNT_CLONES [[gnu::target_clones("arch=x86-64-v3", "popcnt", "default")]]
 #endif
 
-template <Color Us>
+// Chess960 is the generator's (generate_legal_as), chosen once at the root.
+template <Color Us, bool Chess960>
 uint64_t bulk(const Position& pos, int depth, PerftTable* table);
 
 // Flattened so that the sink's counter lives in a register: behind a reference it could
 // alias the position's bitboards, and every add would force them to be reloaded.
-template <Color Us>
+template <Color Us, bool Chess960>
 [[gnu::flatten]] COUNT_CLONES uint64_t count_moves(const Position& pos) {
   CountSink sink;
-  generate_legal<Us>(pos, sink);
+  generate_legal_as<Us, Chess960>(pos, sink);
   return sink.n;
 }
 
 // Plays each generated move on a copy and counts the subtree below it.
-template <Color Us>
+template <Color Us, bool Chess960>
 struct TreeSink {
   const Position& pos;
   int depth;          // of the subtrees below the moves
@@ -46,10 +47,10 @@ struct TreeSink {
     Position child = pos;
     if (depth == 1) {
       child.apply<Us, false>(from, to, pt, kind, promo);
-      n += count_moves<~Us>(child);
+      n += count_moves<~Us, Chess960>(child);
     } else {
       child.apply<Us>(from, to, pt, kind, promo);
-      n += bulk<~Us>(child, depth, table);
+      n += bulk<~Us, Chess960>(child, depth, table);
     }
   }
   void piece_moves(PieceType pt, Square from, Bitboard to) {
@@ -73,13 +74,13 @@ struct TreeSink {
 
 // Subtrees of depth 2 and more go through the table when there is one; a depth-1 count
 // is cheaper than a probe.
-template <Color Us>
+template <Color Us, bool Chess960>
 uint64_t bulk(const Position& pos, int depth, PerftTable* table) {
-  if (depth <= 1) return count_moves<Us>(pos);
+  if (depth <= 1) return count_moves<Us, Chess960>(pos);
   uint64_t n;
   if (table && table->probe(pos.key(), depth, n)) return n;
-  TreeSink<Us> sink{pos, depth - 1, table};
-  generate_legal<Us>(pos, sink);
+  TreeSink<Us, Chess960> sink{pos, depth - 1, table};
+  generate_legal_as<Us, Chess960>(pos, sink);
   if (table) table->store(pos.key(), depth, sink.n);
   return sink.n;
 }
@@ -99,7 +100,7 @@ void classify(const Position& pos, Move m, Counters& c) {
   if (!checkers) return;
   c.checks += 1;
   Bitboard moved = square_bb(m.to());
-  if (m.kind() == CASTLING) moved = square_bb(castling_rook(m.from(), m.to()).second);
+  if (m.kind() == CASTLING) moved = square_bb(castling_destinations(m.from(), m.to()).second);
   c.discovered += !more_than_one(checkers) && !(checkers & moved);
   c.double_checks += more_than_one(checkers);
   c.checkmates += !has_legal_move(child);
@@ -142,7 +143,9 @@ Counters& Counters::operator+=(const Counters& o) {
 
 uint64_t count(const Position& pos, int depth, PerftTable* table) {
   if (depth <= 0) return 1;
-  return pos.side_to_move() == WHITE ? bulk<WHITE>(pos, depth, table) : bulk<BLACK>(pos, depth, table);
+  if (pos.is_chess960())
+    return pos.side_to_move() == WHITE ? bulk<WHITE, true>(pos, depth, table) : bulk<BLACK, true>(pos, depth, table);
+  return pos.side_to_move() == WHITE ? bulk<WHITE, false>(pos, depth, table) : bulk<BLACK, false>(pos, depth, table);
 }
 
 Counters detailed(const Position& pos, int depth) {

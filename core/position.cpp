@@ -3,6 +3,7 @@
 #include "core/uci.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <vector>
 
@@ -57,13 +58,72 @@ void Position::put_piece(Color c, PieceType pt, Square s) {
   by_type_[pt] |= square_bb(s);
 }
 
-Position Position::from_fen(std::string_view fen) {
-  if (fen == "startpos") fen = START_FEN;
+std::string Position::chess960_back_rank(int n) {
+  if (n < 0 || n > 959) return {};
+  // The standard numbering (Scharnagl): n picks the light-squared bishop (b, d, f, h), the
+  // dark-squared one (a, c, e, g), the queen among the 6 squares left, the knights among the
+  // 5 left (10 ways, in this order); rook, king and rook fill the last three.
+  constexpr int KNIGHTS[10][2] = {{0, 1}, {0, 2}, {0, 3}, {0, 4}, {1, 2}, {1, 3}, {1, 4}, {2, 3}, {2, 4}, {3, 4}};
+  std::string rank(8, ' ');
+  rank[size_t(2 * (n % 4) + 1)] = 'B', n /= 4;
+  rank[size_t(2 * (n % 4))] = 'B', n /= 4;
+  auto put_on_empty = [&](int k, char piece) {  // on the k-th empty square, from a
+    for (char& c : rank)
+      if (c == ' ' && k-- == 0) return void(c = piece);
+  };
+  put_on_empty(n % 6, 'Q'), n /= 6;
+  put_on_empty(KNIGHTS[n][1], 'N'), put_on_empty(KNIGHTS[n][0], 'N');
+  for (char piece : {'R', 'K', 'R'}) put_on_empty(0, piece);
+  return rank;
+}
+
+namespace {
+
+// The number that ends text, 0 to 959, or -1.
+int start_number(std::string_view text) {
+  int n = -1;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  return ec == std::errc() && end == text.data() + text.size() && !text.empty() && n >= 0 && n <= 959 ? n : -1;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// "chess960:N" or "dfrc:W,B" as a FEN, or the text itself when it is neither.
+std::string named_start(std::string_view text) {
+  int white = -1, black = -1;
+  if (text.starts_with("chess960:")) {
+    white = black = start_number(text.substr(9));
+    if (white < 0) fail(1, quoted(text) + ": a Chess960 start position is a number from 0 to 959");
+  } else if (text.starts_with("dfrc:")) {
+    std::string_view numbers = text.substr(5);
+    size_t comma = numbers.find(',');
+    if (comma != std::string_view::npos)
+      white = start_number(numbers.substr(0, comma)), black = start_number(numbers.substr(comma + 1));
+    if (white < 0 || black < 0)
+      fail(1, quoted(text) + ": a Double Fischer Random start is dfrc:W,B, two numbers from 0 to 959");
+  } else {
+    return std::string(text);
+  }
+  return lower(Position::chess960_back_rank(black)) + "/pppppppp/8/8/8/8/PPPPPPPP/" +
+         Position::chess960_back_rank(white) + " w KQkq - 0 1";
+}
+
+}  // namespace
+
+Position Position::from_fen(std::string_view text, bool chess960) {
+  if (text == "startpos") text = START_FEN;
+  if (text.starts_with("chess960:") || text.starts_with("dfrc:")) chess960 = true;
+  const std::string named = named_start(text);
+  std::string_view fen = named;
   std::vector<std::string_view> f = split_fields(fen);
   if (f.size() != 6 && f.size() != 4)
     fail(0, "expected 6 fields (or 4 without the clocks), got " + std::to_string(f.size()));
 
   Position pos;
+  pos.chess960_ = chess960;
   // Field 1: ranks 8 down to 1, separated by '/'.
   int rank = 7, file = 0;
   for (char ch : f[0]) {
@@ -91,16 +151,6 @@ Position Position::from_fen(std::string_view fen) {
   if (f[1] != "w" && f[1] != "b") fail(2, quoted(f[1]) + " is neither 'w' nor 'b'");
   pos.side_ = f[1] == "w" ? WHITE : BLACK;
 
-  // Field 3: any order of KQkq, or '-'.
-  if (f[2] != "-") {
-    for (char ch : f[2]) {
-      size_t idx = std::string_view("KQkq").find(ch);
-      if (idx == std::string_view::npos) fail(3, "unknown castling letter " + quoted(ch));
-      if (pos.castling_ & (1 << idx)) fail(3, quoted(ch) + " given twice");
-      pos.castling_ |= uint8_t(1 << idx);
-    }
-  }
-
   // Field 4: checked for plausibility after the pieces are known.
   if (f[3] != "-") {
     std::optional<Square> ep = parse_square(f[3]);
@@ -113,7 +163,10 @@ Position Position::from_fen(std::string_view fen) {
     pos.fullmove_ = uint16_t(std::max(1, parse_clock(f[5], 6)));
   }
 
-  pos.validate();
+  pos.validate_pieces();
+  // Field 3, once the kings and rooks are known.
+  pos.read_castling(f[2]);
+  pos.validate_rest();
 
   // Keep the en-passant square only where the capture is legal: that is what makes two
   // positions the same for repetition and for the key.
@@ -128,16 +181,114 @@ Position Position::from_fen(std::string_view fen) {
   return pos;
 }
 
+FenStyle fen_style_of(std::string_view fen) {
+  const std::vector<std::string_view> f = split_fields(fen);
+  if (f.size() < 3 || f[2] == "-") return FenStyle::XFEN;
+  for (char c : f[2])
+    if (std::string_view("KQkq").find(c) != std::string_view::npos) return FenStyle::XFEN;
+  return FenStyle::SHREDDER;
+}
+
+Position Position::from_any_fen(std::string_view fen) {
+  try {
+    return from_fen(fen);
+  } catch (const FenError& e) {
+    if (e.field() != 3) throw;
+  }
+  return from_fen(fen, true);
+}
+
 Position Position::from_bitboards(const Bitboard (&by_type)[PIECE_TYPE_NB], Bitboard black, Color side,
-                                  CastlingRights castling, Square ep, bool with_key) {
+                                  CastlingRights castling, Square ep, bool with_key, const CastlingSetup& setup) {
   Position pos;
   Bitboard occupied = 0;
   for (int pt = PAWN; pt <= KING; ++pt) pos.by_type_[pt] = by_type[pt], occupied |= by_type[pt];
   pos.by_color_[BLACK] = black;
   pos.by_color_[WHITE] = occupied & ~black;
-  pos.side_ = side, pos.castling_ = castling, pos.ep_ = ep;
+  pos.side_ = side, pos.castling_ = castling, pos.ep_ = ep, pos.chess960_ = setup.chess960;
+  for (int i = 0; i < 4; ++i)
+    if (castling >> i & 1) {
+      const Color c = Color(i >> 1);
+      pos.castle_mask_ |= pos.pieces(c, KING) | square_bb(make_square(setup.rook_file[i], relative_rank(c, RANK_1)));
+    }
   if (with_key) pos.key_ = pos.compute_key();
   return pos;
+}
+
+CastlingSetup Position::castling_setup() const {
+  CastlingSetup setup;
+  setup.chess960 = chess960_;
+  for (int i = 0; i < 4; ++i)
+    if (castling_ >> i & 1) setup.rook_file[i] = file_of(castling_rook_square(CastlingRights(1 << i)));
+  return setup;
+}
+
+void Position::read_castling(std::string_view field) {
+  if (field == "-") return;
+  if (!chess960_) {
+    // Standard chess: any order of KQkq, for a king on e1/e8 and rooks in the corners.
+    struct CastleCheck {
+      char letter;
+      Color c;
+      Square king, rook;
+    };
+    constexpr CastleCheck checks[] = {
+        {'K', WHITE, SQ_E1, SQ_H1}, {'Q', WHITE, SQ_E1, SQ_A1}, {'k', BLACK, SQ_E8, SQ_H8}, {'q', BLACK, SQ_E8, SQ_A8}};
+    for (char ch : field) {
+      size_t idx = std::string_view("KQkq").find(ch);
+      if (idx == std::string_view::npos) fail(3, "unknown castling letter " + quoted(ch));
+      if (castling_ & (1 << idx)) fail(3, quoted(ch) + " given twice");
+      castling_ |= uint8_t(1 << idx);
+    }
+    for (int i = 0; i < 4; ++i) {
+      if (!(castling_ >> i & 1)) continue;
+      const CastleCheck& cc = checks[i];
+      if (piece_on(cc.king) != make_piece(cc.c, KING))
+        fail(3, quoted(cc.letter) + " but no king on " + square_to_string(cc.king));
+      if (piece_on(cc.rook) != make_piece(cc.c, ROOK))
+        fail(3, quoted(cc.letter) + " but no rook on " + square_to_string(cc.rook));
+      castle_mask_ |= square_bb(cc.king) | square_bb(cc.rook);
+    }
+    return;
+  }
+
+  // Chess960: X-FEN's KQkq (the outermost rook on that side of the king) and file letters
+  // (Shredder-FEN, or X-FEN's inner rook), in any order and mix.
+  Square rook_of[4] = {SQ_NONE, SQ_NONE, SQ_NONE, SQ_NONE};
+  char letter_of[4] = {};
+  for (char ch : field) {
+    const char up = char(std::toupper(static_cast<unsigned char>(ch)));
+    if (up != 'K' && up != 'Q' && (up < 'A' || up > 'H')) fail(3, "unknown castling letter " + quoted(ch));
+    const Color c = ch == up ? WHITE : BLACK;
+    const std::string side = c == WHITE ? "white" : "black";
+    const Rank back = relative_rank(c, RANK_1);
+    const Square ksq = king_square(c);
+    if (rank_of(ksq) != back)
+      fail(3, quoted(ch) + " but the " + side + " king is on " + square_to_string(ksq) + ", not on its back rank " +
+                  char('1' + back));
+    const Bitboard rooks = pieces(c, ROOK) & rank_bb(back);
+    Square rook;
+    if (up == 'K' || up == 'Q') {
+      const Bitboard beyond = up == 'K' ? rooks & ~(2 * square_bb(ksq) - 1) : rooks & (square_bb(ksq) - 1);
+      if (!beyond)
+        fail(3, quoted(ch) + " but no " + side + " rook on rank " + char('1' + back) + " on the " +
+                    (up == 'K' ? "h" : "a") + " side of the king on " + square_to_string(ksq));
+      rook = up == 'K' ? msb(beyond) : lsb(beyond);
+    } else {
+      rook = make_square(File(up - 'A'), back);
+      if (piece_on(rook) != make_piece(c, ROOK))
+        fail(3, quoted(ch) + " but no " + side + " rook on " + square_to_string(rook));
+    }
+    const int i = 2 * c + (rook < ksq);
+    if (rook_of[i] == rook) fail(3, quoted(ch) + " given twice (" + quoted(letter_of[i]) + " names the same rook)");
+    if (rook_of[i] != SQ_NONE)
+      fail(3, quoted(letter_of[i]) + " and " + quoted(ch) + " both name a rook on the " + (rook > ksq ? "h" : "a") +
+                  " side of the " + side + " king on " + square_to_string(ksq) +
+                  ": a king castles with one rook on each side of it");
+    rook_of[i] = rook, letter_of[i] = ch;
+    castling_ |= uint8_t(1 << i);
+    castle_mask_ |= square_bb(ksq) | square_bb(rook);
+  }
 }
 
 // The material a game can reach: 8 pawns and 8 pieces a side at the start, a capture only
@@ -161,7 +312,7 @@ void Position::validate_material() const {
   }
 }
 
-void Position::validate() const {
+void Position::validate_pieces() const {
   for (Color c : {WHITE, BLACK}) {
     int kings = popcount(pieces(c, KING));
     if (kings != 1)
@@ -172,25 +323,9 @@ void Position::validate() const {
     fail(1, "pawn on " + square_to_string(s) + ": no pawn can stand on rank " + char('1' + rank_of(s)));
   }
   validate_material();
+}
 
-  struct CastleCheck {
-    CastlingRights right;
-    char letter;
-    Color c;
-    Square king, rook;
-  };
-  constexpr CastleCheck checks[] = {{WHITE_OO, 'K', WHITE, SQ_E1, SQ_H1},
-                                    {WHITE_OOO, 'Q', WHITE, SQ_E1, SQ_A1},
-                                    {BLACK_OO, 'k', BLACK, SQ_E8, SQ_H8},
-                                    {BLACK_OOO, 'q', BLACK, SQ_E8, SQ_A8}};
-  for (const auto& cc : checks) {
-    if (!(castling_ & cc.right)) continue;
-    if (piece_on(cc.king) != make_piece(cc.c, KING))
-      fail(3, quoted(cc.letter) + " but no king on " + square_to_string(cc.king));
-    if (piece_on(cc.rook) != make_piece(cc.c, ROOK))
-      fail(3, quoted(cc.letter) + " but no rook on " + square_to_string(cc.rook));
-  }
-
+void Position::validate_rest() const {
   if (ep_ != SQ_NONE) {
     // The side that just moved pushed a pawn two squares through ep_.
     Color mover = ~side_to_move();
@@ -212,7 +347,7 @@ void Position::validate() const {
                 " is to move");
 }
 
-std::string Position::fen() const {
+std::string Position::fen(FenStyle style) const {
   std::string s;
   for (int r = 7; r >= 0; --r) {
     int empty = 0;
@@ -230,8 +365,16 @@ std::string Position::fen() const {
   }
   s += side_ == WHITE ? " w " : " b ";
   if (!castling_) s += '-';
-  for (int i = 0; i < 4; ++i)
-    if (castling_ & (1 << i)) s += "KQkq"[i];
+  for (int i = 0; i < 4; ++i) {
+    if (!(castling_ & (1 << i))) continue;
+    const Color c = Color(i >> 1);
+    const Square rook = castling_rook_square(CastlingRights(1 << i));
+    // X-FEN's K or Q names the outermost rook on that side; an inner one needs its file.
+    const Bitboard rooks = pieces(c, ROOK) & rank_bb(rank_of(rook));
+    const Bitboard outer = i & 1 ? rooks & (square_bb(rook) - 1) : rooks & ~(2 * square_bb(rook) - 1);
+    char letter = style == FenStyle::XFEN && !outer ? "KQ"[i & 1] : char('A' + file_of(rook));
+    s += c == WHITE ? letter : char(std::tolower(letter));
+  }
   s += ' ';
   s += ep_ == SQ_NONE ? "-" : square_to_string(Square(ep_));
   s += ' ' + std::to_string(rule50_) + ' ' + std::to_string(fullmove_);
@@ -262,6 +405,13 @@ void Position::do_move(Move m) {
 bool Position::gives_check(Move m) const {
   Color us = side_to_move();
   Square from = m.from(), to = m.to(), ksq = king_square(~us);
+  if (m.kind() == CASTLING) {
+    // Only the castled rook, or a slider the king or rook uncovers, can check.
+    auto [kto, rto] = castling_destinations(from, to);
+    Bitboard occupied = (pieces() ^ square_bb(from) ^ square_bb(to)) | square_bb(kto) | square_bb(rto);
+    Bitboard orth = (pieces(us, ROOK, QUEEN) & ~square_bb(to)) | square_bb(rto);
+    return (rook_attacks(ksq, occupied) & orth) || (bishop_attacks(ksq, occupied) & pieces(us, BISHOP, QUEEN));
+  }
   PieceType moved = type_of(piece_on(from));
   PieceType arrives = m.kind() == PROMOTION ? m.promotion() : moved;
   Bitboard occupied = (pieces() ^ square_bb(from)) | square_bb(to);
@@ -269,12 +419,6 @@ bool Position::gives_check(Move m) const {
   for (int pt = PAWN; pt <= KING; ++pt) mine[pt] = pieces(us, PieceType(pt)) & ~square_bb(from);
   mine[arrives] |= square_bb(to);
   if (m.kind() == EN_PASSANT) occupied ^= square_bb(to - pawn_push(us));
-  if (m.kind() == CASTLING) {
-    auto [rfrom, rto] = castling_rook(from, to);
-    Bitboard rook = square_bb(rfrom) | square_bb(rto);
-    occupied ^= rook;
-    mine[ROOK] ^= rook;
-  }
   return (bishop_attacks(ksq, occupied) & (mine[BISHOP] | mine[QUEEN])) ||
          (rook_attacks(ksq, occupied) & (mine[ROOK] | mine[QUEEN])) || (KNIGHT_ATTACKS[ksq] & mine[KNIGHT]) ||
          (PAWN_ATTACKS[~us][ksq] & mine[PAWN]);
@@ -292,7 +436,8 @@ void Position::do_null_move() {
 bool Position::operator==(const Position& o) const {
   return by_color_[WHITE] == o.by_color_[WHITE] && by_color_[BLACK] == o.by_color_[BLACK] &&
          std::equal(by_type_, by_type_ + PIECE_TYPE_NB, o.by_type_) && side_ == o.side_ && ep_ == o.ep_ &&
-         castling_ == o.castling_ && rule50_ == o.rule50_ && fullmove_ == o.fullmove_ && key_ == o.key_;
+         castling_ == o.castling_ && castle_mask_ == o.castle_mask_ && chess960_ == o.chess960_ &&
+         rule50_ == o.rule50_ && fullmove_ == o.fullmove_ && key_ == o.key_;
 }
 
 }  // namespace chess

@@ -27,22 +27,56 @@ class FenError : public std::runtime_error {
 
 constexpr std::string_view START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+// How a FEN's castling field names the rooks. X-FEN: K and Q (k and q) for the outermost rook
+// on the king's h and a side, a file letter for a castling rook that is not the outermost;
+// for a classical position that is the usual KQkq. Shredder-FEN: always the rook's file
+// letter (HAha for the classical position).
+enum class FenStyle : uint8_t { XFEN, SHREDDER };
+
+// What a position's 4-bit castling rights need besides its pieces: the file of each right's
+// rook (indexed by the right's bit: white king side, white queen side, black king side,
+// black queen side) and whether the game is Chess960 (moves written king-takes-rook). Every
+// position of one game or one perft shares its root's setup, since rights are only lost.
+struct CastlingSetup {
+  File rook_file[4] = {FILE_H, FILE_A, FILE_H, FILE_A};
+  bool chess960 = false;
+};
+
+// The index of a single castling right (WHITE_OO 0 ... BLACK_OOO 3).
+constexpr int right_index(CastlingRights r) { return r == WHITE_OO ? 0 : r == WHITE_OOO ? 1 : r == BLACK_OO ? 2 : 3; }
+
+// The convention a FEN's castling field is written in: Shredder-FEN when it names rooks by
+// file letters only (HAha), else X-FEN (also for "-" and names such as "chess960:N").
+FenStyle fen_style_of(std::string_view fen);
+
 class Position {
  public:
-  // Accepts 6 fields, or 4 (the clocks then default to "0 1"), and the name "startpos".
+  // Accepts 6 fields, or 4 (the clocks then default to "0 1"), the name "startpos", and the
+  // Chess960 start positions by number: "chess960:N" (0 to 959, 518 the classical one) and
+  // "dfrc:W,B" (Double Fischer Random: white's and black's back ranks by those numbers).
   // Throws FenError naming the field and the fault for anything that is not a legal
   // position, material no game can reach among them (more than 8 pawns or 16 men a side,
   // or more promoted pieces than missing pawns). An en-passant square is kept only when
   // an en-passant capture is legal.
-  static Position from_fen(std::string_view fen);
+  // Standard chess (chess960 false) takes KQkq with the king on e1/e8 and the rooks in the
+  // corners, as FIDE's castling needs. Chess960 takes X-FEN and Shredder-FEN (both
+  // conventions, even mixed) with the rook's square remembered per right, and marks the
+  // position as Chess960 (is_chess960); the two numbered names always read as Chess960.
+  static Position from_fen(std::string_view fen, bool chess960 = false);
   static Position start() { return from_fen(START_FEN); }
+  // For input that does not say its variant: standard chess when the castling field reads
+  // as standard chess's, else Chess960 (whose error, if any, is the one thrown).
+  static Position from_any_fen(std::string_view fen);
+  // The back rank of Chess960 start position n (0 to 959) in the standard numbering, from
+  // a to h in upper case ("RNBQKBNR" for 518); empty when n is out of range.
+  static std::string chess960_back_rank(int n);
   // The position with these bitboards (by_type indexed by PieceType; the rest of the
   // occupied squares white), side, rights and en-passant square, clocks 0 and 1. Trusted:
   // for codecs of positions that were legal when encoded (core/board_code.h), so nothing
-  // is checked. With_key false leaves the key zero.
+  // is checked; the rights' rooks stand on setup's files. With_key false leaves the key zero.
   static Position from_bitboards(const Bitboard (&by_type)[PIECE_TYPE_NB], Bitboard black, Color side,
-                                 CastlingRights castling, Square ep, bool with_key);
-  std::string fen() const;
+                                 CastlingRights castling, Square ep, bool with_key, const CastlingSetup& setup = {});
+  std::string fen(FenStyle style = FenStyle::XFEN) const;
 
   Bitboard pieces() const { return by_color_[WHITE] | by_color_[BLACK]; }
   Bitboard pieces(Color c) const { return by_color_[c]; }
@@ -62,6 +96,14 @@ class Position {
   Color side_to_move() const { return Color(side_); }
   Square ep_square() const { return Square(ep_); }
   CastlingRights castling() const { return CastlingRights(castling_); }
+  // The square of the rook that castles with the single right r, which the position holds.
+  Square castling_rook_square(CastlingRights r) const;
+  // The squares whose kings and rooks carry the rights held: a move from or to one of
+  // them loses rights. Empty without rights.
+  Bitboard castling_squares() const { return castle_mask_; }
+  CastlingSetup castling_setup() const;
+  // A Chess960 game: castling moves are written king-takes-rook (e1h1) in UCI.
+  bool is_chess960() const { return chess960_; }
   int rule50() const { return rule50_; }
   int fullmove() const { return fullmove_; }
   Key key() const { return key_; }
@@ -100,38 +142,45 @@ class Position {
 
  private:
   void put_piece(Color c, PieceType pt, Square s);
+  void read_castling(std::string_view field);
+  template <Color C>
+  uint8_t rights_lost(Bitboard hit) const;
+  template <Color Us, bool Full>
+  void lose_castling(Bitboard hit, bool king_moved);
   PieceType captured_type(Bitboard to_bb) const;
   template <Color Us, bool Full>
   void set_ep_if_capturable(Square ep);
-  void validate() const;
+  void validate_pieces() const;
+  void validate_rest() const;
   void validate_material() const;
 
   Bitboard by_color_[COLOR_NB]{};
   Bitboard by_type_[PIECE_TYPE_NB]{};
   Key key_ = 0;
+  // The kings and castling rooks of the rights held. The rooks' squares are read from it
+  // (one per side of the king), so a position names them in 8 bytes, not a 64-entry table.
+  Bitboard castle_mask_ = 0;
   uint8_t side_ = WHITE;
   uint8_t ep_ = SQ_NONE;
   uint8_t castling_ = NO_CASTLING;
-  uint8_t pad_ = 0;
+  uint8_t chess960_ = 0;
   uint16_t rule50_ = 0;
   uint16_t fullmove_ = 1;
 };
 
-// Rights lost when a piece leaves or arrives on a square (a king or rook moving, a
-// rook captured on its corner).
-constexpr std::array<uint8_t, 64> CASTLING_LOSS = [] {
-  std::array<uint8_t, 64> t{};
-  t[SQ_E1] = WHITE_CASTLING, t[SQ_H1] = WHITE_OO, t[SQ_A1] = WHITE_OOO;
-  t[SQ_E8] = BLACK_CASTLING, t[SQ_H8] = BLACK_OO, t[SQ_A8] = BLACK_OOO;
-  return t;
-}();
+// The king's and the rook's destinations of the castling in which the king on king takes
+// its rook on rook: g and f on the king's h side, c and d on its a side, on their rank.
+constexpr std::pair<Square, Square> castling_destinations(Square king, Square rook) {
+  bool king_side = rook > king;
+  return {make_square(king_side ? FILE_G : FILE_C, rank_of(king)),
+          make_square(king_side ? FILE_F : FILE_D, rank_of(king))};
+}
 
-// The rook's squares before and after the castling move whose king goes from king_from
-// to king_to (e1g1: h1 and f1).
-constexpr std::pair<Square, Square> castling_rook(Square king_from, Square king_to) {
-  bool king_side = king_to > king_from;
-  return {make_square(king_side ? FILE_H : FILE_A, rank_of(king_from)),
-          make_square(king_side ? FILE_F : FILE_D, rank_of(king_from))};
+inline Square Position::castling_rook_square(CastlingRights r) const {
+  // The mask holds, on the back rank, the king and at most one rook each side of it.
+  const Color c = (r & WHITE_CASTLING) ? WHITE : BLACK;
+  const Bitboard k = pieces(c, KING), rooks = castle_mask_ & (c == WHITE ? RANK_1_BB : RANK_8_BB) & ~k;
+  return (r & (WHITE_OO | BLACK_OO)) ? lsb(rooks & ~(2 * k - 1)) : msb(rooks & (k - 1));
 }
 
 inline Bitboard Position::attackers_to(Square s, Bitboard occupied) const {
@@ -172,6 +221,31 @@ inline PieceType Position::captured_type(Bitboard to_bb) const {
   return NO_PIECE_TYPE;
 }
 
+// The right of C lost when the squares hit of the castling mask hold one of its castling
+// rooks (that moved or was taken); C's king, if hit, is in its place (both rights lost).
+template <Color C>
+inline uint8_t Position::rights_lost(Bitboard hit) const {
+  constexpr uint8_t OO = C == WHITE ? WHITE_OO : BLACK_OO, OOO = C == WHITE ? WHITE_OOO : BLACK_OOO;
+  const Bitboard h = hit & (C == WHITE ? RANK_1_BB : RANK_8_BB), k = pieces(C, KING);
+  if (!h) return 0;
+  // On its rank the mask holds C's king and at most one rook on each side of it.
+  return (h & k) ? OO | OOO : h > k ? OO : OOO;
+}
+
+// After a move of Us that left or landed on the squares hit of the castling mask: both
+// rights of Us go when its king moved, one when a castling rook moved or was taken.
+template <Color Us, bool Full>
+[[gnu::noinline]] void Position::lose_castling(Bitboard hit, bool king_moved) {
+  const uint8_t lost = rights_lost<~Us>(hit) | (king_moved ? uint8_t(castling_rights(Us)) : rights_lost<Us>(hit));
+  if (Full) key_ ^= zobrist::keys.castling[castling_];
+  castling_ &= ~lost;
+  if (Full) key_ ^= zobrist::keys.castling[castling_];
+  Bitboard mask = castle_mask_ & ~hit;
+  if (!(castling_ & WHITE_CASTLING)) mask &= ~RANK_1_BB;
+  if (!(castling_ & BLACK_CASTLING)) mask &= ~RANK_8_BB;
+  castle_mask_ = mask;
+}
+
 template <Color Us, bool Full>
 inline void Position::apply(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo) {
   constexpr Color Them = ~Us;
@@ -187,20 +261,20 @@ inline void Position::apply(Square from, Square to, PieceType pt, MoveKind kind,
     ++rule50_;
     fullmove_ += Us == BLACK;
   }
-  if (castling_ && (CASTLING_LOSS[from] | CASTLING_LOSS[to])) {
-    if (Full) key_ ^= z.castling[castling_];
-    castling_ &= ~(CASTLING_LOSS[from] | CASTLING_LOSS[to]);
-    if (Full) key_ ^= z.castling[castling_];
-  }
-
+  // Rights are lost when a move leaves or lands on a square of the castling mask: that
+  // rare update is a tail call where nothing else is live (a call mid-way, or the mask
+  // test kept in a register, would cost every move).
   if (kind == CASTLING) {
-    auto [rfrom, rto] = castling_rook(from, to);
-    Bitboard rook_bb = square_bb(rfrom) | square_bb(rto);
-    by_type_[KING] ^= move_bb;
+    // The king takes its own rook: both land on their castling squares, which may be each
+    // other's (XOR of origin and destination handles squares shared or unchanged).
+    auto [kto, rto] = castling_destinations(from, to);
+    Bitboard king_bb = from_bb ^ square_bb(kto), rook_bb = to_bb ^ square_bb(rto);
+    by_type_[KING] ^= king_bb;
     by_type_[ROOK] ^= rook_bb;
-    by_color_[Us] ^= move_bb | rook_bb;
-    if (Full) key_ ^= z.psq[Us][KING][from] ^ z.psq[Us][KING][to] ^ z.psq[Us][ROOK][rfrom] ^ z.psq[Us][ROOK][rto];
+    by_color_[Us] ^= king_bb ^ rook_bb;
+    if (Full) key_ ^= z.psq[Us][KING][from] ^ z.psq[Us][KING][kto] ^ z.psq[Us][ROOK][to] ^ z.psq[Us][ROOK][rto];
     side_ = Them;
+    if (castle_mask_) return lose_castling<Us, Full>(castle_mask_ & move_bb, true);
     return;
   }
 
@@ -234,10 +308,12 @@ inline void Position::apply(Square from, Square to, PieceType pt, MoveKind kind,
     } else if ((int(to) ^ int(from)) == 16) {
       side_ = Them;
       set_ep_if_capturable<Us, Full>(to - pawn_push(Us));
-      return;
+      return;  // a pawn's double step touches no castling square
     }
   }
   side_ = Them;
+  if (const Bitboard hit = castle_mask_ & move_bb) [[unlikely]]
+    lose_castling<Us, Full>(hit, pt == KING);
 }
 
 }  // namespace chess

@@ -77,7 +77,9 @@ constexpr CastlingRights castling_rights(Color c) { return c == WHITE ? WHITE_CA
 enum MoveKind : uint8_t { NORMAL, PROMOTION, EN_PASSANT, CASTLING };
 
 // A move in 16 bits: destination (bits 0-5), origin (6-11), promotion piece minus KNIGHT (12-13)
-// and kind (14-15). Castling is encoded as the king's move (e1g1), as UCI writes it.
+// and kind (14-15). Castling is encoded as the king taking its own rook (e1h1), for standard
+// chess too: the one form that names every Chess960 castling (the king may stay where it is);
+// core/uci.h writes e1g1 for standard chess.
 class Move {
  public:
   constexpr Move() = default;

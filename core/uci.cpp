@@ -11,8 +11,17 @@ std::optional<Square> parse_square(std::string_view s) {
   return make_square(File(s[0] - 'a'), Rank(s[1] - '1'));
 }
 
-std::string to_uci(Move m) {
-  std::string s = square_to_string(m.from()) + square_to_string(m.to());
+namespace {
+
+// The destination UCI writes: for standard chess's castling the king's square, not its rook's.
+Square uci_to(Move m, bool chess960) {
+  return m.kind() == CASTLING && !chess960 ? castling_destinations(m.from(), m.to()).first : m.to();
+}
+
+}  // namespace
+
+std::string to_uci(Move m, bool chess960) {
+  std::string s = square_to_string(m.from()) + square_to_string(uci_to(m, chess960));
   if (m.kind() == PROMOTION) s += "nbrq"[m.promotion() - KNIGHT];
   return s;
 }
@@ -22,7 +31,7 @@ std::optional<Move> parse_uci(const Position& pos, std::string_view text) {
   auto from = parse_square(text.substr(0, 2)), to = parse_square(text.substr(2, 2));
   if (!from || !to) return std::nullopt;
   for (Move m : legal_moves(pos)) {
-    if (m.from() != *from || m.to() != *to) continue;
+    if (m.from() != *from || uci_to(m, pos.is_chess960()) != *to) continue;
     if (m.kind() != PROMOTION ? text.size() == 4 : text.size() == 5 && text[4] == "nbrq"[m.promotion() - KNIGHT])
       return m;
   }

@@ -1,4 +1,5 @@
-// UCI long algebraic notation: e2e4, e7e8q, e1g1 for castling.
+// UCI long algebraic notation: e2e4, e7e8q; castling as the king's move (e1g1) in standard
+// chess and as the king taking its own rook (e1h1) in Chess960, as UCI_Chess960 asks.
 #pragma once
 
 #include <optional>
@@ -12,8 +13,9 @@ namespace chess {
 std::string square_to_string(Square s);
 std::optional<Square> parse_square(std::string_view s);
 
-std::string to_uci(Move m);
+std::string to_uci(Move m, bool chess960 = false);
 // The legal move of pos written as text, or nothing when the text names no legal move.
+// Castling is read in the notation of pos (is_chess960).
 std::optional<Move> parse_uci(const Position& pos, std::string_view text);
 
 }  // namespace chess

@@ -107,6 +107,43 @@ TEST(Cli, BadFenIsInputErrorNamingTheField) {
   EXPECT_EQ(r.out, "");
 }
 
+// Chess960 (issue 15): numbered starts, castling written king-takes-rook in the divide,
+// FENs printed as read or in the style asked for, and castling fields that cannot be.
+TEST(Cli, PerftChess960StartByNumberWithDivide) {
+  Result r = chesshpc("perft --fen chess960:0 --depth 3 --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "perft 3 of bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
+  EXPECT_NE(r.out.find("nodes 9006 in"), std::string::npos) << r.out;
+  r = chesshpc("perft --fen '4k3/8/8/8/8/8/8/4K1R1 w K - 0 1' --depth 1 --divide --quiet --fen-style shredder");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("e1g1: 1\n"), std::string::npos) << r.out;  // the castling: king takes rook on g1
+  EXPECT_NE(r.out.find("perft 1 of 4k3/8/8/8/8/8/8/4K1R1 w G - 0 1\n"), std::string::npos) << r.out;
+  r = chesshpc("perft --fen dfrc:518,0 --depth 2 --divide --quiet --fen-style xfen");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("perft 2 of bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"), std::string::npos);
+  EXPECT_NE(r.out.find("nodes 400 in"), std::string::npos) << r.out;
+}
+
+TEST(Cli, PerftShredderFenIsPrintedAsRead) {
+  Result r = chesshpc("perft --fen 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1' --depth 2 --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("perft 2 of rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1\n"), std::string::npos);
+  EXPECT_EQ(chesshpc("perft --depth 1 --fen-style fischer").code, 2);
+}
+
+TEST(Cli, BadChess960CastlingIsInputErrorNamingTheField) {
+  for (const char* fen :
+       {"4k3/8/8/8/8/8/8/4K2R w B - 0 1", "4k3/8/8/8/8/8/8/4K1RR w HG - 0 1", "4k3/8/8/8/8/8/4K3/R6R w K - 0 1"}) {
+    Result r = chesshpc(std::string("perft --fen '") + fen + "' --depth 1");
+    EXPECT_EQ(r.code, 3) << fen;
+    EXPECT_NE(r.err.find("chesshpc perft: bad FEN: castling: "), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  Result r = chesshpc("perft --fen chess960:960 --depth 1");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("a Chess960 start position is a number from 0 to 959"), std::string::npos) << r.err;
+}
+
 TEST(Cli, ImpossibleMaterialIsBadInputForPerftAndRules) {
   Result perft = chesshpc("perft --fen '" + QUEENS + "' --depth 3");
   EXPECT_EQ(perft.code, 3);

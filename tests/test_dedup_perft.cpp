@@ -61,6 +61,10 @@ TEST(DedupPerft, TotalAndDivideEqualTheSplitRun) {
       {"startpos", 5, 4865609, {2, 3}},
       {"startpos", 6, 119060324, {3, 4}},
       {KIWIPETE, 5, 193690690, {2, 3}},
+      // Chess960 (Stockfish's count): the board code keeps four rights bits, and decoding
+      // takes the castling rooks' files from the root (a rook on b1 and one on g1, the
+      // king's destination).
+      {"1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1", 5, 8672978, {2, 3}},
   };
   for (const Case& c : cases) {
     std::vector<u128> reference = split_divide(c.fen, c.depth);

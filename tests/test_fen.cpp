@@ -6,25 +6,11 @@
 
 #include "core/movegen.h"
 #include "core/position.h"
+#include "tests/fen_rejection.h"
 
 using namespace chess;
 
 namespace {
-
-// The message is part of the contract: a user fixing a FEN by hand needs the field and
-// the fault, so every rejection checks both, not just that something was thrown.
-void expect_rejected(std::string_view fen, int field, std::initializer_list<std::string_view> parts) {
-  SCOPED_TRACE(std::string("FEN: ") + std::string(fen));
-  try {
-    Position::from_fen(fen);
-    ADD_FAILURE() << "accepted";
-  } catch (const FenError& e) {
-    EXPECT_EQ(e.field(), field) << e.what();
-    std::string what = e.what();
-    for (std::string_view part : parts)
-      EXPECT_NE(what.find(part), std::string::npos) << "'" << part << "' not in: " << what;
-  }
-}
 
 // A 4-field FEN with its en-passant square, read and written back.
 std::string ep_after_read(std::string_view fen) {

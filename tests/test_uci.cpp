@@ -89,6 +89,26 @@ TEST(Uci, MateScoreAndFenPosition) {
   EXPECT_NE(out.find("bestmove a1a8"), std::string::npos) << out;
 }
 
+// UCI_Chess960 (issue 15): offered as a check option, off by default; on, a Chess960
+// position is read and its castling written king-takes-rook. Here the only mate is
+// O-O-O (a normal rook move from a1 to d1 is blocked by the king on b1).
+TEST(Uci, Chess960OptionPlaysAndWritesCastlingKingTakesRook) {
+  const std::string fen = "2rkr3/2p1p3/8/8/8/8/8/RK6 w Q - 0 1";
+  const std::string KIWIPETE_FEN = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+  std::string out =
+      run_engine("printf 'uci\\nsetoption name UCI_Chess960 value true\\nposition fen " + fen + "\\ngo depth 3\\n'");
+  EXPECT_NE(out.find("option name UCI_Chess960 type check default false\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("score mate 1 "), std::string::npos) << out;
+  EXPECT_NE(out.find("bestmove b1a1"), std::string::npos) << out;
+  // Off (the default), the same FEN is no standard chess position, and e1h1 no move
+  // (Kiwipete castles as e1g1).
+  out = run_engine("printf 'position fen " + fen + "\\nposition fen " + KIWIPETE_FEN + " moves e1h1\\nquit\\n'");
+  EXPECT_NE(out.find("info string bad FEN: castling: 'Q' but no king on e1"), std::string::npos) << out;
+  EXPECT_NE(out.find("info string illegal move 'e1h1'"), std::string::npos) << out;
+  out = run_engine("printf 'setoption name UCI_Chess960 value maybe\\nquit\\n'");
+  EXPECT_NE(out.find("info string UCI_Chess960 is true or false, not 'maybe'"), std::string::npos) << out;
+}
+
 TEST(Uci, NodesLimitAndMovetime) {
   std::string out = run_engine("printf 'position startpos\\ngo nodes 3000\\ngo movetime 100\\n'");
   EXPECT_EQ(lines_starting(out, "bestmove ").size(), 2u) << out;

@@ -13,10 +13,11 @@ namespace chesshpc {
 // EXIT_STOPPED: a signal stopped the run before the end; what it finished is kept for --resume.
 enum ExitCode { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_IO = 4, EXIT_STOPPED = 5 };
 
-// The position of fen, or nothing after telling err why not ("chesshpc COMMAND: bad FEN: ...").
+// The position of fen (standard chess, or Chess960 when its castling field says so), or
+// nothing after telling err why not ("chesshpc COMMAND: bad FEN: ...").
 inline std::optional<chess::Position> read_position(const std::string& fen, const char* command, std::ostream& err) {
   try {
-    return chess::Position::from_fen(fen);
+    return chess::Position::from_any_fen(fen);
   } catch (const chess::FenError& e) {
     err << "chesshpc " << command << ": " << e.what() << "\n";
     return std::nullopt;

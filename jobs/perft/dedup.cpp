@@ -294,7 +294,7 @@ void seed(const PerftPlan& plan, Router& router, const Exchange& ex) {
 }
 
 // The next level from the positions of `level`.
-void expand(const DedupLevel& level, Router& router) {
+void expand(const DedupLevel& level, const chess::CastlingSetup& setup, Router& router) {
   RootPaths roots;
   run_level(
       level.slots(),
@@ -302,7 +302,7 @@ void expand(const DedupLevel& level, Router& router) {
         if (!level.used(i)) return;
         roots.clear();
         level.for_each_path(i, [&](unsigned root, uint64_t paths) { roots.push_back({uint8_t(root), paths}); });
-        const Position pos = chess::decode(level.code(i), false);
+        const Position pos = chess::decode(level.code(i), false, setup);
         if (pos.side_to_move() == chess::WHITE)
           route_children<chess::WHITE>(pos, roots, router);
         else
@@ -344,7 +344,7 @@ DedupShard expand_and_route(const PerftPlan& plan, int dedup_ply, Exchange& ex, 
     if (ply == plan.split_depth)
       seed(plan, router, ex);
     else
-      expand(current, router);
+      expand(current, plan.root.castling_setup(), router);
     if (ply > plan.split_depth && current.size()) growth = double(next.size()) / double(current.size());
     current = std::move(next);
     t.unique = current.size(), t.seconds = since(t0);

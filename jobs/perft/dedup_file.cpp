@@ -141,7 +141,8 @@ void DedupFile::write(const BucketResults& r) const {
   write_buckets(file, r);
   std::optional<chess::u128> total;  // complete files only
   const PerftPlan& plan = layout_.plan;
-  if (r.count_done() == r.run.size()) total = write_divide(file, plan.root_moves, r.merged(plan.root_moves.size()));
+  if (r.count_done() == r.run.size())
+    total = write_divide(file, plan.root_moves, r.merged(plan.root_moves.size()), plan.root.is_chess960());
   h5::write_attrs(file, OPENING, {JOB_NAME, plan});
   h5::write_attrs(file, ROOT, {layout_, r});
   write_ending(file, {req_, r.load, total, started_, ranks_, r.this_run}, readme());

@@ -208,8 +208,9 @@ Payload DedupPerft::compute(size_t bucket) {
   const std::vector<uint32_t>& mine = shard_.buckets[bucket];
   const int depth = plan_.depth - req_.dedup_ply;
   const bool keyed = counting_.table != nullptr;
+  const chess::CastlingSetup setup = plan_.root.castling_setup();
   const std::vector<uint64_t> counts = counting_.count_each(
-      mine.size(), depth, [&](size_t i) { return chess::decode(shard_.level.code(mine[i]), keyed); });
+      mine.size(), depth, [&](size_t i) { return chess::decode(shard_.level.code(mine[i]), keyed, setup); });
   std::vector<chess::u128> sums(plan_.root_moves.size(), 0);
   for (size_t i = 0; i < mine.size(); ++i)
     shard_.level.for_each_path(mine[i],

@@ -52,7 +52,7 @@ EpdFile read_epd(std::istream& in) {
     // EPD carries four FEN fields; some suites append the two clocks as well.
     if (count == 4) fen += " 0 1";
     try {
-      entry.fen = chess::Position::from_fen(fen).fen();
+      entry.fen = chess::Position::from_any_fen(fen).fen();
     } catch (const chess::FenError& e) {
       fail(e.what());
       continue;
@@ -63,6 +63,7 @@ EpdFile read_epd(std::istream& in) {
       std::string field = trim(line.substr(semi + 1, next == std::string::npos ? std::string::npos : next - semi - 1));
       semi = next;
       if (field.empty() && semi == std::string::npos) break;  // a trailing ';'
+      if (field.starts_with("id ")) continue;                 // a name (";id chess960-518"), not a count
       std::pair<int, uint64_t> d;
       error = parse_field(field, d);
       entry.expected.push_back(d);

@@ -77,7 +77,7 @@ void PerftFile::write(const UnitResults& r) const {
   h5::write_table(file, UNITS, units);
   std::optional<chess::u128> total;  // complete files only
   if (r.count_done() == plan_.units.size())
-    total = perft_file::write_divide(file, plan_.root_moves, merge_divide(plan_, r.nodes));
+    total = perft_file::write_divide(file, plan_.root_moves, merge_divide(plan_, r.nodes), plan_.root.is_chess960());
   h5::write_attrs(file, OPENING, {JOB_NAME, plan_});
   h5::write_attrs(file, ROOT, {plan_, r});
   write_ending(file, {req_, r.load, total, started_, ranks_, r.this_run}, readme());

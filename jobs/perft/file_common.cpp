@@ -42,10 +42,10 @@ void write_ending(h5::File& file, const Ending& e, const std::string& readme) {
 }
 
 chess::u128 write_divide(const h5::Group& file, const std::vector<chess::Move>& moves,
-                         const std::vector<chess::u128>& divide) {
+                         const std::vector<chess::u128>& divide, bool chess960) {
   std::vector<DivideRow> rows;
   chess::u128 total = 0;
-  for (size_t i = 0; i < divide.size(); ++i) rows.push_back({moves[i], divide[i]}), total += divide[i];
+  for (size_t i = 0; i < divide.size(); ++i) rows.push_back({moves[i], divide[i], chess960}), total += divide[i];
   h5::write_table(file, DIVIDE, rows);
   return total;
 }

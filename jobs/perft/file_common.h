@@ -37,19 +37,21 @@ namespace perft_file {
 struct DivideRow {
   chess::Move move;
   chess::u128 nodes;
+  bool chess960 = false;  // castling written king-takes-rook
 };
 
-inline constexpr auto DIVIDE = h5::table(
-    "divide", "complete files only: one row per root move; nodes = nodes_hi * 2**64 + nodes_lo",
-    {
-        h5::computed<DivideRow>("move", "root move (UCI)", [](const DivideRow& d) { return chess::to_uci(d.move); }),
-        h5::computed<DivideRow>("nodes", "paths through the move, exact decimal",
-                                [](const DivideRow& d) { return chess::to_string(d.nodes); }),
-        h5::computed<DivideRow>("nodes_hi", "high 64 bits of nodes",
-                                [](const DivideRow& d) { return uint64_t(d.nodes >> 64); }),
-        h5::computed<DivideRow>("nodes_lo", "low 64 bits of nodes",
-                                [](const DivideRow& d) { return uint64_t(d.nodes); }),
-    });
+inline constexpr auto DIVIDE =
+    h5::table("divide", "complete files only: one row per root move; nodes = nodes_hi * 2**64 + nodes_lo",
+              {
+                  h5::computed<DivideRow>("move", "root move (UCI)",
+                                          [](const DivideRow& d) { return chess::to_uci(d.move, d.chess960); }),
+                  h5::computed<DivideRow>("nodes", "paths through the move, exact decimal",
+                                          [](const DivideRow& d) { return chess::to_string(d.nodes); }),
+                  h5::computed<DivideRow>("nodes_hi", "high 64 bits of nodes",
+                                          [](const DivideRow& d) { return uint64_t(d.nodes >> 64); }),
+                  h5::computed<DivideRow>("nodes_lo", "low 64 bits of nodes",
+                                          [](const DivideRow& d) { return uint64_t(d.nodes); }),
+              });
 
 inline constexpr auto RANKS =
     h5::table("ranks", "one row per run and rank",
@@ -124,9 +126,9 @@ std::string ending_readme();
 // the file: the last step of a write, after the file's own tables and attributes.
 void write_ending(h5::File& file, const Ending& e, const std::string& readme);
 
-// Writes /divide; returns the total.
+// Writes /divide (castling as Chess960 writes it when chess960); returns the total.
 chess::u128 write_divide(const h5::Group& file, const std::vector<chess::Move>& moves,
-                         const std::vector<chess::u128>& divide);
+                         const std::vector<chess::u128>& divide, bool chess960);
 
 template <typename T>
 void require_same(const std::string& path, const char* what, const T& theirs, const T& ours) {

@@ -74,7 +74,8 @@ void print_text(const PerftRequest& req, const chess::Position& pos, const std::
                 double secs, int threads, std::ostream& out, const UnitRunReport* units) {
   u128 nodes = perft::total(roots);
   if (req.divide) {
-    for (const auto& r : roots) out << chess::to_uci(r.move) << ": " << chess::to_string(r.nodes) << "\n";
+    for (const auto& r : roots)
+      out << chess::to_uci(r.move, pos.is_chess960()) << ": " << chess::to_string(r.nodes) << "\n";
     out << "\n";
   }
   if (req.detailed) {
@@ -85,7 +86,7 @@ void print_text(const PerftRequest& req, const chess::Position& pos, const std::
       out << line;
     }
   }
-  out << "perft " << req.depth << " of " << pos.fen() << "\n"
+  out << "perft " << req.depth << " of " << pos.fen(req.fen_style) << "\n"
       << "nodes " << chess::to_string(nodes) << " in " << format_timing(units ? units->nodes_counted : nodes, secs)
       << ", " << threads << (threads == 1 ? " thread" : " threads");
   if (units)
@@ -117,7 +118,7 @@ void print_json(const PerftRequest& req, const chess::Position& pos, const std::
                 double secs, int threads, std::ostream& out, const UnitRunReport* units) {
   u128 nodes = perft::total(roots);
   JsonObject o;
-  o.add("fen", pos.fen()).add("depth", req.depth).add("nodes", nodes).add("seconds", secs);
+  o.add("fen", pos.fen(req.fen_style)).add("depth", req.depth).add("nodes", nodes).add("seconds", secs);
   o.add("nps", secs > 0 ? double(units ? units->nodes_counted : nodes) / secs : 0.0).add("threads", threads);
   if (units) {
     o.add("split_depth", units->split_depth).add("ranks", units->ranks).add("units", units->units);
@@ -135,7 +136,7 @@ void print_json(const PerftRequest& req, const chess::Position& pos, const std::
       .add("zobrist_seed", (unsigned long long)chess::zobrist::seed());
   if (req.divide) {
     JsonObject d;
-    for (const auto& r : roots) d.add(chess::to_uci(r.move), r.nodes);
+    for (const auto& r : roots) d.add(chess::to_uci(r.move, pos.is_chess960()), r.nodes);
     o.add("divide", d);
   }
   if (req.detailed) {
@@ -210,7 +211,7 @@ int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
   PerftRequest one = req;
   one.detailed = false;
   for (const EpdLine& line : file.lines) {
-    chess::Position pos = chess::Position::from_fen(line.fen);
+    chess::Position pos = chess::Position::from_any_fen(line.fen);
     for (auto [depth, expected] : line.expected) {
       if (depth > req.max_depth) continue;
       auto t1 = std::chrono::steady_clock::now();

@@ -18,6 +18,7 @@ namespace chesshpc {
 // The result file is that of a run split into units (cluster/).
 struct PerftRequest : Reporting, ResultFile {
   std::string fen = "startpos";
+  chess::FenStyle fen_style = chess::FenStyle::XFEN;  // of the FEN printed (--fen-style; default as read)
   int depth = -1;
   int threads = 0;  // 0: every core the process may use
   bool divide = false;

@@ -6,6 +6,9 @@ const CommandOptions PERFT_OPTIONS = command_options(
     "perft",
     {
         {"fen", "FEN", "position to count from (default: startpos)"},
+        {"fen-style", "xfen|shredder",
+         "how FENs printed name castling rooks: X-FEN (KQkq, a file letter for an inner rook) or Shredder-FEN "
+         "(file letters, HAha); default: as --fen wrote them"},
         {"depth", "D", "plies to count (required unless --epd)"},
         threads_option(),
         {"divide", "", "print each root move with its count"},
@@ -66,6 +69,10 @@ void read_one_position(const Options& opt, PerftRequest& req) {
 PerftRequest perft_request(const Options& opt, const std::string& command_line) {
   PerftRequest req;
   req.fen = opt.get("fen", "startpos");
+  const std::string style =
+      opt.get("fen-style", chess::fen_style_of(req.fen) == chess::FenStyle::SHREDDER ? "shredder" : "xfen");
+  if (style != "xfen" && style != "shredder") throw UsageError("--fen-style is xfen or shredder, not '" + style + "'");
+  req.fen_style = style == "xfen" ? chess::FenStyle::XFEN : chess::FenStyle::SHREDDER;
   req.threads = read_threads(opt);
   req.divide = opt.has("divide");
   req.detailed = opt.has("detailed");

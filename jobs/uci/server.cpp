@@ -31,7 +31,8 @@ std::string score_text(int score) {
   return "cp " + std::to_string(score);
 }
 
-std::string info_line(const chess::SearchInfo& i) {
+// Castling in the pv as UCI_Chess960 asks (king-takes-rook when chess960).
+std::string info_line(const chess::SearchInfo& i, bool chess960) {
   uint64_t nps = i.milliseconds > 0 ? i.nodes * 1000 / uint64_t(i.milliseconds) : i.nodes * 1000;
   // Appended piecewise: GCC 12 warns falsely (-Wrestrict) on long chains of operator+.
   std::string s = "info depth ";
@@ -51,7 +52,7 @@ std::string info_line(const chess::SearchInfo& i) {
   s += " pv";
   for (chess::Move m : i.pv) {
     s += ' ';
-    s += chess::to_uci(m);
+    s += chess::to_uci(m, chess960);
   }
   return s;
 }
@@ -97,13 +98,14 @@ bool UciServer::dispatch(const std::string& line) {
     send("id author the chesshpc authors");
     send("option name Hash type spin default 16 min 1 max " + std::to_string(MAX_HASH_MB));
     send("option name Clear Hash type button");
+    send("option name UCI_Chess960 type check default false");
     send("uciok");
   } else if (cmd == "isready") {
     send("readyok");
   } else if (cmd == "ucinewgame") {
     finish_search();
     search_->clear();
-    position_ = chess::Position::start();
+    position_ = chess::Position::from_fen("startpos", chess960_);
     history_.clear();
   } else if (cmd == "setoption") {
     setoption(tokens);
@@ -145,6 +147,18 @@ void UciServer::setoption(const std::vector<std::string>& tokens) {
     finish_search();
     hash_mb_ = int(mb);
     search_->set_hash(size_t(hash_mb_) << 20);
+  } else if (name == "UCI_Chess960") {
+    if (value != "true" && value != "false") {
+      send("info string UCI_Chess960 is true or false, not '" + value + "'");
+      return;
+    }
+    // Positions set from now on are of the chosen game (Chess960: X-FEN or Shredder-FEN,
+    // castling written king-takes-rook); the game so far restarts from its start position,
+    // as a GUI sets options before positions.
+    finish_search();
+    chess960_ = value == "true";
+    position_ = chess::Position::from_fen("startpos", chess960_);
+    history_.clear();
   } else if (name == "Clear Hash") {
     finish_search();
     search_->clear();
@@ -167,7 +181,7 @@ void UciServer::position(const std::vector<std::string>& tokens) {
   }
   chess::Position pos;
   try {
-    pos = chess::Position::from_fen(fen);
+    pos = chess::Position::from_fen(fen, chess960_);
   } catch (const chess::FenError& e) {
     send(std::string("info string ") + e.what());
     return;
@@ -259,8 +273,9 @@ void UciServer::go(const std::vector<std::string>& tokens) {
   infinite_ = limits.infinite;
   search_->clear_stop();
   thread_ = std::thread([this, limits, pos = position_, history = history_] {
-    chess::SearchResult r =
-        search_->run(pos, history, limits, [this](const chess::SearchInfo& i) { send(info_line(i)); });
+    const bool chess960 = pos.is_chess960();
+    chess::SearchResult r = search_->run(
+        pos, history, limits, [this, chess960](const chess::SearchInfo& i) { send(info_line(i, chess960)); });
     if (limits.infinite) {
       // UCI: after "go infinite" the bestmove waits for "stop".
       std::unique_lock lock(stop_mutex_);
@@ -268,8 +283,9 @@ void UciServer::go(const std::vector<std::string>& tokens) {
     }
     // No legal move: say why before the null move UCI asks for.
     if (r.best.is_none()) send(r.score == -chess::VALUE_MATE ? "info depth 0 score mate 0" : "info depth 0 score cp 0");
-    std::string line = "bestmove " + (r.best.is_none() ? std::string("0000") : chess::to_uci(r.best));
-    if (r.pv.size() >= 2) line += " ponder " + chess::to_uci(r.pv[1]);
+    std::string line =
+        "bestmove " + (r.best.is_none() ? std::string("0000") : chess::to_uci(r.best, pos.is_chess960()));
+    if (r.pv.size() >= 2) line += " ponder " + chess::to_uci(r.pv[1], pos.is_chess960());
     send(line);
   });
 }

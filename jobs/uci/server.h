@@ -40,6 +40,7 @@ class UciServer {
   std::ostream& out_;
   std::mutex out_mutex_;
   int hash_mb_ = 16;
+  bool chess960_ = false;  // UCI_Chess960
   std::unique_ptr<chess::Search> search_;
   chess::Position position_ = chess::Position::start();
   std::vector<chess::Key> history_;  // keys of the game's positions before position_

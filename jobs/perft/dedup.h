@@ -80,7 +80,6 @@ class DedupLevel {
     for (unsigned k = 0; k < s.n && k < 2; ++k) f(unsigned(s.root[k]), s.paths[k]);
     for (uint32_t l = s.more; l != NONE; l = links_[l].next) f(unsigned(links_[l].root), links_[l].paths);
   }
-  size_t bytes() const { return slot_count_ * sizeof(Slot) + links_.capacity() * sizeof(Link); }
 
  private:
   static constexpr uint32_t NONE = ~uint32_t(0);

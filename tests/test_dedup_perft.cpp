@@ -9,6 +9,7 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <unordered_map>
 
 #include "core/game.h"
 #include "core/movegen.h"
@@ -241,13 +242,53 @@ TEST(DedupPerft, RoutingGivesEachPositionToTheOwnerOfItsBucketOnce) {
       unique += s.level.size();
       for (size_t i = 0; i < s.level.slots(); ++i) {
         if (!s.level.used(i)) continue;
-        EXPECT_EQ(dedup_bucket(s.level.code(i)) % size_t(n), size_t(r));
+        EXPECT_EQ(dedup_bucket(s.level.hash(s.level.code(i))) % size_t(n), size_t(r));
         s.level.for_each_path(i, [&](unsigned, uint64_t k) { paths += k; });
       }
     }
     EXPECT_EQ(unique, 72078u) << n << " ranks";
     EXPECT_EQ(paths, 197281u) << n << " ranks";  // perft(4): every path, once
   }
+}
+
+// Phase B's table shares transpositions one ply below L within a rank only. At L the
+// bucket is the waiting side's pieces, so every pair of ply-L positions whose subtrees
+// meet at ply L + 1 by moves that capture nothing sits on one rank: here every ply-4
+// position's non-capturing children, over 3 ranks, have parents on one rank only.
+// (Bucketed by the whole position, 499,836 of the 804,634 have parents on two ranks.)
+TEST(DedupPerft, TranspositionsOnePlyBelowTheDedupPlyStayOnOneRank) {
+  const PerftPlan plan = plan_units(Position::start(), 6, 3);
+  constexpr int N = 3;
+  ThreadRanks ranks(N);
+  std::vector<DedupShard> shards(N);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < N; ++r)
+    threads.emplace_back([&, r] {
+      ThreadRanks::Rank ex(ranks, r);
+      shards[size_t(r)] = expand_and_route(plan, 4, ex);
+    });
+  for (std::thread& t : threads) t.join();
+  std::unordered_map<uint64_t, int> owner_of;  // child's key -> rank of its parents, or -1
+  size_t children = 0, shared = 0;
+  for (int r = 0; r < N; ++r) {
+    const DedupLevel& level = shards[size_t(r)].level;
+    for (size_t i = 0; i < level.slots(); ++i) {
+      if (!level.used(i)) continue;
+      const Position pos = chess::decode(level.code(i));
+      for (const chess::Move m : chess::legal_moves(pos)) {
+        const bool en_passant =
+            chess::type_of(pos.piece_on(m.from())) == chess::PAWN && chess::file_of(m.from()) != chess::file_of(m.to());
+        if (pos.piece_on(m.to()) != chess::NO_PIECE || en_passant) continue;
+        Position child = pos;
+        child.do_move(m);
+        const auto [at, fresh] = owner_of.try_emplace(child.key(), r);
+        children += fresh;
+        if (!fresh && at->second != r && at->second != -1) at->second = -1, ++shared;
+      }
+    }
+  }
+  EXPECT_EQ(children, 804634u);  // distinct non-capturing children of the 72,078 ply-4 positions
+  EXPECT_EQ(shared, 0u) << children;
 }
 
 // Exact while cheap (up to the first ply over 50,000), then within 1.0 to 1.4 times the

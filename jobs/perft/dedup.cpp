@@ -15,6 +15,18 @@ using chess::Position;
 
 // ---- DedupLevel ----
 
+uint64_t placing_hash(const BoardCode& code, Bucketing by) {
+  const uint64_t h = code.hash();
+  if (by == Bucketing::Position) return h;
+  const uint64_t occupied = code.q[0] | code.q[1] | code.q[2];
+  const uint64_t waiting = code.state & 1 ? occupied & ~code.q[3] : code.q[3];
+  BoardCode side;
+  for (int k = 0; k < 3; ++k) side.q[k] = code.q[k] & waiting;
+  side.q[3] = waiting;
+  constexpr uint64_t LOW = (uint64_t(1) << 52) - 1;
+  return (side.hash() & ~LOW) | (h & LOW);
+}
+
 namespace {
 
 // Slots for n positions at a load of at most 3/4, where linear probing stays short.
@@ -28,8 +40,8 @@ chess::LargePagesPtr<DedupLevel::Slot> DedupLevel::zeroed(size_t n) {
   return slots;
 }
 
-DedupLevel::DedupLevel(size_t expected, int ranks, int rank)
-    : ranks_(size_t(ranks)), owned_((DEDUP_BUCKETS - size_t(rank) + size_t(ranks) - 1) / size_t(ranks)) {
+DedupLevel::DedupLevel(size_t expected, int ranks, int rank, Bucketing by)
+    : ranks_(size_t(ranks)), owned_((DEDUP_BUCKETS - size_t(rank) + size_t(ranks) - 1) / size_t(ranks)), by_(by) {
   set_slots(slots_for(expected));
 }
 
@@ -96,7 +108,7 @@ void DedupLevel::grow() {
   chess::LargePagesPtr<Slot> old = std::move(slots_);
   set_slots(old_count + old_count / 2);
   for (size_t i = 0; i < old_count; ++i)
-    if (old[i].n) find(code_of(old[i]), code_of(old[i]).hash()) = old[i];
+    if (old[i].n) find(code_of(old[i]), hash(code_of(old[i]))) = old[i];
 }
 
 LevelTraffic DedupShard::total() const {
@@ -143,7 +155,7 @@ class Router {
     uint64_t hash[GROUP];
     uint16_t owner[GROUP];
     for (size_t i = 0; i < n; ++i) {
-      hash[i] = codes[i].hash();
+      hash[i] = next_.hash(codes[i]);
       const size_t bucket = dedup_bucket(hash[i]);
       owner[i] = skip_ && (*skip_)[bucket] ? uint16_t(0xFFFF) : uint16_t(bucket % ranks);
       if (owner[i] == me) next_.prefetch(hash[i]);
@@ -229,7 +241,7 @@ class Router {
           std::memcpy(&paths, p + 1, 8);
           roots_.push_back({p[0], paths});
         }
-        hash[n] = codes[n].hash();
+        hash[n] = next_.hash(codes[n]);
         next_.prefetch(hash[n]);
       }
       begin[n] = roots_.size();
@@ -339,7 +351,8 @@ DedupShard expand_and_route(const PerftPlan& plan, int dedup_ply, Exchange& ex, 
     LevelTraffic t;
     t.ply = ply;
     if (ply > plan.split_depth) expected = double(current.size()) * growth * 1.1;
-    DedupLevel next{size_t(expected), ex.size(), ex.rank()};
+    DedupLevel next{size_t(expected), ex.size(), ex.rank(),
+                    ply == dedup_ply ? Bucketing::WaitingSide : Bucketing::Position};
     Router router(ex, next, ply == dedup_ply ? last_skip : nullptr, t, options);
     if (ply == plan.split_depth)
       seed(plan, router, ex);
@@ -354,7 +367,7 @@ DedupShard expand_and_route(const PerftPlan& plan, int dedup_ply, Exchange& ex, 
   shard.level = std::move(current);
   shard.buckets.resize(DEDUP_BUCKETS);
   for (size_t i = 0; i < shard.level.slots(); ++i)
-    if (shard.level.used(i)) shard.buckets[dedup_bucket(shard.level.code(i))].push_back(uint32_t(i));
+    if (shard.level.used(i)) shard.buckets[dedup_bucket(shard.level.hash(shard.level.code(i)))].push_back(uint32_t(i));
   return shard;
 }
 

@@ -36,10 +36,25 @@ namespace chesshpc {
 constexpr size_t DEDUP_BUCKETS = 4096;
 static_assert(DEDUP_BUCKETS == size_t(1) << 12);
 
-// The bucket of a position: the top 12 bits of its code's hash (the merge tables index
-// by the low bits).
-inline size_t dedup_bucket(uint64_t code_hash) { return size_t(code_hash >> 52); }
-inline size_t dedup_bucket(const chess::BoardCode& code) { return dedup_bucket(code.hash()); }
+// Where a position goes: its placing hash's top 12 bits are its bucket (and so its owner,
+// rank bucket % ranks), the low bits its slot in the owner's table (DedupLevel).
+//
+// Above the dedup ply the bucket is a hash of the whole position: the levels there are
+// merged exactly wherever their positions go, so only the balance matters. At the dedup
+// ply L the bucket is a hash of the waiting side's pieces alone (the side not to move).
+// Phase B counts each position there with its owner's table, and two positions of ply L
+// whose subtrees meet at ply L + 1 are, unless a capture is involved, the same waiting
+// side's pieces with the mover's moved in two orders (1. Nf3 ... 2. Nc3 and 1. Nc3 ...
+// 2. Nf3): bucketed by the waiting side they sit on one rank, whose table then counts
+// their common children once. Bucketed by the whole position they sit on random ranks,
+// and two ranks count each such child twice: perft(8) deduplicated at ply 5 took 1.44
+// times the CPU time of one rank on two ranks, and 1.08 times bucketed by the waiting
+// side; perft(7) at ply 4 executed 0.8% more instructions in move counting on two ranks
+// than on one (valgrind --tool=callgrind).
+enum class Bucketing : uint8_t { Position, WaitingSide };
+inline size_t dedup_bucket(uint64_t placing_hash) { return size_t(placing_hash >> 52); }
+uint64_t placing_hash(const chess::BoardCode& code, Bucketing by);
+inline size_t dedup_bucket(const chess::BoardCode& code, Bucketing by) { return dedup_bucket(placing_hash(code, by)); }
 
 // (root move, paths from it to a position), the multiplicities a record carries.
 using RootPath = std::pair<uint8_t, uint64_t>;
@@ -50,10 +65,12 @@ using RootPaths = std::vector<RootPath>;
 // inline, the others in overflow links. Adding a child costs one probe, which touches one
 // cache line in the common case: separate index, node and link arrays cost three to five
 // cache misses per child (perft(7) at ply 5: DedupLevel::add was 29% of the run).
-// A slot's place is the position's place among this rank's buckets, then the low hash bits
-// (multiply-shift onto any capacity): slot order is bucket order, so a bucket's positions
-// lie together for phase B, and the rank's buckets fill the whole table (placing by the
-// raw hash left the other ranks' share of it empty, and probing ran long).
+// Above the dedup ply a slot's place is the position's place among this rank's buckets,
+// then the low hash bits (multiply-shift onto any capacity), so that the rank's buckets
+// fill the whole table (placing by the raw hash left the other ranks' share of it empty,
+// and probing ran long). At the dedup ply, whose buckets differ in size by up to 7 times,
+// a slot's place is the low 52 bits alone: by bucket order, the big buckets overflowed
+// their share into long probe runs (routing plies 4 to 6 of perft(9) took 117 s, not 3.3).
 class DedupLevel {
  public:
   static constexpr uint64_t MAX_PATHS = ~uint64_t(0);  // per (position, root move)
@@ -61,8 +78,10 @@ class DedupLevel {
 
   // Room for about `expected` positions before the table grows (by half, rehashing), for
   // the buckets that rank `rank` of `ranks` owns.
-  explicit DedupLevel(size_t expected = 0, int ranks = 1, int rank = 0);
-  // Merges each root move's paths into the position with this code (hash: code.hash()).
+  explicit DedupLevel(size_t expected = 0, int ranks = 1, int rank = 0, Bucketing by = Bucketing::Position);
+  // The hash that places a position in this level (and on its owner).
+  uint64_t hash(const chess::BoardCode& code) const { return placing_hash(code, by_); }
+  // Merges each root move's paths into the position with this code (hash: hash(code)).
   // Throws std::overflow_error past MAX_PATHS paths for one root move.
   void add(const chess::BoardCode& code, uint64_t hash, std::span<const RootPath> roots);
   // Starts loading the slot where add() will look for this hash. A probe is a cache and
@@ -102,6 +121,8 @@ class DedupLevel {
   // miss the TLB on nearly every child (ply 6 of perft(8) took 11 s, not 3).
   static chess::LargePagesPtr<Slot> zeroed(size_t n);
   size_t home(uint64_t hash) const {
+    if (by_ == Bucketing::WaitingSide)  // buckets of very different sizes: spread by the rest
+      return size_t((unsigned __int128)(hash << 12) * slot_count_ >> 64);
     const uint64_t local = (uint64_t(dedup_bucket(hash) / ranks_) << 52) | (hash & ((uint64_t(1) << 52) - 1));
     return std::min(size_t((unsigned __int128)local * scale_ >> 64), slot_count_ - 1);
   }
@@ -112,7 +133,8 @@ class DedupLevel {
   chess::LargePagesPtr<Slot> slots_;
   size_t slot_count_ = 0;
   size_t ranks_ = 1, owned_ = DEDUP_BUCKETS;  // buckets of this rank
-  uint64_t scale_ = 0;                        // slot_count_ * 4096 / owned_: local -> slot
+  Bucketing by_ = Bucketing::Position;
+  uint64_t scale_ = 0;  // slot_count_ * 4096 / owned_: local -> slot
   void set_slots(size_t n);
   std::vector<Link> links_;
   size_t used_ = 0;

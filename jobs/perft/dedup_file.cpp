@@ -80,10 +80,11 @@ constexpr auto LEVELS = h5::table(
     });
 
 // Which hash places positions in buckets: a file of another cannot be resumed.
-constexpr const char* BUCKET_HASH_NAME = "board_code_v1";
+constexpr const char* BUCKET_HASH_NAME = "waiting_side_v2";
 constexpr h5::Attr<std::string> BUCKET_HASH{"bucket_hash",
-                                            "how positions map to buckets (board_code_v1: top 12 bits of "
-                                            "BoardCode::hash, core/board_code.h)"};
+                                            "how positions map to buckets (waiting_side_v2: top 12 bits of "
+                                            "BoardCode::hash of the pieces of the side not to move, "
+                                            "jobs/perft/dedup.h)"};
 
 constexpr h5::Attr<int64_t> DEDUP_PLY{"dedup_ply", "plies from the root to the deduplicated positions"};
 constexpr h5::Attr<int64_t> BUCKET_COUNT{"buckets", "buckets of the dedup ply: the rows of /buckets"};

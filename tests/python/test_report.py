@@ -365,7 +365,7 @@ def synthetic_dedup(path, ranks, seed=5):
         add_group(f, "divide", move=moves, nodes=[str(n) for n in exact_shares(START_D10, np.arange(1, 21))])
         f.attrs.update({"job": "perft_dedup", "fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
                         "depth": 10, "split_depth": 3, "dedup_ply": 7, "buckets": BUCKETS, "buckets_done": BUCKETS,
-                        "bucket_hash": "board_code_v1", "complete": 1, "runs": 1, "total": str(START_D10),
+                        "bucket_hash": "waiting_side_v2", "complete": 1, "runs": 1, "total": str(START_D10),
                         "hosts": ",".join(f"node{n:03d}" for n in range((ranks + 31) // 32)), "program": "chesshpc",
                         "version": "synthetic", "ranks": ranks, "threads": 8})
     return path

@@ -15,16 +15,20 @@ using chess::Position;
 
 // ---- DedupLevel ----
 
-uint64_t placing_hash(const BoardCode& code, Bucketing by) {
-  const uint64_t h = code.hash();
-  if (by == Bucketing::Position) return h;
+BoardCode waiting_side(const BoardCode& code) {
   const uint64_t occupied = code.q[0] | code.q[1] | code.q[2];
   const uint64_t waiting = code.state & 1 ? occupied & ~code.q[3] : code.q[3];
   BoardCode side;
   for (int k = 0; k < 3; ++k) side.q[k] = code.q[k] & waiting;
   side.q[3] = waiting;
+  return side;
+}
+
+uint64_t placing_hash(const BoardCode& code, Bucketing by) {
+  const uint64_t h = code.hash();
+  if (by == Bucketing::Position) return h;
   constexpr uint64_t LOW = (uint64_t(1) << 52) - 1;
-  return (side.hash() & ~LOW) | (h & LOW);
+  return (waiting_side(code).hash() & ~LOW) | (h & LOW);
 }
 
 namespace {

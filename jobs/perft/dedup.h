@@ -54,6 +54,9 @@ static_assert(DEDUP_BUCKETS == size_t(1) << 12);
 enum class Bucketing : uint8_t { Position, WaitingSide };
 inline size_t dedup_bucket(uint64_t placing_hash) { return size_t(placing_hash >> 52); }
 uint64_t placing_hash(const chess::BoardCode& code, Bucketing by);
+// The pieces of the side not to move, as a code of their own (state 0): what the dedup
+// ply buckets by.
+chess::BoardCode waiting_side(const chess::BoardCode& code);
 inline size_t dedup_bucket(const chess::BoardCode& code, Bucketing by) { return dedup_bucket(placing_hash(code, by)); }
 
 // (root move, paths from it to a position), the multiplicities a record carries.

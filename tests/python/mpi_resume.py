@@ -8,11 +8,15 @@
 2. SIGTERM: a run in one process stops with exit code 5, names the units it kept and the
    command that resumes; resuming on 2 ranks gives the published total.
 3. Resuming from another job's file (other depth, other split) is refused, naming the difference.
+4. The command a stopped run prints to resume it works as printed: a 2-rank run that left
+   --split-depth to the rank count (and its FEN, with spaces, to the shell's quoting) is
+   resumed in one process by running the printed line through the shell.
 
 usage: mpi_resume.py MPIEXEC CHESSHPC
 """
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -100,6 +104,23 @@ def main(mpiexec, binary):
             r = subprocess.run(other, capture_output=True, text=True, env=ENV)
             assert r.returncode == 3 and named in r.stderr, (r.returncode, r.stderr)
         print("another job's file refused: ok")
+
+        # 4. The printed resume command, run as printed (it lacked --split-depth: exit 2).
+        path = os.path.join(tmp, "hint.h5")
+        fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        cmd = [binary, "perft", "--fen", fen, "--depth", str(DEPTH), "--threads", "1", "--out", path, "--checkpoint",
+               "0.05", "--json", "--quiet"]
+        err = stop_after_first_record(mpirun(mpiexec, 2) + cmd, lambda: units_done(path), "the 2-rank run", ENV)
+        kept = units_done(path)
+        hints = [line[len("resume with: "):] for line in err.splitlines() if line.startswith("resume with: ")]
+        assert len(hints) == 1, err
+        hint = hints[0]
+        assert shlex.split(hint)[:len(cmd)] == cmd and "--split-depth" in shlex.split(hint), hint
+        r = subprocess.run(["bash", "-c", hint], capture_output=True, text=True, timeout=600, env=ENV)
+        assert r.returncode == 0, f"{hint!r} exited {r.returncode}: {r.stderr}"
+        result = json.loads(r.stdout)
+        assert result["nodes"] == PUBLISHED and result["units_resumed"] == kept, (result, kept)
+        print(f"printed resume command ran as printed: {hint}")
 
 
 if __name__ == "__main__":

@@ -17,12 +17,13 @@ usage: mpi_resume.py MPIEXEC CHESSHPC
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
 
 import h5py
-from procs import kill_all, stop_after_first_record, units_done, wait_until_recorded
+from procs import kill_all, rank_pid, stop_after_first_record, units_done, wait_until_recorded
 
 DEPTH, SPLIT, PUBLISHED = 7, 3, 3195901860  # start position
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
@@ -110,7 +111,16 @@ def main(mpiexec, binary):
         fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
         cmd = [binary, "perft", "--fen", fen, "--depth", str(DEPTH), "--threads", "1", "--out", path, "--checkpoint",
                "0.05", "--json", "--quiet"]
-        err = stop_after_first_record(mpirun(mpiexec, 2) + cmd, lambda: units_done(path), "the 2-rank run", ENV)
+        with open(path + ".log", "w") as log:
+            proc = subprocess.Popen(mpirun(mpiexec, 2) + cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=log,
+                                    start_new_session=True)
+            wait_until_recorded(lambda: units_done(path), proc, "the 2-rank run", 120)
+            # To the ranks, as Slurm signals every task (mpirun, signalled itself, exits 1).
+            for rank in (0, 1):
+                os.kill(rank_pid(path, rank), signal.SIGTERM)
+            proc.wait(timeout=60)
+        err = open(path + ".log").read()
+        assert proc.returncode == 5, f"SIGTERM to 2 ranks: exit {proc.returncode}, {err}"
         kept = units_done(path)
         hints = [line[len("resume with: "):] for line in err.splitlines() if line.startswith("resume with: ")]
         assert len(hints) == 1, err

@@ -115,7 +115,7 @@ def main():
             runs = []
             for i in range(args.repeat):
                 print(f"{ranks} rank(s) x {threads} thread(s), run {i + 1}/{args.repeat}...", file=sys.stderr, flush=True)
-                out = os.path.join(tmp, "perft.h5")
+                out = os.path.join(tmp, f"perft-{ranks}x{threads}-{i}.h5")  # chesshpc overwrites no file
                 per_rank = parse_size(args.hash_per_rank) if args.hash_per_rank else total // ranks
                 runs.append(run_one(args, ranks, threads, per_rank, out))
                 if args.keep:

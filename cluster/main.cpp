@@ -2,6 +2,7 @@
 // beside its job (jobs/<job>/options.h); here, which command runs and on what: one
 // process or the MPI farm.
 #include <iostream>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,7 +40,7 @@ const char* USAGE =
 
 using Args = std::vector<std::string>;
 
-int perft_command(const Options& opt, const Args&, const std::string& command_line) {
+int perft_command(const Options& opt, const std::string& command_line) {
   PerftRequest req = perft_request(opt, command_line);
   // Positions keep the keys they were made with: switch before any FEN is read.
   if (req.verify_keys) chess::zobrist::init(chess::zobrist::VERIFY_SEED);
@@ -58,74 +59,108 @@ int perft_command(const Options& opt, const Args&, const std::string& command_li
   return run_perft(req, std::cout, std::cerr);
 }
 
-int rules_command(const Options& opt, const Args&, const std::string&) {
+int rules_command(const Options& opt, const std::string&) {
   return run_rules(rules_request(opt), std::cout, std::cerr);
 }
 
-int drawstats_command(const Options& opt, const Args&, const std::string& command_line) {
+int drawstats_command(const Options& opt, const std::string& command_line) {
   return run_drawstats(drawstats_request(opt, command_line), std::cout, std::cerr);
 }
 
-int selfplay_command(const Options& opt, const Args&, const std::string& command_line) {
+int selfplay_command(const Options& opt, const std::string& command_line) {
   SelfplayBatch job(selfplay_request(opt, command_line));
   return run_unit_job(job, std::cout, std::cerr);
 }
 
-int export_command(const Options& opt, const Args&, const std::string&) {
+int export_command(const Options& opt, const std::string&) {
   return export_pgn(export_file(opt), std::cout, std::cerr);
 }
 
-int uci_command(const Options&, const Args&, const std::string&) { return run_uci_server(std::cin, std::cout); }
+int uci_command(const Options&, const std::string&) { return run_uci_server(std::cin, std::cout); }
 
-// The kind's own table parses the arguments again, so that an option of the other kind
-// is refused.
-int bench_command(const Options& any, const Args& args, const std::string& command_line) {
-  if (bench_kind(any) == BenchKind::SEARCH)
-    return run_search_bench(search_bench_request(SEARCH_BENCH_OPTIONS.parse(args)), std::cout);
-  return run_bench_farm(bench_request(BENCH_SUITE_OPTIONS.parse(args), command_line), std::cout, std::cerr);
+// The kind's own table: an option of the other kind is refused, and --help shows the
+// kind's options.
+const CommandOptions& bench_options(const Options& any) {
+  return bench_kind(any) == BenchKind::SEARCH ? SEARCH_BENCH_OPTIONS : BENCH_SUITE_OPTIONS;
 }
 
-// uci takes no options, not even --help.
-const CommandOptions UCI_OPTIONS{"uci", {}, 0, ""};
+int bench_command(const Options& opt, const std::string& command_line) {
+  if (bench_kind(opt) == BenchKind::SEARCH) return run_search_bench(search_bench_request(opt), std::cout);
+  return run_bench_farm(bench_request(opt, command_line), std::cout, std::cerr);
+}
 
-// A command: its options, parsed (and --help answered) before run is called with them
-// and with the arguments (which bench parses again by kind).
+const CommandOptions UCI_OPTIONS = command_options("uci", {},
+                                                   "usage: chesshpc uci\n"
+                                                   "plays chess over the UCI protocol on standard input and output "
+                                                   "(uci, isready, setoption, position, go, stop, quit)\n");
+
+// A command: its options, parsed (and --help answered) before run is called with them.
+// own, when set, picks the table the arguments are parsed with again (bench's kinds).
 struct Command {
   std::string_view name;
   const CommandOptions& options;
-  int (*run)(const Options& opt, const Args& args, const std::string& command_line);
+  int (*run)(const Options& opt, const std::string& command_line);
+  const CommandOptions& (*own)(const Options& any) = nullptr;
 };
 
 const Command COMMANDS[] = {
     {"perft", PERFT_OPTIONS, perft_command},
     {"rules", RULES_OPTIONS, rules_command},
     {"uci", UCI_OPTIONS, uci_command},
-    {"bench", BENCH_OPTIONS, bench_command},
+    {"bench", BENCH_OPTIONS, bench_command, bench_options},
     {"drawstats", DRAWSTATS_OPTIONS, drawstats_command},
     {"selfplay", SELFPLAY_OPTIONS, selfplay_command},
     {"export", EXPORT_OPTIONS, export_command},
 };
 
+// A word as a POSIX shell reads it back: as it is when it holds only characters no shell
+// treats specially, else in single quotes.
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && word.find_first_not_of(
+                                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789-_./=:,+@%") == std::string::npos;
+  if (plain) return word;
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// The command line as a shell would run it again: the resume hint and the files' provenance.
 std::string join_command_line(int argc, char** argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) {
     if (i) s += ' ';
-    s += argv[i];
+    s += shell_word(argv[i]);
   }
   return s;
 }
 
-int run_command(const std::string& name, const Args& args, const std::string& command_line) {
-  for (const Command& c : COMMANDS) {
-    if (c.name != name) continue;
+// Runs a known command. Errors of the arguments are said here, each in one line: bad
+// usage (exit 2, with where the command's options are listed), a file that cannot be
+// written (exit 4), memory that ran out (exit 2: the run asked for more than there is).
+int run_command(const Command& c, const Args& args, const std::string& command_line) {
+  const CommandOptions* own = &c.options;
+  try {
     Options opt = c.options.parse(args);
+    if (c.own) own = &c.own(opt);
+    if (own != &c.options) opt = own->parse(args);
     if (opt.has("help")) {
-      std::cout << c.options.help;
+      std::cout << own->help;
       return EXIT_OK;
     }
-    return c.run(opt, args, command_line);
+    return c.run(opt, command_line);
+  } catch (const UsageError& e) {
+    std::cerr << "chesshpc: " << e.what() << "\nsee 'chesshpc " << own->command << " --help'\n";
+    return EXIT_USAGE;
+  } catch (const FileError& e) {
+    std::cerr << "chesshpc " << c.name << ": " << e.what() << "\n";
+    return EXIT_IO;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "chesshpc " << c.name
+              << ": out of memory: the run needs more than this machine gives it (ask for a smaller --hash or "
+                 "--memory, or fewer --threads)\n";
+    return EXIT_USAGE;
   }
-  throw UsageError("unknown command '" + name + "'");
 }
 
 int dispatch(int argc, char** argv) {
@@ -138,14 +173,12 @@ int dispatch(int argc, char** argv) {
     std::cout << "chesshpc " << CHESSHPC_VERSION << " (" << CHESSHPC_GIT_COMMIT << ")\n";
     return EXIT_OK;
   }
-  std::string command = args[0];
+  const std::string command = args[0];
   args.erase(args.begin());
-  try {
-    return run_command(command, args, join_command_line(argc, argv));
-  } catch (const UsageError& e) {
-    std::cerr << "chesshpc: " << e.what() << "\n" << USAGE;
-    return EXIT_USAGE;
-  }
+  for (const Command& c : COMMANDS)
+    if (c.name == command) return run_command(c, args, join_command_line(argc, argv));
+  std::cerr << "chesshpc: unknown command '" << command << "'\n" << USAGE;
+  return EXIT_USAGE;
 }
 
 }  // namespace

@@ -3,12 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/zobrist.h"
 #include "jobs/bench/options.h"
+#include "jobs/io/byte_size.h"
 #include "jobs/io/options.h"
 #include "jobs/perft/options.h"
 #include "jobs/rules/options.h"
@@ -27,15 +30,20 @@ Args words(const std::string& text) {
   return out;
 }
 
-// The message of the UsageError f throws; "" when it throws none.
-template <class F>
-std::string usage_error(F f) {
+// The message of the Error f throws; "" when it throws none.
+template <class Error, class F>
+std::string error_of(F f) {
   try {
     f();
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     return e.what();
   }
   return "";
+}
+
+template <class F>
+std::string usage_error(F f) {
+  return error_of<UsageError>(f);
 }
 
 const std::vector<OptionSpec> TABLE = {
@@ -539,7 +547,10 @@ TEST(BenchOptions, KindFromThePositional) {
   EXPECT_EQ(bench_kind(BENCH_OPTIONS.parse({"--hash", "8", "search"})), BenchKind::SEARCH);
   EXPECT_EQ(usage_error([] { bench_kind(BENCH_OPTIONS.parse({"perft"})); }),
             "bench takes a kind: suite (the default) or search, not 'perft'");
-  EXPECT_EQ(BENCH_OPTIONS.help, BENCH_SUITE_OPTIONS.help + SEARCH_BENCH_OPTIONS.help);
+  // The suite's help, which points to the search's (issue 14: `bench search --help`
+  // printed both).
+  EXPECT_EQ(BENCH_OPTIONS.help, BENCH_SUITE_OPTIONS.help);
+  EXPECT_NE(BENCH_SUITE_OPTIONS.help.find("(its options: chesshpc bench search --help)\n"), std::string::npos);
 }
 
 TEST(BenchOptions, SuiteRequest) {
@@ -587,6 +598,102 @@ TEST(BenchOptions, SearchRequest) {
               search_bench_request(SEARCH_BENCH_OPTIONS.parse({"--hash", "0"}));
             }),
             "--hash must be a whole number from 1 to 65536, not '0'");
+}
+
+// --- Issue 14: -h, memory sizes, --out checked before any work ---
+
+TEST(OptionParser, DashHIsHelp) {
+  CommandOptions c = command_options("cmd", {{"a", "", "x"}}, "usage: cmd\n");
+  EXPECT_TRUE(c.parse({"-h"}).has("help"));
+  EXPECT_TRUE(c.parse({"--a", "-h"}).has("help"));
+}
+
+// A size beyond the machine's memory is refused before any work (--hash 100T ended in
+// std::bad_alloc, exit 1); the machine's own size passes.
+TEST(OptionGroups, MemorySizeBeyondTheMachineIsUsageError) {
+  const uint64_t memory = physical_memory();
+  ASSERT_GT(memory, 0u);
+  const std::string mb = std::to_string(memory >> 20);
+  CommandOptions c = command_options("cmd", {hash_option("table"), {"memory", "SIZE", "m"}}, "");
+  EXPECT_EQ(usage_error([&] {
+              read_hash_size(c.parse({"--hash", "100T"}), 0, "1M");
+            }),
+            "--hash 100T is more than this machine's memory (" + mb + " MB)");
+  EXPECT_EQ(usage_error([&] {
+              read_size_option(c.parse({"--memory", "100T"}), "memory", 0, "1M");
+            }),
+            "--memory 100T is more than this machine's memory (" + mb + " MB)");
+  EXPECT_EQ(read_hash_size(c.parse({"--hash", mb + "M"}), 0, "1M"), (memory >> 20) << 20);
+  EXPECT_EQ(usage_error([] {
+              search_bench_request(SEARCH_BENCH_OPTIONS.parse({"search", "--hash", "65536"}));
+            }),
+            memory < (uint64_t(65536) << 20) ? "--hash 65536 is more than this machine's memory (" + mb + " MB)" : "");
+}
+
+// A test's own directory, made fresh, as a relative path's parent would be.
+std::string fresh_dir(const std::string& name) {
+  std::string dir = testing::TempDir() + "options_" + name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir + "/";
+}
+
+TEST(OptionGroups, OutIsCheckedBeforeAnyWork) {
+  const std::string dir = fresh_dir("out"), input = dir + "games.pgn", done = dir + "done.h5";
+  std::ofstream(input) << "1. e4 *\n";
+  std::ofstream(done) << "a finished result\n";
+  CommandOptions c = command_options("cmd", {out_option("f"), resume_option("r"), force_option()}, "", 1);
+  auto out = [&](const Args& args) { return read_out(c.parse(args)); };
+  auto result_file = [&](const Args& args) {
+    ResultFile r;
+    read_result_file(c.parse(args), r);
+    return r;
+  };
+  // The input itself, by another name too: not even with --force.
+  EXPECT_EQ(usage_error([&] {
+              out({input, "--out", input});
+            }),
+            "--out '" + input + "' is the input '" + input + "': write the result to another file");
+  EXPECT_EQ(
+      usage_error([&] {
+        out({input, "--out", dir + "../options_out/games.pgn", "--force"});
+      }),
+      "--out '" + dir + "../options_out/games.pgn' is the input '" + input + "': write the result to another file");
+  // A file there already: --force overwrites it, --resume continues it where the command can.
+  EXPECT_EQ(usage_error([&] { out({"--out", done}); }), "'" + done + "' exists: add --force to overwrite it");
+  EXPECT_EQ(usage_error([&] {
+              result_file({"--out", done});
+            }),
+            "'" + done + "' exists: add --force to overwrite it, or --resume to continue its job");
+  EXPECT_EQ(out({"--out", done, "--force"}), done);
+  EXPECT_TRUE(result_file({"--out", done, "--force"}).force);
+  EXPECT_TRUE(result_file({"--out", done, "--resume"}).resume);
+  EXPECT_EQ(usage_error([&] {
+              result_file({"--out", done, "--resume", "--force"});
+            }),
+            "--resume continues the file and --force overwrites it: give one");
+  EXPECT_EQ(usage_error([&] { out({"--force"}); }), "--force goes with --out FILE.h5");
+  // Where nothing can be written: I/O errors.
+  EXPECT_EQ(error_of<FileError>([&] { out({"--out", dir}); }), "cannot write '" + dir + "': it is a directory");
+  EXPECT_EQ(error_of<FileError>([&] {
+              out({"--out", dir + "no/such/r.h5"});
+            }),
+            "cannot write '" + dir + "no/such/r.h5': there is no directory '" + dir + "no/such'");
+  EXPECT_EQ(error_of<FileError>([&] {
+              out({"--out", done + "/r.h5"});
+            }),
+            "cannot write '" + done + "/r.h5': there is no directory '" + done + "'");
+  EXPECT_EQ(out({"--out", dir + "new.h5"}), dir + "new.h5");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 2) << "nothing created";
+}
+
+TEST(PerftOptions, ResumeCommandLineSpellsOutWhatThePlanChose) {
+  PerftRequest req;
+  req.command_line = "chesshpc perft --depth 8 --out 'a b.h5'";
+  EXPECT_EQ(resume_command_line(req, 3, 0), "chesshpc perft --depth 8 --out 'a b.h5' --split-depth 3");
+  EXPECT_EQ(resume_command_line(req, 3, 6), "chesshpc perft --depth 8 --out 'a b.h5' --split-depth 3 --dedup-ply 6");
+  req.split_depth = 4;
+  EXPECT_EQ(resume_command_line(req, 4, 0), "chesshpc perft --depth 8 --out 'a b.h5'");
 }
 
 }  // namespace

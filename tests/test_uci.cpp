@@ -15,9 +15,9 @@
 namespace {
 
 // Feeds script to "chesshpc uci" through a shell (script may hold sleeps between
-// printf calls) and returns what the engine wrote.
-std::string run_engine(const std::string& script) {
-  std::string cmd = "(" + script + ") | " + std::string(CHESSHPC_BIN) + " uci";
+// printf calls), run after prefix (such as prlimit), and returns what the engine wrote.
+std::string run_engine(const std::string& script, const std::string& prefix = "") {
+  std::string cmd = "(" + script + ") | " + prefix + std::string(CHESSHPC_BIN) + " uci";
   std::string out;
   FILE* p = popen(cmd.c_str(), "r");
   std::array<char, 4096> buf;
@@ -144,6 +144,16 @@ TEST(Uci, ImpossibleMaterialIsRefusedAndThePositionKept) {
   EXPECT_NE(out.find("info string bad FEN: piece placement: white has 25 pieces and pawns, more than 16\n"),
             std::string::npos)
       << out;
+  legal_bestmoves(out, chess::Position::start(), 1);
+}
+
+// A Hash the machine cannot give (here beyond an address-space limit) ended the engine with
+// std::bad_alloc: it is said, the table kept, and the engine plays on.
+TEST(Uci, HashThatCannotBeAllocatedKeepsTheTable) {
+  std::string out = run_engine(
+      "printf 'setoption name Hash value 4096\\nposition startpos\\ngo depth 4\\n'; sleep 1; printf 'quit\\n'",
+      "prlimit --as=800000000 ");
+  EXPECT_NE(out.find("info string Hash 4096 MB cannot be allocated; it stays 16 MB\n"), std::string::npos) << out;
   legal_bestmoves(out, chess::Position::start(), 1);
 }
 

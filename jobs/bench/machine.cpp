@@ -9,6 +9,7 @@
 
 #include "core/bitboard.h"
 #include "jobs/io/build_info.h"
+#include "jobs/io/byte_size.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/provenance.h"
 
@@ -43,7 +44,7 @@ Machine describe_machine() {
   m.cpu_model = cpu_model(u.machine);
   m.logical_cpus = int(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
   m.cpus_allowed = cpus_allowed(m.logical_cpus);
-  m.memory_bytes = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE));
+  m.memory_bytes = physical_memory();
   m.hostname = host_name();
   m.os = std::string(u.sysname) + " " + u.release;
   m.compiler = CHESSHPC_COMPILER;

@@ -11,11 +11,13 @@ const CommandOptions BENCH_SUITE_OPTIONS = command_options(
         threads_option("threads of the threaded benchmarks, per rank", "T"),
         {"repeats", "N", "repeats of each measurement; the summary has their median (default: 3)"},
         out_option("the result file (default: bench.h5)"),
+        force_option(),
         {"stockfish", "PATH|none", "Stockfish to compare perft with (default: /usr/games/stockfish when it exists)"},
         reporting_options("print the machine and the summary as one JSON object"),
     },
     "usage: chesshpc bench [suite] [--suite standard|quick] [--threads T] [--repeats N] [--out FILE.h5] "
-    "[--stockfish PATH|none] [--json]\n",
+    "[--stockfish PATH|none] [--force] [--json]\n"
+    "       chesshpc bench search [options]   (its options: chesshpc bench search --help)\n",
     1);
 
 const CommandOptions SEARCH_BENCH_OPTIONS =
@@ -30,7 +32,7 @@ const CommandOptions SEARCH_BENCH_OPTIONS =
 const CommandOptions BENCH_OPTIONS = [] {
   const CommandOptions& suite = BENCH_SUITE_OPTIONS;
   const CommandOptions& search = SEARCH_BENCH_OPTIONS;
-  CommandOptions any{suite.command, search.table, 1, suite.help + search.help};
+  CommandOptions any{suite.command, search.table, 1, suite.help};
   any.table.insert(any.table.end(), suite.table.begin(), suite.table.end());
   return any;
 }();
@@ -61,6 +63,7 @@ SearchBenchRequest search_bench_request(const Options& opt) {
   SearchBenchRequest req;
   req.depth = opt.get_int("depth", 0, 1, 64);
   req.hash_mb = opt.get_int("hash", req.hash_mb, 1, 65536);
+  check_fits_memory("hash", opt.get("hash", ""), uint64_t(req.hash_mb) << 20);
   req.json = read_json(opt);
   return req;
 }

@@ -10,8 +10,9 @@
 namespace chesshpc {
 
 // The two kinds take different options. BENCH_OPTIONS knows every option of both, so
-// that an option's value is not taken for the kind, and its help shows both kinds; the
-// options of the kind are then parsed again with that kind's table.
+// that an option's value is not taken for the kind; the options of the kind are then
+// parsed again, and --help answered, with that kind's table (the suite's help points to
+// the search's).
 extern const CommandOptions BENCH_OPTIONS;
 extern const CommandOptions BENCH_SUITE_OPTIONS;
 extern const CommandOptions SEARCH_BENCH_OPTIONS;

@@ -1,6 +1,10 @@
 // What every job shares: exit codes and reading the position a user gave.
 #pragma once
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -22,6 +26,15 @@ inline std::optional<chess::Position> read_position(const std::string& fen, cons
     err << "chesshpc " << command << ": " << e.what() << "\n";
     return std::nullopt;
   }
+}
+
+// Why the input file a user named cannot be read: "it is a directory" (which opens, and
+// reads as an empty file), the system's reason when in could not open it, or "" when in
+// is ready to read.
+inline std::string unreadable_input(const std::string& path, const std::ifstream& in) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return "it is a directory";
+  return in ? "" : std::strerror(errno);
 }
 
 // After a job printed what it computed: the one line saying that its file could not be

@@ -1,7 +1,12 @@
 #include "jobs/io/options.h"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 
 #include "jobs/io/byte_size.h"
 
@@ -34,7 +39,7 @@ Options::Options(const std::string& command, const std::vector<std::string>& arg
     return nullptr;
   };
   for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
+    const std::string& a = args[i] == "-h" ? "--help" : args[i];
     if (a.rfind("--", 0) != 0 || a == "--") {
       if (positional_.size() >= max_positional)
         throw UsageError("unexpected argument '" + a + "' for '" + command + "'");
@@ -150,7 +155,15 @@ size_t read_size_option(const Options& opt, const std::string& name, size_t fall
   if (!text) return fallback;
   size_t bytes = parse_size(*text);
   if (!bytes) throw UsageError("--" + name + " takes a size like " + std::string(examples) + ", not '" + *text + "'");
+  check_fits_memory(name, *text, bytes);
   return bytes;
+}
+
+void check_fits_memory(const std::string& name, const std::string& text, uint64_t bytes) {
+  const uint64_t memory = physical_memory();
+  if (memory && bytes > memory)
+    throw UsageError("--" + name + " " + text + " is more than this machine's memory (" + std::to_string(memory >> 20) +
+                     " MB)");
 }
 
 size_t read_hash_size(const Options& opt, size_t fallback, std::string_view examples) {
@@ -167,11 +180,47 @@ OptionSpec resume_option(std::string help) { return with_out_option("resume", ""
 
 OptionSpec checkpoint_option(std::string help) { return with_out_option("checkpoint", "SECONDS", std::move(help)); }
 
-std::string read_out(const Options& opt, const std::string& fallback) { return opt.get("out", fallback); }
+OptionSpec force_option() { return {"force", "", "overwrite the file --out names if it exists"}; }
+
+namespace {
+
+// read_out's checks; resumable: an existing out may be continued with --resume.
+std::string checked_out(const Options& opt, const std::string& fallback, bool resumable) {
+  namespace fs = std::filesystem;
+  const std::string out = opt.get("out", fallback);
+  if (out.empty()) {
+    if (opt.has("force")) throw UsageError("--force goes with --out FILE.h5");
+    return out;
+  }
+  std::error_code ec;
+  std::vector<std::string> inputs = opt.positional();
+  for (const auto& [name, value] : opt.values())
+    if (name != "out" && !value.empty()) inputs.push_back(value);
+  for (const std::string& input : inputs)
+    if (fs::equivalent(out, input, ec))
+      throw UsageError("--out '" + out + "' is the input '" + input + "': write the result to another file");
+  if (fs::is_directory(out, ec)) throw FileError("cannot write '" + out + "': it is a directory");
+  const fs::path parent = fs::path(out).has_parent_path() ? fs::path(out).parent_path() : fs::path(".");
+  if (!fs::is_directory(parent, ec))
+    throw FileError("cannot write '" + out + "': there is no directory '" + parent.string() + "'");
+  if (access(parent.c_str(), W_OK | X_OK) != 0)
+    throw FileError("cannot write '" + out + "': cannot create files in '" + parent.string() +
+                    "': " + std::strerror(errno));
+  if (fs::exists(out, ec) && !opt.has("force") && !(resumable && opt.has("resume")))
+    throw UsageError("'" + out + "' exists: add --force to overwrite it" +
+                     (resumable ? std::string(", or --resume to continue its job") : std::string()));
+  return out;
+}
+
+}  // namespace
+
+std::string read_out(const Options& opt, const std::string& fallback) { return checked_out(opt, fallback, false); }
 
 void read_result_file(const Options& opt, ResultFile& into, std::initializer_list<std::string_view> also_with_out) {
-  into.out = read_out(opt);
+  into.out = checked_out(opt, "", true);
   into.resume = opt.has("resume");
+  into.force = opt.has("force");
+  if (into.resume && into.force) throw UsageError("--resume continues the file and --force overwrites it: give one");
   into.checkpoint_interval = opt.get_double("checkpoint", 0, 0.01, 86400);
   std::vector<std::string_view> with_out = {"resume"};
   with_out.insert(with_out.end(), also_with_out);

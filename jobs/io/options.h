@@ -18,7 +18,14 @@
 
 namespace chesshpc {
 
+// Bad usage: exit 2, the message and a pointer to the command's --help.
 struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A file named on the command line that cannot be read or written as asked (a directory, a
+// missing or unwritable directory): exit 4, the message alone, before any work.
+struct FileError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
@@ -31,7 +38,7 @@ struct OptionSpec {
 class Options {
  public:
   // Throws UsageError for an unknown option, a missing value or a stray argument
-  // beyond max_positional.
+  // beyond max_positional. "-h" is "--help".
   Options(const std::string& command, const std::vector<std::string>& args, const std::vector<OptionSpec>& spec,
           size_t max_positional = 0);
 
@@ -45,6 +52,8 @@ class Options {
   // A number within [lo, hi]; a value that is not one is a UsageError.
   double get_double(const std::string& name, double fallback, double lo, double hi) const;
   const std::vector<std::string>& positional() const { return positional_; }
+  // Every option given with its value (flags with ""), by name.
+  const std::map<std::string, std::string>& values() const { return values_; }
 
   static std::string help_text(const std::vector<OptionSpec>& spec);
 
@@ -106,6 +115,9 @@ OptionSpec hash_option(std::string help);
 size_t read_hash_size(const Options& opt, size_t fallback, std::string_view examples);
 // A size option (--name SIZE, as parse_size reads it), or fallback when absent.
 size_t read_size_option(const Options& opt, const std::string& name, size_t fallback, std::string_view examples);
+// A memory size given as text (for the message) beyond this machine's physical memory is a
+// UsageError: refused before any work, not a std::bad_alloc hours later.
+void check_fits_memory(const std::string& name, const std::string& text, uint64_t bytes);
 
 // The result-file group: --out FILE.h5, and with it --resume and --checkpoint SECONDS,
 // each with its command's help. Requests that write a file as they go derive from
@@ -113,6 +125,7 @@ size_t read_size_option(const Options& opt, const std::string& name, size_t fall
 struct ResultFile {
   std::string out;      // HDF5 result file; empty: none
   bool resume = false;  // continue the job recorded in out
+  bool force = false;   // overwrite what out holds, finished or not
   // Seconds between saves of out while the run goes on; 0: 5 s, stretched so that saving
   // stays under 2% of the run.
   double checkpoint_interval = 0;
@@ -123,9 +136,18 @@ OptionSpec out_option(std::string help);
 OptionSpec with_out_option(std::string name, std::string value_name, std::string help);
 OptionSpec resume_option(std::string help);
 OptionSpec checkpoint_option(std::string help);
+// --force, which every command that writes a file takes: an existing --out is refused
+// without it.
+OptionSpec force_option();
+// --out (or fallback), checked before any work, every rank alike: the same file as an input
+// (any positional argument or option value naming an existing file; not even with --force)
+// or an existing file without --force is a UsageError; a directory, or a parent directory
+// that is missing or not writable, a FileError. Nothing is created. --force without a
+// --out is a UsageError.
 std::string read_out(const Options& opt, const std::string& fallback = "");
-// Fills into. --resume, --checkpoint, and the command's own options also_with_out (named
-// between them in the message), without a non-empty --out are a UsageError.
+// Fills into, with read_out's checks; an existing --out may also be continued with --resume.
+// --resume, --checkpoint, and the command's own options also_with_out (named between them
+// in the message), without a non-empty --out are a UsageError.
 void read_result_file(const Options& opt, ResultFile& into, std::initializer_list<std::string_view> also_with_out = {});
 
 }  // namespace chesshpc

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "jobs/perft/options.h"
+
 namespace chesshpc {
 
 namespace {
@@ -198,7 +200,8 @@ int DedupPerft::open(const std::string& started, std::ostream& err) {
 }
 
 UnitJobInfo DedupPerft::info() const {
-  UnitJobInfo i = unit_job_info("perft", req_, req_, req_.command_line);
+  UnitJobInfo i =
+      unit_job_info("perft", req_, req_, resume_command_line(req_, plan_.split_depth, auto_ply_ ? req_.dedup_ply : 0));
   i.items = "buckets";
   i.total_items = DEDUP_BUCKETS;
   i.items_to_do = DEDUP_BUCKETS - results_.count_done();

@@ -26,7 +26,7 @@ namespace chesshpc {
 
 class DedupPerft : public UnitJob {
  public:
-  explicit DedupPerft(const PerftRequest& req) : req_(req) {}
+  explicit DedupPerft(const PerftRequest& req) : req_(req), auto_ply_(req.dedup_ply == PerftRequest::DEDUP_PLY_AUTO) {}
 
   int plan(const Ranks& ranks, std::ostream& err) override;
   size_t units() const override { return DEDUP_BUCKETS; }
@@ -61,7 +61,8 @@ class DedupPerft : public UnitJob {
   void print_plan(std::ostream& err) const;
   void print_level(const LevelTraffic& t, std::ostream& err) const;
 
-  PerftRequest req_;
+  PerftRequest req_;  // dedup_ply: as planned, also when asked for auto
+  bool auto_ply_;
   Ranks ranks_;
   PerftPlan plan_;
   DedupShard shard_;

@@ -96,9 +96,9 @@ int open_result_file(const PerftRequest& req, std::ostream& err, const std::func
       err << "chesshpc perft: " << e.what() << "\n";
       return EXIT_INPUT;
     }
-  } else if (unfinished(req.out)) {
+  } else if (!req.force && unfinished(req.out)) {
     err << "chesshpc perft: '" << req.out << "' holds an unfinished run: add --resume to continue it, "
-        << "or remove the file to start again\n";
+        << "or --force to start again\n";
     return EXIT_USAGE;
   }
   return write_or_say(first_write, err);

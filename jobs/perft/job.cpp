@@ -193,8 +193,8 @@ int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err) {
 
 int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
   std::ifstream in(req.epd);
-  if (!in) {
-    err << "chesshpc perft: cannot read EPD file '" << req.epd << "'\n";
+  if (const std::string why = unreadable_input(req.epd, in); !why.empty()) {
+    err << "chesshpc perft: cannot read EPD file '" << req.epd << "': " << why << "\n";
     return EXIT_IO;
   }
   EpdFile file = read_epd(in);

@@ -28,6 +28,7 @@ const CommandOptions PERFT_OPTIONS = command_options(
         checkpoint_option(
             "rewrite the file with the units done so far this often (default: 5, longer if writing took over 2%)"),
         resume_option("continue the job recorded in FILE.h5, counting only the units it lacks"),
+        force_option(),
         {"epd", "FILE", "check every ';Dn count' of every line of an EPD suite"},
         {"max-depth", "D", "with --epd: check depths up to D only"},
         reporting_options("print results as JSON (one object; with --epd one per count checked)"),
@@ -85,6 +86,13 @@ PerftRequest perft_request(const Options& opt, const std::string& command_line) 
   else
     read_one_position(opt, req);
   return req;
+}
+
+std::string resume_command_line(const PerftRequest& req, int split_depth, int chosen_dedup_ply) {
+  std::string line = req.command_line;
+  if (!req.split_depth) line += " --split-depth " + std::to_string(split_depth);
+  if (chosen_dedup_ply) line += " --dedup-ply " + std::to_string(chosen_dedup_ply);
+  return line;
 }
 
 }  // namespace chesshpc

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/movegen.h"
+#include "jobs/perft/options.h"
 
 namespace chesshpc {
 
@@ -40,7 +41,7 @@ int SplitPerft::open(const std::string& started, std::ostream& err) {
 }
 
 UnitJobInfo SplitPerft::info() const {
-  UnitJobInfo i = unit_job_info("perft", req_, req_, req_.command_line);
+  UnitJobInfo i = unit_job_info("perft", req_, req_, resume_command_line(req_, plan_.split_depth, 0));
   i.total_items = plan_.units.size();
   i.items_to_do = plan_.units.size() - results_.count_done();
   return i;

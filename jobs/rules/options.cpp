@@ -43,6 +43,7 @@ const CommandOptions DRAWSTATS_OPTIONS =
                     {
                         ruleset_options("the games"),
                         out_option("write per-game rows and per-rule totals to this HDF5 file"),
+                        force_option(),
                         threads_option(),
                         reporting_options("print the summary as one JSON object"),
                     },

@@ -55,10 +55,12 @@ int SelfplayBatch::open(const std::string&, std::ostream& err) {
       err << "chesshpc selfplay: " << e.what() << "\n";
       return EXIT_INPUT;
     }
-  } else if (store_.unfinished()) {
+  } else if (store_.unfinished() && !req_.force) {
     err << "chesshpc selfplay: '" << store_.parts_dir() << "' holds an unfinished batch: add --resume to continue it, "
-        << "or remove it to start again\n";
+        << "or --force to start again\n";
     return EXIT_USAGE;
+  } else if (req_.force) {
+    store_.remove_parts();  // an earlier batch's games must not be merged into this one
   }
   try {
     store_.write_part({});

@@ -93,6 +93,11 @@ bool SelfplayStore::unfinished() const {
   return fs::is_directory(parts_dir(), ec);
 }
 
+void SelfplayStore::remove_parts() const {
+  std::error_code ec;
+  fs::remove_all(parts_dir(), ec);
+}
+
 SelfplayTables SelfplayStore::load_parts() const {
   SelfplayTables all;
   std::vector<fs::path> parts;
@@ -148,8 +153,7 @@ size_t SelfplayStore::finish(SelfplayTables& all, const std::string& started, in
   h5::write_provenance(file, p);
   h5::write_attrs(file, ROOT, Root{req_, SELFPLAY_JOB, all.games.size(), all.positions.size(), dropped});
   file.commit();
-  std::error_code ec;
-  fs::remove_all(parts_dir(), ec);
+  remove_parts();
   return dropped;
 }
 

@@ -24,6 +24,8 @@ class SelfplayStore {
   std::string parts_dir() const { return path_ + ".parts"; }
   // An unfinished batch: parts on disk.
   bool unfinished() const;
+  // Removes the parts directory with every part in it.
+  void remove_parts() const;
   // The games of every part. Throws ResumeError naming the first difference when a part
   // belongs to another batch, h5::Error when one cannot be read.
   SelfplayTables load_parts() const;

@@ -11,6 +11,7 @@
 #include "core/random.h"
 #include "core/san.h"
 #include "core/uci.h"
+#include "jobs/io/job_common.h"
 
 namespace chesshpc {
 
@@ -122,7 +123,8 @@ bool game_over(const chess::Position& start, const std::vector<chess::Move>& mov
 
 std::vector<BookLine> read_book(const std::string& path, std::string* digest) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw BookError("cannot read book '" + path + "'");
+  if (const std::string why = unreadable_input(path, in); !why.empty())
+    throw BookError("cannot read book '" + path + "': " + why);
   std::stringstream buffer;
   buffer << in.rdbuf();
   std::string text = buffer.str();

@@ -123,6 +123,7 @@ const CommandOptions SELFPLAY_OPTIONS = command_options(
         threads_option("games played at once by each rank"),
         out_option("write games, positions and draw statistics to HDF5"),
         resume_option("continue the batch recorded in FILE.h5.parts"),
+        force_option(),
         with_out_option("dedup", "", "write each position once (the first in game order)"),
         checkpoint_option("save finished games this often (default: 5, longer if saving took over 2%)"),
         reporting_options("print the summary as one JSON object"),

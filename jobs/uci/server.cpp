@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <new>
 #include <sstream>
 
 #include "core/uci.h"
@@ -145,8 +146,12 @@ void UciServer::setoption(const std::vector<std::string>& tokens) {
       return;
     }
     finish_search();
-    hash_mb_ = int(mb);
-    search_->set_hash(size_t(hash_mb_) << 20);
+    try {
+      search_->set_hash(size_t(mb) << 20);  // keeps the table it has when this throws
+      hash_mb_ = int(mb);
+    } catch (const std::bad_alloc&) {
+      send("info string Hash " + value + " MB cannot be allocated; it stays " + std::to_string(hash_mb_) + " MB");
+    }
   } else if (name == "UCI_Chess960") {
     if (value != "true" && value != "false") {
       send("info string UCI_Chess960 is true or false, not '" + value + "'");

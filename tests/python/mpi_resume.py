@@ -8,17 +8,22 @@
 2. SIGTERM: a run in one process stops with exit code 5, names the units it kept and the
    command that resumes; resuming on 2 ranks gives the published total.
 3. Resuming from another job's file (other depth, other split) is refused, naming the difference.
+4. The command a stopped run prints to resume it works as printed: a 2-rank run that left
+   --split-depth to the rank count (and its FEN, with spaces, to the shell's quoting) is
+   resumed in one process by running the printed line through the shell.
 
 usage: mpi_resume.py MPIEXEC CHESSHPC
 """
 import json
 import os
+import shlex
+import signal
 import subprocess
 import sys
 import tempfile
 
 import h5py
-from procs import kill_all, stop_after_first_record, units_done, wait_until_recorded
+from procs import kill_all, rank_pid, stop_after_first_record, units_done, wait_until_recorded
 
 DEPTH, SPLIT, PUBLISHED = 7, 3, 3195901860  # start position
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
@@ -100,6 +105,32 @@ def main(mpiexec, binary):
             r = subprocess.run(other, capture_output=True, text=True, env=ENV)
             assert r.returncode == 3 and named in r.stderr, (r.returncode, r.stderr)
         print("another job's file refused: ok")
+
+        # 4. The printed resume command, run as printed (it lacked --split-depth: exit 2).
+        path = os.path.join(tmp, "hint.h5")
+        fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        cmd = [binary, "perft", "--fen", fen, "--depth", str(DEPTH), "--threads", "1", "--out", path, "--checkpoint",
+               "0.05", "--json", "--quiet"]
+        with open(path + ".log", "w") as log:
+            proc = subprocess.Popen(mpirun(mpiexec, 2) + cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=log,
+                                    start_new_session=True)
+            wait_until_recorded(lambda: units_done(path), proc, "the 2-rank run", 120)
+            # To the ranks, as Slurm signals every task (mpirun, signalled itself, exits 1).
+            for rank in (0, 1):
+                os.kill(rank_pid(path, rank), signal.SIGTERM)
+            proc.wait(timeout=60)
+        err = open(path + ".log").read()
+        assert proc.returncode == 5, f"SIGTERM to 2 ranks: exit {proc.returncode}, {err}"
+        kept = units_done(path)
+        hints = [line[len("resume with: "):] for line in err.splitlines() if line.startswith("resume with: ")]
+        assert len(hints) == 1, err
+        hint = hints[0]
+        assert shlex.split(hint)[:len(cmd)] == cmd and "--split-depth" in shlex.split(hint), hint
+        r = subprocess.run(["bash", "-c", hint], capture_output=True, text=True, timeout=600, env=ENV)
+        assert r.returncode == 0, f"{hint!r} exited {r.returncode}: {r.stderr}"
+        result = json.loads(r.stdout)
+        assert result["nodes"] == PUBLISHED and result["units_resumed"] == kept, (result, kept)
+        print(f"printed resume command ran as printed: {hint}")
 
 
 if __name__ == "__main__":

@@ -151,9 +151,15 @@ def main(mpiexec, binary):
         same(reference, columns(stopped))
         print(f"SIGTERM after {kept} games, resumed on 2 ranks: the same dataset")
 
+        # The batch is complete: the same command again keeps the file; --force starts over.
         r = subprocess.run(cmd, capture_output=True, text=True, env=ENV)
-        assert r.returncode == 0  # the batch is complete: a new run starts over and writes it again
-        other = selfplay(binary, stopped, "--checkpoint", "0.05")
+        assert r.returncode == 2 and r.stderr.startswith(
+            f"chesshpc: '{stopped}' exists: add --force to overwrite it, or --resume to continue its job\n"), r.stderr
+        same(reference, columns(stopped))
+        r = subprocess.run(cmd + ["--force"], capture_output=True, text=True, env=ENV)
+        assert r.returncode == 0 and json.loads(r.stdout)["games_resumed"] == 0, (r.returncode, r.stderr)
+        same(reference, columns(stopped))
+        other = selfplay(binary, stopped, "--checkpoint", "0.05", "--force")
         other[other.index("--seed") + 1] = "43"
         proc = subprocess.Popen(other, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_until_recorded(lambda: games_in_parts(stopped), proc, "a batch with seed 43", 300, 0.02)

@@ -57,3 +57,18 @@ def kill_all(proc, marker):
         except ProcessLookupError:
             pass
     proc.wait()
+
+
+def rank_pid(marker, rank):
+    """The pid of the process of this MPI rank whose command line holds marker."""
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if marker.encode() not in f.read():
+                    continue
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if f"OMPI_COMM_WORLD_RANK={rank}".encode() in f.read().split(b"\0"):
+                    return int(pid)
+        except (FileNotFoundError, ProcessLookupError, PermissionError, NotADirectoryError):
+            pass
+    return None

@@ -54,10 +54,11 @@ struct Scanner {
   std::string_view s;
   size_t i;
   int line;
+  bool line_start = true;  // whether s itself starts a line (a piece of a stream may not)
 
   bool done() const { return i >= s.size(); }
   char peek() const { return s[i]; }
-  bool at_line_start() const { return i == 0 || s[i - 1] == '\n'; }
+  bool at_line_start() const { return i == 0 ? line_start : s[i - 1] == '\n'; }
   void advance() { line += s[i++] == '\n'; }
   // To the end of the line; the newline itself is left for the caller to count.
   void skip_line() {
@@ -356,20 +357,34 @@ std::string PgnGame::tag(std::string_view name) const {
   return v ? *v : std::string();
 }
 
+size_t byte_order_mark_size(std::string_view text) { return text.starts_with("\xEF\xBB\xBF") ? 3 : 0; }
+
 std::vector<PgnChunk> split_pgn(std::string_view file) {
-  if (file.starts_with("\xEF\xBB\xBF")) file.remove_prefix(3);
-  std::vector<PgnChunk> chunks;
-  Scanner sc{file, 0, 1};
+  file.remove_prefix(byte_order_mark_size(file));
+  return split_pgn_part(file, 1, true, true).games;
+}
+
+PgnPart split_pgn_part(std::string_view text, int first_line, bool line_start, bool last) {
+  // Short of the end, only whole lines: every look ahead (a token, a tag, the line after a
+  // comment's line break) then sees what the whole stream has there, but at the very end,
+  // where the game still open is left for the next call.
+  std::string_view file = text;
+  if (!last) file = text.substr(0, text.rfind('\n') + 1);  // npos + 1: no whole line
+  PgnPart part;
+  Scanner sc{file, 0, first_line, line_start};
   // NONE: before the first game; TAGS: in a tag section; MOVES: in movetext; DONE: past
   // a termination marker, where comments still belong to the game just ended.
   enum { NONE, TAGS, MOVES, DONE } phase = NONE;
   size_t start = 0;
   int start_line = 0;
+  // Before the first game: a comment still open at the end, which the next call rereads.
+  size_t comment = std::string_view::npos;
+  int comment_line = 0;
   // The tag names of the current tag section: one seen twice means that a game without
   // movetext or marker ran into the next one's tags.
   TagNames names;
   auto open = [&](size_t at) {
-    if (phase != NONE) chunks.push_back({trim_right(file.substr(start, at - start)), start_line});
+    if (phase != NONE) part.games.push_back({trim_right(file.substr(start, at - start)), start_line});
     start = at;
     start_line = sc.line;
     names.clear();
@@ -381,9 +396,11 @@ std::vector<PgnChunk> split_pgn(std::string_view file) {
       sc.advance();
     else if ((c == '%' && sc.at_line_start()) || c == ';')
       sc.skip_line();
-    else if (c == '{')
-      skip_comment(sc);
-    else if (c == '[') {
+    else if (c == '{') {
+      size_t at = sc.i;
+      int line = sc.line;
+      if (!skip_comment(sc) && sc.done()) comment = at, comment_line = line;
+    } else if (c == '[') {
       std::string_view name = tag_name_at(file, sc.i);
       if (phase != TAGS) open(sc.i), phase = TAGS;
       if (!names.add(name)) open(sc.i), names.add(name);
@@ -399,8 +416,17 @@ std::vector<PgnChunk> split_pgn(std::string_view file) {
       sc.i += t.size();
     }
   }
-  open(file.size());
-  return chunks;
+  if (last) {
+    open(file.size());
+    part.rest = file.size(), part.rest_line = sc.line;
+  } else if (phase != NONE) {
+    part.rest = start, part.rest_line = start_line;  // the game still open
+  } else if (comment != std::string_view::npos) {
+    part.rest = comment, part.rest_line = comment_line;
+  } else {
+    part.rest = file.size(), part.rest_line = sc.line;
+  }
+  return part;
 }
 
 bool parse_pgn_game(const PgnChunk& chunk, PgnGame& game, PgnError& error) {

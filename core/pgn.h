@@ -48,6 +48,24 @@ struct PgnChunk {
 // trailing whitespace.
 std::vector<PgnChunk> split_pgn(std::string_view file);
 
+// The size of a UTF-8 byte-order mark starting text: 3, or 0 when there is none.
+size_t byte_order_mark_size(std::string_view text);
+
+// The games of a piece of a PGN stream (split_pgn_part), and where the next piece starts.
+struct PgnPart {
+  std::vector<PgnChunk> games;
+  size_t rest = 0;    // offset in the piece of what is not yet split (the game still open)
+  int rest_line = 0;  // its line in the stream
+};
+
+// Splits a PGN stream read in pieces into exactly the games split_pgn finds in the whole,
+// each once. text: the stream from the rest of the call before (the stream's start at
+// first, past any byte-order mark), then whatever was read since; first_line: that
+// point's line; line_start: whether a line starts there. Unless last (the stream ends with
+// text), only whole lines are split, and the game still open at their end is left to the
+// next call, which takes text from part.rest onwards (the bytes before it are done with).
+PgnPart split_pgn_part(std::string_view text, int first_line, bool line_start, bool last);
+
 // Parses one game: tag pairs, movetext (move numbers, SAN moves, comments in {} and ;,
 // NAGs like $1, variations in (), annotation glyphs) and the termination marker. Returns
 // false and fills error on an illegal or unreadable move, an unbalanced brace or

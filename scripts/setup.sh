@@ -11,6 +11,8 @@ packages=(
   g++ cmake make git pkg-config
   # MPI, threads, HDF5 output
   libopenmpi-dev openmpi-bin libtbb-dev libhdf5-dev hdf5-tools
+  # PGN corpora read compressed (.gz, .zst)
+  zlib1g-dev libzstd-dev
   # tests (libgtest-dev ships CMake's GTestConfig and pulls in googletest)
   libgtest-dev
   # analysis and benchmarks

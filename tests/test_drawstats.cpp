@@ -1,11 +1,18 @@
 // drawstats: rows and totals from a small corpus with known endings, the HDF5 file's
-// exact contents, and refusal of an unwritable output.
+// exact contents, and refusal of an unwritable output; the corpus streamed in blocks, read
+// plain, gzip, zstd and from standard input alike, and refusals of what cannot be read.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <hdf5.h>
 #include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "jobs/rules/drawstats.h"
@@ -66,6 +73,125 @@ std::string read_attr(hid_t obj, const char* name) {
   H5Tclose(type), H5Aclose(a);
   return s;
 }
+
+// Every dataset of a group, by name, as bytes: text lines, numbers in their native form.
+std::map<std::string, std::string> group_contents(hid_t file, const std::string& group) {
+  std::map<std::string, std::string> out;
+  hid_t g = H5Gopen2(file, group.c_str(), H5P_DEFAULT);
+  H5G_info_t info;
+  H5Gget_info(g, &info);
+  for (hsize_t i = 0; i < info.nlinks; ++i) {
+    char name[256];
+    H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name, H5P_DEFAULT);
+    std::string path = group + "/" + name, bytes;
+    hid_t ds = H5Dopen2(file, path.c_str(), H5P_DEFAULT);
+    hid_t type = H5Dget_type(ds);
+    if (H5Tget_class(type) == H5T_STRING) {
+      for (const std::string& v : read_strings(file, path.c_str())) bytes += v + "\n";
+    } else {
+      hid_t native = H5Tget_native_type(type, H5T_DIR_ASCEND);
+      hid_t space = H5Dget_space(ds);
+      bytes.resize(size_t(H5Sget_simple_extent_npoints(space)) * H5Tget_size(native));
+      H5Dread(ds, native, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data());
+      H5Sclose(space), H5Tclose(native);
+    }
+    H5Tclose(type), H5Dclose(ds);
+    out[name] = bytes;
+  }
+  H5Gclose(g);
+  return out;
+}
+
+// The tables of a drawstats file (what the root attributes say of the run aside).
+std::map<std::string, std::string> tables(const std::string& path) {
+  hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  EXPECT_GE(f, 0) << path;
+  std::map<std::string, std::string> out;
+  for (const char* group : {"/games", "/rules", "/skipped"})
+    for (auto& [name, bytes] : group_contents(f, group)) out[std::string(group) + "/" + name] = bytes;
+  H5Fclose(f);
+  return out;
+}
+
+std::string write_bytes(const std::string& name, const std::string& bytes) {
+  std::string path = temp_path(name);
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// text as gzip in two members, as pigz and bgzip write it.
+std::string gzip(const std::string& text) {
+  std::string out;
+  for (std::string_view part :
+       {std::string_view(text).substr(0, text.size() / 2), std::string_view(text).substr(text.size() / 2)}) {
+    z_stream z{};
+    deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+    std::string member(deflateBound(&z, uLong(part.size())), '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(part.data()));
+    z.avail_in = uInt(part.size());
+    z.next_out = reinterpret_cast<Bytef*>(member.data());
+    z.avail_out = uInt(member.size());
+    EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+    member.resize(z.total_out);
+    deflateEnd(&z);
+    out += member;
+  }
+  return out;
+}
+
+// text as zstd in two frames, each with its checksum (as the zstd tool writes them).
+std::string zstd(const std::string& text) {
+  std::string out;
+  ZSTD_CCtx* c = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
+  for (std::string_view part :
+       {std::string_view(text).substr(0, text.size() / 2), std::string_view(text).substr(text.size() / 2)}) {
+    std::string frame(ZSTD_compressBound(part.size()), '\0');
+    size_t n = ZSTD_compress2(c, frame.data(), frame.size(), part.data(), part.size());
+    EXPECT_FALSE(ZSTD_isError(n));
+    out += frame.substr(0, n);
+  }
+  ZSTD_freeCCtx(c);
+  return out;
+}
+
+// The corpus repeated past the 1 MiB read block: 4,000 copies, 16,000 games.
+std::string big_corpus() {
+  std::string big;
+  for (int i = 0; i < 4000; ++i) big += CORPUS + std::string("\n");
+  return big;
+}
+
+struct Outcome {
+  int code;
+  std::string out, err;
+};
+
+Outcome drawstats(const std::string& pgn, const std::string& out) {
+  DrawstatsRequest req;
+  req.pgn = pgn, req.out = out, req.quiet = true, req.threads = 2;
+  std::ostringstream o, e;
+  int code = run_drawstats(req, o, e);
+  return {code, o.str(), e.str()};
+}
+
+// Runs drawstats with standard input read from the file at path.
+Outcome drawstats_from_stdin(const std::string& path, const std::string& out) {
+  int saved = dup(STDIN_FILENO), fd = open(path.c_str(), O_RDONLY);
+  dup2(fd, STDIN_FILENO);
+  close(fd);
+  Outcome r = drawstats("-", out);
+  dup2(saved, STDIN_FILENO);
+  close(saved);
+  return r;
+}
+
+int lines(const std::string& text) { return int(std::count(text.begin(), text.end(), '\n')); }
 
 }  // namespace
 
@@ -175,4 +301,131 @@ TEST(Drawstats, MissingPgnIsAnIoError) {
   std::ostringstream o, e;
   EXPECT_EQ(run_drawstats(req, o, e), 4);
   EXPECT_NE(e.str().find("cannot read PGN file '/nonexistent/games.pgn'"), std::string::npos);
+}
+
+// Issue 14: the corpus is read in blocks; whatever their size (down to a byte) the rows
+// are those of the whole text, in order.
+TEST(Drawstats, SameRowsForAnyReadBlockSize) {
+  std::string text;
+  for (int i = 0; i < 20; ++i) text += CORPUS + std::string("\n{ between games }\n");
+  DrawstatsResult whole = compute_drawstats(text, chess::Ruleset::FIDE, chess::ClaimPolicy::FIRST, 2, nullptr);
+  ASSERT_EQ(whole.games.size(), 60u);
+  ASSERT_EQ(whole.skipped.size(), 20u);
+  for (size_t block : {1, 7, 64, 333, 4096}) {
+    size_t at = 0;
+    ReadBytes read = [&](char* buf, size_t n) {
+      size_t got = text.copy(buf, n, at);
+      at += got;
+      return got;
+    };
+    DrawstatsResult r = compute_drawstats(read, PgnStreamLimits{block, 1 << 20}, chess::Ruleset::FIDE,
+                                          chess::ClaimPolicy::FIRST, 2, nullptr);
+    ASSERT_EQ(r.games.size(), whole.games.size()) << block;
+    for (size_t i = 0; i < r.games.size(); ++i) {
+      EXPECT_EQ(r.games[i].index, whole.games[i].index) << block;
+      EXPECT_EQ(r.games[i].first_line, whole.games[i].first_line) << block;
+      EXPECT_EQ(r.games[i].first_fire, whole.games[i].first_fire) << block;
+      EXPECT_EQ(r.games[i].termination, whole.games[i].termination) << block;
+    }
+    ASSERT_EQ(r.skipped.size(), whole.skipped.size()) << block;
+    for (size_t i = 0; i < r.skipped.size(); ++i) {
+      EXPECT_EQ(r.skipped[i].index, whole.skipped[i].index) << block;
+      EXPECT_EQ(r.skipped[i].line, whole.skipped[i].line) << block;
+    }
+    EXPECT_EQ(r.plies, whole.plies) << block;
+  }
+}
+
+// A game longer than the bound ends the reading with its index and line, whether it is
+// still open when a block ends (blocks of 64 bytes) or whole in the last block (4 KiB); one
+// under the bound reads.
+TEST(Drawstats, GameLongerThanTheBoundIsOneError) {
+  std::string text = std::string(CORPUS) + "\n[Event \"long\"]\n\n1. e4 {" + std::string(300, 'x') + "} e5 *\n";
+  auto run = [&](size_t block, size_t bound) {
+    size_t at = 0;
+    ReadBytes read = [&](char* buf, size_t n) {
+      size_t got = text.copy(buf, n, at);
+      at += got;
+      return got;
+    };
+    return compute_drawstats(read, PgnStreamLimits{block, bound}, chess::Ruleset::FIDE, chess::ClaimPolicy::FIRST, 1,
+                             nullptr);
+  };
+  for (size_t block : {64, 4096}) {
+    try {
+      run(block, 200);
+      ADD_FAILURE() << "no GameTooLong with blocks of " << block;
+    } catch (const GameTooLong& e) {
+      EXPECT_EQ(e.index, 4);
+      EXPECT_EQ(e.line, 21);
+      EXPECT_EQ(e.bound, 200u);
+    }
+    EXPECT_EQ(run(block, 400).games.size(), 4u);
+  }
+}
+
+// The same corpus plain, gzip (two members), zstd (two frames) and on standard input gives
+// the same tables, past the 1 MiB read block.
+TEST(Drawstats, PlainGzipZstdAndStdinWriteTheSameTables) {
+  std::string text = big_corpus();
+  ASSERT_GT(text.size(), size_t(1) << 20);
+  std::string plain = write_bytes("big.pgn", text), gz = write_bytes("big.pgn.gz", gzip(text)),
+              zst = write_bytes("big.pgn.zst", zstd(text));
+  Outcome r = drawstats(plain, temp_path("plain.h5"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("12000 games replayed, 4000 skipped as malformed"), std::string::npos) << r.out;
+  std::map<std::string, std::string> expected = tables(temp_path("plain.h5"));
+  ASSERT_EQ(expected.size(), 7u + 10u + 6u + 3u);  // games (10 first_fire), rules, skipped
+  for (const std::string& pgn : {gz, zst}) {
+    Outcome c = drawstats(pgn, temp_path("compressed.h5"));
+    ASSERT_EQ(c.code, 0) << pgn << ": " << c.err;
+    EXPECT_EQ(lines(c.err), 4000) << pgn;  // the skipped games, one line each
+    EXPECT_EQ(tables(temp_path("compressed.h5")), expected) << pgn;
+  }
+  Outcome s = drawstats_from_stdin(plain, temp_path("stdin.h5"));
+  ASSERT_EQ(s.code, 0) << s.err;
+  EXPECT_EQ(tables(temp_path("stdin.h5")), expected);
+  EXPECT_NE(s.err.find("chesshpc drawstats: -:14: game 2 skipped"), std::string::npos) << s.err.substr(0, 200);
+}
+
+// A compressed corpus cut short, damaged, or not compressed at all: one line naming the
+// file, exit 3, no result file, and the corpus left as it was.
+TEST(Drawstats, CutOrDamagedCompressedCorpusIsOneLineExitThree) {
+  std::string text = big_corpus();
+  struct Case {
+    std::string name, bytes, words;
+  };
+  std::string gz = gzip(text), zst = zstd(text);
+  auto damaged = [](std::string bytes) {
+    for (size_t i = bytes.size() / 3; i < bytes.size() / 3 + 64; ++i) bytes[i] = char(bytes[i] ^ 0x5A);
+    return bytes;
+  };
+  for (const Case& c :
+       {Case{"cut.pgn.gz", gz.substr(0, gz.size() / 4), "gzip data are cut short"},
+        Case{"cut.pgn.zst", zst.substr(0, zst.size() / 4), "zstd data are cut short"},
+        Case{"damaged.pgn.gz", damaged(gz), "gzip data are damaged"},
+        Case{"damaged.pgn.zst", damaged(zst), "zstd data are damaged"},
+        Case{"plain.pgn.gz", CORPUS, "gzip data are damaged"}, Case{"plain.pgn.zst", CORPUS, "zstd data are damaged"},
+        Case{"empty.pgn.gz", "", "gzip data are cut short"}}) {
+    std::string pgn = write_bytes(c.name, c.bytes), out = temp_path(c.name + ".h5");
+    Outcome r = drawstats(pgn, out);
+    EXPECT_EQ(r.code, 3) << c.name << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("chesshpc drawstats: PGN file '" + pgn + "' is corrupt: its " + c.words, 0), 0u) << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_FALSE(std::filesystem::exists(out)) << c.name;
+    EXPECT_FALSE(std::filesystem::exists(out + ".partial")) << c.name;
+    EXPECT_EQ(read_bytes(pgn), c.bytes) << c.name;
+  }
+}
+
+// A directory given as the corpus read as nothing and exited 0; it is an I/O error.
+TEST(Drawstats, DirectoryIsAnIoError) {
+  std::string dir = temp_path("corpus-dir");
+  std::filesystem::create_directories(dir);
+  Outcome r = drawstats(dir, temp_path("dir.h5"));
+  EXPECT_EQ(r.code, 4);
+  EXPECT_EQ(r.err, "chesshpc drawstats: cannot read PGN file '" + dir + "': it is a directory\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(std::filesystem::exists(temp_path("dir.h5")));
 }

@@ -11,8 +11,22 @@ def sections(s):
            Paragraph("Throughput over the repeats:"), _throughput(s)]
     if s["stockfish"]:
         out += [Paragraph("chesshpc's perft (1 thread) against Stockfish's `go perft` on the same set and depth:"),
-                _stockfish(s)]
+                _stockfish(s), *stockfish_warning(s["stockfish"])]
     return out
+
+
+def stockfish_warning(ratios):
+    """The caveat beside the ratios whose Stockfish runs were short (bench.STOCKFISH_SHORT_SECONDS)."""
+    short = [r for r in ratios if r["short"]]
+    if not short:
+        return []
+    shown = [r["ratio"] for r in short if r["ratio"] is not None]
+    spread = f" (here {fmt.ratio(min(shown))} to {fmt.ratio(max(shown))})" if shown else ""
+    return [Paragraph(f"Warning: {len(short)} of {len(ratios)} ratios are marked *short*: Stockfish ran under "
+                      f"{bench.STOCKFISH_SHORT_SECONDS:g} s, and it is timed over UCI, so its time is mostly the "
+                      f"round trip (the pipe, `go perft`'s start, reading its output), not move generation. "
+                      f"These ratios{spread} are noise, not a comparison of the two programs; only runs of "
+                      f"{bench.STOCKFISH_SHORT_SECONDS:g} s or more (deeper perfts) compare them.")]
 
 
 def _headline(s):
@@ -47,8 +61,9 @@ def _throughput(s):
 
 def _stockfish(s):
     rows = [[r["set"], r["depth"], fmt.rate(r["chesshpc_nodes_per_second"], "n"),
-             fmt.rate(r["stockfish_nodes_per_second"], "n"), fmt.ratio(r["ratio"])] for r in s["stockfish"]]
-    return Table(["set", "depth", "chesshpc n/s", "stockfish n/s", "ratio"], rows, {1, 2, 3, 4})
+             fmt.rate(r["stockfish_nodes_per_second"], "n"), fmt.seconds(r["stockfish_seconds"]),
+             fmt.ratio(r["ratio"]) + (" (short)" if r["short"] else "")] for r in s["stockfish"]]
+    return Table(["set", "depth", "chesshpc n/s", "stockfish n/s", "stockfish time", "ratio"], rows, {1, 2, 3, 4, 5})
 
 
 LOG_SPAN = 20  # a throughput plot whose medians span more than this factor has a log scale
@@ -64,7 +79,10 @@ def plots(s):
     colors = [figures.COLORS[bench.ordered([r["benchmark"] for r in rows]).index(r["benchmark"]) % len(figures.COLORS)]
               for r in rows]
     ax.barh(y, median, xerr=spread, color=colors, capsize=2)
-    figures.label_y(ax, y, [f"{r['benchmark']} {r['set']} d{r['depth']}" for r in rows])
+    short = {(r["set"], r["depth"]) for r in s["stockfish"] if r["short"]}
+    figures.label_y(ax, y, [f"{r['benchmark']} {r['set']} d{r['depth']}" +
+                            (" (short: UCI round trip)" if r["benchmark"] == "stockfish_perft" and
+                             (r["set"], r["depth"]) in short else "") for r in rows])
     ax.invert_yaxis()
     scale = "linear"
     if median.min() > 0 and median.max() / median.min() > LOG_SPAN:

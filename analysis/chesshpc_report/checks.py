@@ -36,5 +36,7 @@ def histogram(title, values, name):
     ax.hist(values, bins=min(50, max(1, int(values.max()) + 1)) if len(values) else 1, color=figures.COLORS[3])
     ax.set_xlabel(name)
     ax.set_ylabel("games")
+    figures.counts_axis(ax, "x")  # checks given: a count too
+    figures.counts_axis(ax)
     ax.set_title(title)
     return figures.plot(title, fig)

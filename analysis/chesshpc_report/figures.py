@@ -18,10 +18,11 @@ def _pyplot():
     return plt
 
 
-def figure(width=8, height=4, ncols=1):
-    """A figure and its axes (a list of ncols axes when ncols > 1)."""
-    fig, axes = _pyplot().subplots(1, ncols, figsize=(width, height), dpi=100)
-    for ax in (axes if ncols > 1 else [axes]):
+def figure(width=8, height=4, ncols=1, **kw):
+    """A figure and its axes (a list of ncols axes when ncols > 1); kw as pyplot.subplots'
+    (sharey=True)."""
+    fig, axes = _pyplot().subplots(1, ncols, figsize=(width, height), dpi=100, **kw)
+    for ax in np.ravel(axes):
         ax.grid(True, alpha=0.3)
     return fig, axes
 
@@ -33,6 +34,13 @@ def plot(title, fig):
     fig.savefig(buf, format="png")
     _pyplot().close(fig)
     return Plot(title, buf.getvalue())
+
+
+def counts_axis(ax, axis="y"):
+    """Whole-number ticks on an axis of counts (games, units, ranks): never 0.5 games."""
+    from matplotlib.ticker import MaxNLocator
+
+    (ax.yaxis if axis == "y" else ax.xaxis).set_major_locator(MaxNLocator(integer=True))
 
 
 # Ticks and their labels in two calls, as matplotlib before 3.5 (still on some clusters) requires.
@@ -53,13 +61,15 @@ def common_bins(arrays, n):
 
 
 def overlaid_histograms(title, xlabel, series, nbins):
-    """One step histogram per (label, values), on common bins."""
+    """One step histogram per (label, values: whole numbers), on common bins."""
     fig, ax = figure()
     bins = common_bins([values for _, values in series], nbins)
     for label, values in series:
         ax.hist(values, bins=bins, histtype="step", linewidth=1.5, label=label)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("games")
+    counts_axis(ax, "x")  # plies and checks: whole numbers too
+    counts_axis(ax)
     ax.legend(fontsize=8)
     ax.set_title(title)
     return plot(title, fig)
@@ -74,6 +84,7 @@ def grouped_bars(title, categories, series, ylabel):
         ax.bar(x + i * width - 0.4 + width / 2, counts, width, label=label)
     label_x(ax, x, categories, rotation=30, ha="right")
     ax.set_ylabel(ylabel)
+    counts_axis(ax)
     ax.legend(fontsize=8)
     ax.set_title(title)
     return plot(title, fig)

@@ -40,7 +40,7 @@ def root(f):
     """What every perft file says of its job: the position, the depths, and the total of a
     complete file with its verification against the published count."""
     complete = bool(attr_int(f, "complete", 0))
-    total = int(attr_text(f, "total")) if complete and "total" in f.attrs else None
+    total = attr_int(f, "total") if complete else None
     fen, depth = attr_text(f, "fen"), attr_int(f, "depth")
     return {
         "fen": fen,

@@ -84,7 +84,7 @@ def _table(f, name, names):
 def _buckets(f):
     b = _table(f, "buckets", BUCKET_COLUMNS)
     if len(b["done"]) != attr_int(f, "buckets", len(b["done"])):
-        raise ValueError(f"/buckets has {len(b['done'])} rows, its 'buckets' attribute says {f.attrs['buckets']}")
+        raise ValueError(f"/buckets has {len(b['done'])} rows, its 'buckets' attribute says {attr_int(f, 'buckets')}")
     b["done"] = b["done"].astype(bool)
     b["nodes"] = np.array([int(n) for n in b["nodes"]], dtype=object)  # exact: a bucket can pass 2**64
     return b

@@ -199,6 +199,7 @@ def _histogram(ax, d, v, label):
     ax.axvline(d["max"], color=figures.COLORS[3], label=f"max {fmt.seconds(d['max'])}")
     ax.set_xlabel(f"{label}, seconds per rank")
     ax.set_ylabel("ranks")
+    figures.counts_axis(ax)
     ax.set_title(f"max/mean {fmt.ratio(d['max_over_mean'])}", fontsize=9)
     ax.legend(fontsize=8)
 

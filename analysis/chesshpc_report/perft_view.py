@@ -130,6 +130,7 @@ def time_histogram(path, seconds, noun):
         ax.set_xscale("log")
     ax.set_xlabel(f"seconds per {noun} (log scale)")
     ax.set_ylabel(f"{noun}s")
+    figures.counts_axis(ax)
     title = f"{noun.capitalize()} times: {path} ({len(seconds)} {noun}s)"
     ax.set_title(title)
     return figures.plot(title, fig)

@@ -36,6 +36,7 @@ def endings_plot(title, terminations):
     figures.label_y(ax, y, names)
     ax.invert_yaxis()
     ax.set_xlabel("games")
+    figures.counts_axis(ax, "x")
     ax.set_title(title, fontsize=10)
     return figures.plot(title, fig)
 

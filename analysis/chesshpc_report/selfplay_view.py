@@ -93,25 +93,37 @@ def _length_histogram(s, games):
     ax.hist(plies, bins=figures.common_bins([plies], 40), color=figures.COLORS[0])
     ax.set_xlabel("plies (book plies included)")
     ax.set_ylabel("games")
+    figures.counts_axis(ax)
     title = f"Game lengths: {s['path']}"
     ax.set_title(title)
     return figures.plot(title, fig)
 
 
 def _score_by_ply_plot(title, series):
-    """Median White's score per ply bucket, with the quartiles as a band, per (label, score_by_ply)."""
-    fig, ax = figures.figure()
-    for i, (name, b) in enumerate(series):
-        mids = [(x["from_ply"] + x["to_ply"]) / 2 for x in b["buckets"]]
+    """Median White's score per ply bucket with its quartiles as a light band, per (label,
+    score_by_ply): one panel per file side by side on one score scale (overlaid bands blur
+    into each other), each file in its own colour, the other files' medians drawn thin and
+    grey behind it for comparison."""
+    series = [(name, b) for name, b in series if b["buckets"]]
+    n = max(1, len(series))
+    fig, axes = figures.figure(min(16, 2 + 4 * n), 4, ncols=n, sharey=True, squeeze=False)
+    axes = list(axes[0])
+    lines = [([(x["from_ply"] + x["to_ply"]) / 2 for x in b["buckets"]], b["buckets"]) for _, b in series]
+    for i, ((name, _), (mids, buckets), ax) in enumerate(zip(series, lines, axes)):
+        for j, (others, other) in enumerate(lines):
+            if j != i:
+                ax.plot(others, [x["median"] for x in other], color="#aaa", linewidth=0.8,
+                        label="other files' medians" if j == (1 if i == 0 else 0) else None)
         color = figures.COLORS[i % len(figures.COLORS)]
-        ax.plot(mids, [x["median"] for x in b["buckets"]], color=color, marker=".", label=f"{name} median")
-        ax.fill_between(mids, [x["q1"] for x in b["buckets"]], [x["q3"] for x in b["buckets"]], color=color,
-                        alpha=0.2, label=f"{name} q1-q3")
-    ax.axhline(0, color="#444", linewidth=0.8)
-    ax.set_xlabel("ply")
-    ax.set_ylabel("centipawns, White's view")
-    ax.legend(fontsize=8)
-    ax.set_title(title, fontsize=10)
+        ax.fill_between(mids, [x["q1"] for x in buckets], [x["q3"] for x in buckets], color=color, alpha=0.15,
+                        linewidth=0, label="q1-q3")
+        ax.plot(mids, [x["median"] for x in buckets], color=color, marker=".", linewidth=1.8, label="median")
+        ax.axhline(0, color="#444", linewidth=0.8)
+        ax.set_xlabel("ply")
+        ax.set_title(name, fontsize=9)
+        ax.legend(fontsize=7, loc="upper left")
+    axes[0].set_ylabel("centipawns, White's view")
+    fig.suptitle(title, fontsize=10)
     return figures.plot(title, fig)
 
 

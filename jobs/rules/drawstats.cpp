@@ -1,17 +1,18 @@
 #include "jobs/rules/drawstats.h"
 
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
+#include <memory>
 
 #include "core/perft.h"
 #include "core/pgn.h"
 #include "core/threads.h"
+#include "jobs/io/byte_source.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/h5_table.h"
 #include "jobs/io/job_common.h"
@@ -146,75 +147,168 @@ void print_json(const DrawstatsRequest& req, const DrawstatsResult& r, bool writ
 
 }  // namespace
 
-DrawstatsResult compute_drawstats(const std::string& text, chess::Ruleset ruleset, chess::ClaimPolicy claims,
-                                  int threads, Progress* progress) {
-  auto t0 = std::chrono::steady_clock::now();
-  std::vector<chess::PgnChunk> chunks = chess::split_pgn(text);
-  if (progress) progress->add_total(chunks.size());
+namespace {
 
-  struct Outcome {
-    bool ok = false;
-    GameRow row;
-    SkippedGame skipped{0, 0, {}};
-  };
-  std::vector<Outcome> outcomes(chunks.size());
-  auto replay = [&](size_t i) {
-    chess::PgnGame pgn;
-    chess::PgnError error;
-    Outcome& o = outcomes[i];
-    if (!chess::parse_pgn_game(chunks[i], pgn, error)) {
-      o.skipped = {int64_t(i), error.line, error.message};
-      if (progress) progress->done(1, 0);
-      return;
+struct Outcome {
+  bool ok = false;
+  GameRow row;
+  SkippedGame skipped{0, 0, {}};
+};
+
+// Whole games of the stream and the text they lie in, numbered in stream order.
+struct Batch {
+  std::string text;
+  std::vector<chess::PgnChunk> games;  // views of text
+  int64_t first_index = 0;
+  std::vector<Outcome> outcomes;
+};
+
+// Cuts a stream into batches of whole games: each block read is appended to the game left
+// open by the block before (split_pgn_part), so memory holds one block and one game.
+class GameBatches {
+ public:
+  GameBatches(const ReadBytes& read, const PgnStreamLimits& limits) : read_(read), limits_(limits) {}
+
+  // The next batch with at least one game, or null at the end of the stream.
+  std::unique_ptr<Batch> next() {
+    while (!ended_) {
+      auto batch = std::make_unique<Batch>();
+      std::string& text = batch->text;
+      text = std::move(rest_);
+      size_t kept = text.size();
+      text.resize(kept + limits_.block_bytes);
+      size_t got = read_(text.data() + kept, limits_.block_bytes);
+      text.resize(kept + got);
+      ended_ = got < limits_.block_bytes;
+      if (first_) text.erase(0, chess::byte_order_mark_size(text));
+      first_ = false;
+
+      chess::PgnPart part = chess::split_pgn_part(text, line_, line_start_, ended_);
+      if (part.rest > 0) line_start_ = text[part.rest - 1] == '\n';
+      line_ = part.rest_line;
+      rest_.assign(text, part.rest);
+      // The game still open, and those whole: none may pass the bound.
+      if (rest_.size() > limits_.game_bytes) throw GameTooLong{index_, line_, limits_.game_bytes};
+      for (size_t i = 0; i < part.games.size(); ++i)
+        if (part.games[i].text.size() > limits_.game_bytes)
+          throw GameTooLong{index_ + int64_t(i), part.games[i].first_line, limits_.game_bytes};
+      if (part.games.empty()) continue;
+      batch->games = std::move(part.games);
+      batch->first_index = index_;
+      index_ += int64_t(batch->games.size());
+      return batch;
     }
-    chess::Game game(pgn.start, ruleset, claims);
-    for (chess::Move m : pgn.moves) game.play(m);
-    GameRow& row = o.row;
-    row.index = int64_t(i);
-    row.first_line = pgn.first_line;
-    std::string tag = pgn.tag("Result");
-    row.result = tag.empty() ? pgn.result : tag;
-    row.termination = game.termination() ? int32_t(*game.termination()) : -1;
-    row.termination_ply = game.termination_ply();
-    row.plies = int32_t(pgn.moves.size());
-    row.perpetual_check = game.perpetual_check();
-    for (int r = 0; r < chess::RULE_NB; ++r) row.first_fire[r] = game.first_fire(Rule(r));
-    o.ok = true;
-    if (progress) progress->done(1, pgn.moves.size());
-  };
-  tbb::task_arena arena(chess::resolve_threads(threads));
-  arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, chunks.size(), 64), [&](const tbb::blocked_range<size_t>& r) {
-      for (size_t i = r.begin(); i != r.end(); ++i) replay(i);
-    });
-  });
-
-  DrawstatsResult result;
-  for (Outcome& o : outcomes) {
-    if (o.ok)
-      result.games.push_back(std::move(o.row));
-    else
-      result.skipped.push_back(std::move(o.skipped));
+    return nullptr;
   }
+
+ private:
+  const ReadBytes& read_;
+  PgnStreamLimits limits_;
+  std::string rest_;  // the stream from where the next split starts
+  int line_ = 1;
+  bool line_start_ = true;
+  bool first_ = true;
+  bool ended_ = false;
+  int64_t index_ = 0;
+};
+
+Outcome replay(const chess::PgnChunk& chunk, int64_t index, chess::Ruleset ruleset, chess::ClaimPolicy claims) {
+  chess::PgnGame pgn;
+  chess::PgnError error;
+  Outcome o;
+  if (!chess::parse_pgn_game(chunk, pgn, error)) {
+    o.skipped = {index, error.line, error.message};
+    return o;
+  }
+  chess::Game game(pgn.start, ruleset, claims);
+  for (chess::Move m : pgn.moves) game.play(m);
+  GameRow& row = o.row;
+  row.index = index;
+  row.first_line = pgn.first_line;
+  std::string tag = pgn.tag("Result");
+  row.result = tag.empty() ? pgn.result : tag;
+  row.termination = game.termination() ? int32_t(*game.termination()) : -1;
+  row.termination_ply = game.termination_ply();
+  row.plies = int32_t(pgn.moves.size());
+  row.perpetual_check = game.perpetual_check();
+  for (int r = 0; r < chess::RULE_NB; ++r) row.first_fire[r] = game.first_fire(Rule(r));
+  o.ok = true;
+  return o;
+}
+
+}  // namespace
+
+DrawstatsResult compute_drawstats(const ReadBytes& read, const PgnStreamLimits& limits, chess::Ruleset ruleset,
+                                  chess::ClaimPolicy claims, int threads, Progress* progress) {
+  auto t0 = std::chrono::steady_clock::now();
+  DrawstatsResult result;
+  GameBatches batches(read, limits);
+  const int n = chess::resolve_threads(threads);
+  // Reading and splitting (in order, one batch at a time) overlap the replay of the
+  // batches before; two batches a thread keep every thread busy and bound the memory.
+  tbb::task_arena arena(n);
+  arena.execute([&] {
+    tbb::parallel_pipeline(
+        size_t(2 * n + 1),
+        tbb::make_filter<void, Batch*>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& fc) -> Batch* {
+          std::unique_ptr<Batch> b = batches.next();
+          if (!b) fc.stop();
+          if (b && progress) progress->add_total(b->games.size());
+          return b.release();
+        }) & tbb::make_filter<Batch*, Batch*>(tbb::filter_mode::parallel, [&](Batch* b) {
+          b->outcomes.resize(b->games.size());
+          tbb::parallel_for(tbb::blocked_range<size_t>(0, b->games.size(), 64),
+                            [&](const tbb::blocked_range<size_t>& r) {
+                              for (size_t i = r.begin(); i != r.end(); ++i) {
+                                Outcome& o = b->outcomes[i];
+                                o = replay(b->games[i], b->first_index + int64_t(i), ruleset, claims);
+                                if (progress) progress->done(1, o.ok ? o.row.plies : 0);
+                              }
+                            });
+          return b;
+        }) & tbb::make_filter<Batch*, void>(tbb::filter_mode::serial_in_order, [&](Batch* b) {
+          std::unique_ptr<Batch> owned(b);
+          for (Outcome& o : owned->outcomes) {
+            if (o.ok)
+              result.games.push_back(std::move(o.row));
+            else
+              result.skipped.push_back(std::move(o.skipped));
+          }
+        }));
+  });
   summarise(result);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;
 }
 
+DrawstatsResult compute_drawstats(const std::string& text, chess::Ruleset ruleset, chess::ClaimPolicy claims,
+                                  int threads, Progress* progress) {
+  size_t at = 0;
+  ReadBytes read = [&](char* buf, size_t n) {
+    size_t got = text.copy(buf, n, at);
+    at += got;
+    return got;
+  };
+  return compute_drawstats(read, PgnStreamLimits{}, ruleset, claims, threads, progress);
+}
+
 int run_drawstats(const DrawstatsRequest& req, std::ostream& out, std::ostream& err) {
   std::string started = utc_now();
-  std::ifstream in(req.pgn, std::ios::binary);
-  if (!in) {
-    err << "chesshpc drawstats: cannot read PGN file '" << req.pgn << "'\n";
-    return EXIT_IO;
+  DrawstatsResult r;
+  try {
+    ByteSource source(req.pgn, "PGN file");
+    Progress progress(err, "drawstats", !req.quiet, req.progress_interval, "Mplies/s");
+    r = compute_drawstats([&](char* buf, size_t n) { return source.read(buf, n); }, PgnStreamLimits{}, req.ruleset,
+                          req.claims, req.threads, &progress);
+    progress.finish();
+  } catch (const ReadError& e) {
+    err << "chesshpc drawstats: " << e.what() << "\n";
+    return e.exit_code();
+  } catch (const GameTooLong& e) {
+    err << "chesshpc drawstats: " << req.pgn << ":" << e.line << ": game " << e.index << " is longer than "
+        << (e.bound >> 20) << " MiB, the most one game may take\n";
+    return EXIT_INPUT;
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  std::string text = buffer.str();
-
-  Progress progress(err, "drawstats", !req.quiet, req.progress_interval, "Mplies/s");
-  DrawstatsResult r = compute_drawstats(text, req.ruleset, req.claims, req.threads, &progress);
-  progress.finish();
   for (const SkippedGame& s : r.skipped)
     err << "chesshpc drawstats: " << req.pgn << ":" << s.line << ": game " << s.index << " skipped: " << s.message
         << "\n";

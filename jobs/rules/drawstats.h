@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -16,7 +17,7 @@
 namespace chesshpc {
 
 struct DrawstatsRequest : RulesetChoice, Reporting {
-  std::string pgn;
+  std::string pgn;  // a file (.gz and .zst read compressed), or "-": standard input
   std::string out;  // HDF5 file; empty: no file
   int threads = 0;
   std::string command_line;
@@ -48,8 +49,30 @@ struct DrawstatsResult {
   double seconds = 0;
 };
 
-// Parses and replays every game of the text, in parallel; rows come back in file order
-// whatever the thread count.
+// How a PGN stream is read: in blocks of block_bytes, each block's whole games replayed
+// while the next is read, so that memory holds a few blocks whatever the corpus's size.
+// A game's text may take at most game_bytes (a longer one ends the reading: GameTooLong).
+struct PgnStreamLimits {
+  size_t block_bytes = size_t(1) << 20;
+  size_t game_bytes = size_t(16) << 20;
+};
+
+// The game at line `line` (index games before it) runs past PgnStreamLimits::game_bytes.
+struct GameTooLong {
+  int64_t index;
+  int line;
+  size_t bound;
+};
+
+// Fills buf with up to n bytes of the stream and returns how many, fewer only at its end.
+using ReadBytes = std::function<size_t(char* buf, size_t n)>;
+
+// Parses and replays every game of the stream, in parallel; rows come back in stream
+// order whatever the thread count, and the same whatever the block size. Throws
+// GameTooLong, and what read throws.
+DrawstatsResult compute_drawstats(const ReadBytes& read, const PgnStreamLimits& limits, chess::Ruleset ruleset,
+                                  chess::ClaimPolicy claims, int threads, class Progress* progress);
+// The same over a text in memory.
 DrawstatsResult compute_drawstats(const std::string& pgn_text, chess::Ruleset ruleset, chess::ClaimPolicy claims,
                                   int threads, class Progress* progress);
 

@@ -20,6 +20,11 @@
              headless Chromium without script errors and show every plot
   errors     missing, non-HDF5, job-less, unknown-job and malformed files, a damaged dataset; no usable
              Python
+  attributes attributes of the wrong type, of bytes that are not UTF-8, an array for a number, text
+             for a total, and one HDF5 cannot read: one line naming the file and the attribute, exit 3
+             or 4, in the Markdown and the HTML report alike
+  plots      the figures as drawn: whole-number ticks on every axis of counts, score by ply as one
+             panel per file (a light band, a median line in the file's own colour, a legend)
 
 usage: test_report.py CASE REPORT CHESSHPC MAKE_PGN_CORPUS MPIEXEC
 CHESSHPC_SKIP_BROWSER=1 skips the html case (exit 77) where Chromium is not installed.
@@ -630,7 +635,14 @@ def check_bench(t):
 
     md = t.markdown(*paths)
     assert "## bench: " in md and "## bench files side by side" in md and cpu in md, md
-    assert "| set | depth | chesshpc n/s | stockfish n/s | ratio |" in md and "Speed-up (efficiency" in md, md
+    assert "| set | depth | chesshpc n/s | stockfish n/s | stockfish time | ratio |" in md, md
+    assert "Speed-up (efficiency" in md, md
+    # A ratio over a Stockfish run under a second is marked short, and the text says why.
+    for path in paths:
+        s = by_path(report, path)
+        short = [x for x in s["stockfish"] if x["short"]]
+        assert all(x["short"] == (x["stockfish_seconds"] < 1.0) for x in s["stockfish"]), s["stockfish"]
+        assert ("are noise, not a comparison of the two programs" in t.markdown(path)) == bool(short), path
     standard = shutil.copy(paths[0], t.path("standard.h5"))
     with h5py.File(standard, "a") as f:
         f.attrs["suite"] = "standard"
@@ -765,8 +777,114 @@ def check_errors(t):
     print("errors: exit codes 2, 3 and 4 with their messages: ok")
 
 
+def with_attr(path, out, name, value, dtype=None):
+    """A copy of the file with the root attribute name set to value (replaced)."""
+    shutil.copy(path, out)
+    with h5py.File(out, "a") as f:
+        if name in f.attrs:
+            del f.attrs[name]
+        f.attrs.create(name, value, dtype=dtype)
+    return out
+
+
+def unreadable_job(out):
+    """A file whose 'job' attribute HDF5 cannot read: its text's global heap is overwritten."""
+    with h5py.File(out, "w") as f:
+        f.attrs.create("job", "drawstats", dtype=h5py.string_dtype("utf-8"))
+    with open(out, "r+b") as raw:
+        data = raw.read()
+        raw.seek(data.index(b"GCOL"))
+        raw.write(b"XXXX")
+    return out
+
+
+def check_attributes(t):
+    def expect(code, path, name, *args):
+        for extra in ([], ["--html", t.path("page.html")]):
+            got, out, err = t.in_process(path, *args, *extra)
+            assert got == code and f"'{path}': attribute '{name}'" in err and err.count("\n") == 1, \
+                f"{path} {extra}: exit {got}, stderr {err!r}"
+
+    drawstats, = t.drawstats(20, 3, "fide")
+    perft = t.perft("perft.h5", 3, 1)
+    utf8 = h5py.string_dtype("utf-8")
+    expect(3, with_attr(drawstats, t.path("games-text.h5"), "games", "many"), "games")
+    expect(3, with_attr(drawstats, t.path("ruleset-number.h5"), "ruleset", 7), "ruleset")
+    expect(3, with_attr(drawstats, t.path("ruleset-garbage.h5"), "ruleset", b"\xff\xfe\x80", utf8), "ruleset")
+    expect(3, with_attr(drawstats, t.path("job-garbage.h5"), "job", np.bytes_(b"draw\xffstats")), "job")
+    expect(3, with_attr(drawstats, t.path("threads-array.h5"), "threads", np.array([1, 2])), "threads")
+    expect(3, with_attr(perft, t.path("depth-array.h5"), "depth", np.array([3, 4])), "depth")
+    expect(3, with_attr(perft, t.path("total-text.h5"), "total", "8902x", utf8), "total")
+    expect(3, with_attr(perft, t.path("started-garbage.h5"), "started", b"\xc3\x28", utf8), "started")
+    expect(4, unreadable_job(t.path("unreadable.h5")), "job")
+    print("attributes: wrong types, garbage bytes, arrays and an unreadable attribute: one line, exit 3 or 4: ok")
+
+
+COUNT_LABELS = ("games", "games ended", "units", "ranks")
+
+
+def drawn_figures(t, *args):
+    """Every figure the report draws for these arguments (run in this process), as
+    (suptitle or title, [per axes: xlabel, ylabel, x ticks in view, y ticks in view, bands, line colours,
+    legend texts]), read just before each is turned into a PNG."""
+    t.in_process("--help")  # loads the report's package
+    from chesshpc_report import figures
+
+    drawn, original = [], figures.plot
+
+    def record(title, fig):
+        axes = []
+        fig.canvas.draw()  # ticks as they are drawn
+        for ax in fig.axes:
+            lo, hi = sorted(ax.get_xlim()), sorted(ax.get_ylim())
+            xt = [x for x in ax.get_xticks() if lo[0] <= x <= lo[1]]
+            yt = [y for y in ax.get_yticks() if hi[0] <= y <= hi[1]]
+            legend = ax.get_legend()
+            axes.append({"xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(), "xticks": xt, "yticks": yt,
+                         "bands": sum(type(c).__name__ == "PolyCollection" for c in ax.collections),
+                         "colors": [l.get_color() for l in ax.get_lines()],
+                         "legend": [x.get_text() for x in legend.get_texts()] if legend else []})
+        drawn.append((title, axes))
+        return original(title, fig)
+
+    figures.plot = record
+    try:
+        code, _, err = t.in_process(*args, "--html", t.path("plots.html"))
+    finally:
+        figures.plot = original
+    assert code == 0, err
+    return drawn
+
+
+def check_plots(t):
+    drawstats, = t.drawstats(6, 3, "fide")
+    fide, site = t.selfplay("plots-fide.h5", 6), t.selfplay("plots-site.h5", 6, "--ruleset", "site")
+    drawn = drawn_figures(t, drawstats, fide, site)
+    small = 0
+    for title, axes in drawn:
+        for a in axes:
+            for axis in ("x", "y"):
+                if a[axis + "label"] in COUNT_LABELS or a[axis + "label"].startswith("checks"):
+                    ticks = a[axis + "ticks"]
+                    assert ticks and all(float(v).is_integer() for v in ticks), (title, axis, a)
+                    small += max(ticks) < 8  # where matplotlib's own ticks would be 0.5, 1.5, ...
+    assert small >= 3, f"only {small} count axes short enough to test whole-number ticks"
+
+    scores = [axes for title, axes in drawn if title.startswith("Search score by ply, file by file")]
+    assert len(scores) == 1 and len(scores[0]) == 2, scores  # one panel per file
+    medians = []
+    for a in scores[0]:
+        assert a["bands"] == 1 and sorted(a["legend"]) == ["median", "other files' medians", "q1-q3"], a
+        # the other file's median in grey, then this file's median in its colour, then the zero line
+        assert len(a["colors"]) == 3 and a["colors"][0] == "#aaa" and a["colors"][2] == "#444", a
+        medians.append(a["colors"][1])
+    assert len(set(medians)) == 2 and "#aaa" not in medians, medians
+    print(f"plots: {len(drawn)} figures, whole-number ticks on count axes ({small} short), score by ply in panels: ok")
+
+
 CASES = {"perft": check_perft, "dedup": check_dedup, "drawstats": check_drawstats, "selfplay": check_selfplay,
-         "bench": check_bench, "html": check_html, "errors": check_errors}
+         "bench": check_bench, "html": check_html, "errors": check_errors, "attributes": check_attributes,
+         "plots": check_plots}
 
 
 def main(case, report, chesshpc, corpus, mpiexec):

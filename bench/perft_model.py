@@ -44,9 +44,15 @@ deduplicated path instead, one rank per core:
             30 us)
   phase B   U(L) unique positions, each perft(D - L): perft(D) / (perft(L) / U(L)) nodes
             at the measured seconds per node (the deepest measured remaining depth, a
-            safe choice: hashing makes deeper subtrees cheaper per node), spread over P
-            ranks as 4096 buckets: the slowest rank carries mean x (1 + cv x sqrt(2 ln P))
-            with cv a position's measured time spread over sqrt(positions per rank)
+            safe choice: hashing makes deeper subtrees cheaper per node), times the work
+            factor 1 + c (P - 1) / P: what ranks count twice because a capture took a
+            transposition out of its group, c from --dedup-base (the same run on one rank:
+            c = (w - 1) P' / (P' - 1) for the measured factor w at P' ranks). A rank's
+            share is whole groups (positions with one waiting side: bucket_hash
+            waiting_side_v2): G(L) groups, published by bench/dedup_balance to ply 6 and
+            grown past it by the last growth shrinking 5% a ply, of size spread cv (the
+            deepest measured); the slowest rank carries the mean x (1 + cv / sqrt(G / P)
+            x sqrt(2 ln P)), and at least the largest group (0.074% of ply 5 and 6)
   memory    (1.1 U(L) + U(L-1)) / P x 100 bytes per rank must fit --memory-per-rank
 
   efficiency = (phase A + phase B at one rank, no network) / (P x time at P ranks)
@@ -103,7 +109,11 @@ def sharing_curve(path):
 UNIQUE_PUBLISHED = {**UNIQUE, 8: 988187354, 9: 9183421888}
 NETWORKS = {"ib": (100e9 / 8, 2e-6), "eth": (10e9 / 8, 30e-6)}  # bytes/s, seconds per message
 ROUND_BYTES = 32 << 20  # DEDUP_ROUND_BYTES
-BUCKETS = 4096
+# Groups of the dedup ply from the start position (build/bench/dedup_balance 6): distinct
+# waiting sides, their size spread, and the largest group's share of the positions.
+GROUPS = {4: 543, 5: 7581, 6: 40204}
+GROUP_CV = 3.24
+LARGEST_GROUP = 0.00074
 
 
 def unique_at(ply):
@@ -122,17 +132,32 @@ def perft_at(ply):
     return PERFT.get(ply) or PATHS[ply]
 
 
-def measured_dedup(path):
-    """What a deduplicated run measured: per child, per record, per node; bucket spread."""
+def groups_at(ply):
+    """Measured to ply 6; past it the last growth, shrinking 5% a ply."""
+    if ply in GROUPS:
+        return GROUPS[ply]
+    last = max(GROUPS)
+    growth, g = GROUPS[last] / GROUPS[last - 1], GROUPS[last]
+    for _ in range(last, ply):
+        growth *= 0.95
+        g *= growth
+    return g
+
+
+def bucket_seconds(path):
+    with h5py.File(path, "r") as f:
+        return f["buckets"]["seconds"][:].astype(float).sum()
+
+
+def measured_dedup(path, base=None):
+    """What a deduplicated run measured: per child, per record, per node; the work factor."""
     with h5py.File(path, "r") as f:
         lv = f["levels"]
         last = int(lv["run"][:].max())
         pick = lv["run"][:] == last
         col = {k: lv[k][:][pick] for k in ("rank", "ply", "unique", "children", "bytes_sent", "seconds",
                                               "exchange_seconds")}
-        b = f["buckets"]
-        bucket_secs = b["seconds"][:].astype(float)
-        bucket_positions = b["positions"][:].astype(float)
+        bucket_secs = f["buckets"]["seconds"][:].astype(float)
         meta = {k: int(f.attrs[k]) for k in ("depth", "dedup_ply", "split_depth")}
     ranks = int(col["rank"].max()) + 1
     routed = col["ply"] > meta["split_depth"]
@@ -145,16 +170,16 @@ def measured_dedup(path):
     L, D = meta["dedup_ply"], meta["depth"]
     nodes = PERFT.get(D) or PATHS[D]
     counted = nodes / (perft_at(L) / unique_at(L))  # nodes phase B walked
+    one_rank = bucket_seconds(base) if base else bucket_secs.sum()
+    factor = bucket_secs.sum() / one_rank
     return {
         "ranks": ranks, "depth": D, "dedup_ply": L,
         "seconds_per_child": compute / children,
         "bytes_per_record": col["bytes_sent"].sum() / remote if remote else 52.0,
         "children_per_position": moves[-1],
-        "seconds_per_node": bucket_secs.sum() / counted,
-        # A position's time varies; a rank's is a sum over its share of the positions. Read
-        # back per position from the buckets' spread (an overestimate where timer noise
-        # dominates small buckets: a safe one).
-        "position_cv": float(bucket_secs.std() / bucket_secs.mean() * np.sqrt(bucket_positions.mean())),
+        "seconds_per_node": one_rank / counted,
+        "work_factor": factor,
+        "loss": max(0.0, (factor - 1) * ranks / (ranks - 1)) if ranks > 1 else 0.0,
     }
 
 
@@ -173,10 +198,12 @@ def dedup_time(m, depth, ply, ranks, network):
             rounds = max(1.0, per_rank / ROUND_BYTES)
             comm += per_rank / bandwidth + rounds * (ranks - 1) * latency
     counted = perft_at(depth) / (perft_at(ply) / unique_at(ply))
-    mean = counted * m["seconds_per_node"] / ranks
-    per_rank = unique_at(ply) / min(ranks, BUCKETS)  # positions in a rank's buckets
-    spread = m["position_cv"] / np.sqrt(per_rank) * np.sqrt(2 * np.log(ranks)) if ranks > 1 else 0.0
-    phase_b = mean * (1 + spread)
+    mean = counted * m["seconds_per_node"] * (1 + m["loss"] * (ranks - 1) / ranks) / ranks
+    slowest = 1.0
+    if ranks > 1:
+        spread = GROUP_CV / np.sqrt(groups_at(ply) / ranks) * np.sqrt(2 * np.log(ranks))
+        slowest = max(1 + spread, LARGEST_GROUP * ranks)
+    phase_b = mean * slowest
     return compute + comm + phase_b, compute, comm, phase_b
 
 
@@ -185,7 +212,7 @@ def dedup_rows(m, depths, rank_counts, plies, networks, memory):
     for depth in depths:
         for ranks in rank_counts:
             for ply in plies:
-                if ply >= depth - 1:
+                if ply > depth - 3:
                     continue
                 need = (1.1 * unique_at(ply) + unique_at(ply - 1)) / ranks * 100
                 if need > memory:
@@ -201,11 +228,12 @@ def dedup_rows(m, depths, rank_counts, plies, networks, memory):
 
 
 def dedup_main(args):
-    m = measured_dedup(args.dedup)
+    m = measured_dedup(args.dedup, args.dedup_base)
     print(f"measured: perft({m['depth']}) at dedup ply {m['dedup_ply']} on {m['ranks']} ranks: "
           f"{m['seconds_per_child'] * 1e9:.0f} ns per child routed, {m['bytes_per_record']:.1f} bytes per record, "
           f"{m['children_per_position']:.1f} children per unique position, "
-          f"{m['seconds_per_node'] * 1e9:.2f} ns per node counted, position time cv {m['position_cv']:.1f}")
+          f"{m['seconds_per_node'] * 1e9:.2f} ns per node counted, work factor {m['work_factor']:.3f} "
+          f"(c = {m['loss']:.3f})")
     rows = dedup_rows(m, [int(d) for d in args.depths.split(",")], [int(r) for r in args.ranks.split(",")],
                       [int(p) for p in args.plies.split(",")], args.network.split(","), args.memory_per_rank)
     print(f"{'perft':>5} {'ranks':>6} {'ply':>3} {'net':>4} {'GB/rank':>7} {'phase A':>9} {'network':>9} "
@@ -251,6 +279,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--units", help="result file of a measured run split into units")
     p.add_argument("--dedup", help="result file of a measured deduplicated run (--dedup-ply)")
+    p.add_argument("--dedup-base", help="with --dedup: the same run on one rank, for the work factor")
     p.add_argument("--plies", default="7,8,9", help="with --dedup: dedup plies to model (default 7,8,9)")
     p.add_argument("--network", default="ib,eth", help="with --dedup: ib (100 Gb/s), eth (10 Gb/s) or both")
     p.add_argument("--memory-per-rank", type=float, default=4e9,

@@ -235,19 +235,28 @@ TEST(DedupPerft, RoutingGivesEachPositionToTheOwnerOfItsBucketOnce) {
     for (std::thread& t : threads) t.join();
     size_t unique = 0;
     uint64_t paths = 0;
+    std::vector<size_t> load(size_t(n), 0);
     for (int r = 0; r < n; ++r) {
       const DedupShard& s = shards[size_t(r)];
       EXPECT_GT(s.total().rounds, 10) << n << " ranks";
       EXPECT_GT(s.total().bytes_received, 0u) << n << " ranks";
-      unique += s.level.size();
-      for (size_t i = 0; i < s.level.slots(); ++i) {
-        if (!s.level.used(i)) continue;
-        EXPECT_EQ(dedup_bucket(s.level.hash(s.level.code(i))) % size_t(n), size_t(r));
-        s.level.for_each_path(i, [&](unsigned, uint64_t k) { paths += k; });
+      EXPECT_EQ(s.owner, shards[0].owner) << "every rank agrees on the owners";
+      for (size_t b = 0; b < DEDUP_BUCKETS; ++b) {
+        if (s.owner[b] != uint32_t(r)) EXPECT_TRUE(s.buckets[b].empty()) << b;
+        load[size_t(r)] += s.buckets[b].size();
+        for (const uint32_t i : s.buckets[b]) {
+          EXPECT_EQ(dedup_bucket(s.level.hash(s.level.code(i))), b);
+          s.level.for_each_path(i, [&](unsigned, uint64_t k) { paths += k; });
+        }
       }
+      unique += load[size_t(r)];
     }
     EXPECT_EQ(unique, 72078u) << n << " ranks";
     EXPECT_EQ(paths, 197281u) << n << " ranks";  // perft(4): every path, once
+    // Balanced: ply 4's groups are lumpy (543 of them, the largest 0.4% of the positions),
+    // and b % ranks alone leaves ranks uneven (bench/dedup_balance: 8 ranks, the busiest
+    // 1.27 x the mean).
+    for (size_t r = 0; r < size_t(n); ++r) EXPECT_LE(double(load[r]), 1.01 * 72078 / n) << n << " ranks";
   }
 }
 
@@ -271,24 +280,50 @@ TEST(DedupPerft, TranspositionsOnePlyBelowTheDedupPlyStayOnOneRank) {
   std::unordered_map<uint64_t, int> owner_of;  // child's key -> rank of its parents, or -1
   size_t children = 0, shared = 0;
   for (int r = 0; r < N; ++r) {
-    const DedupLevel& level = shards[size_t(r)].level;
-    for (size_t i = 0; i < level.slots(); ++i) {
-      if (!level.used(i)) continue;
-      const Position pos = chess::decode(level.code(i));
-      for (const chess::Move m : chess::legal_moves(pos)) {
-        const bool en_passant =
-            chess::type_of(pos.piece_on(m.from())) == chess::PAWN && chess::file_of(m.from()) != chess::file_of(m.to());
-        if (pos.piece_on(m.to()) != chess::NO_PIECE || en_passant) continue;
-        Position child = pos;
-        child.do_move(m);
-        const auto [at, fresh] = owner_of.try_emplace(child.key(), r);
-        children += fresh;
-        if (!fresh && at->second != r && at->second != -1) at->second = -1, ++shared;
+    const DedupShard& shard = shards[size_t(r)];
+    for (const std::vector<uint32_t>& bucket : shard.buckets)
+      for (const uint32_t i : bucket) {
+        const Position pos = chess::decode(shard.level.code(i));
+        for (const chess::Move m : chess::legal_moves(pos)) {
+          const bool en_passant = chess::type_of(pos.piece_on(m.from())) == chess::PAWN &&
+                                  chess::file_of(m.from()) != chess::file_of(m.to());
+          if (pos.piece_on(m.to()) != chess::NO_PIECE || en_passant) continue;
+          Position child = pos;
+          child.do_move(m);
+          const auto [at, fresh] = owner_of.try_emplace(child.key(), r);
+          children += fresh;
+          if (!fresh && at->second != r && at->second != -1) at->second = -1, ++shared;
+        }
       }
-    }
   }
   EXPECT_EQ(children, 804634u);  // distinct non-capturing children of the 72,078 ply-4 positions
   EXPECT_EQ(shared, 0u) << children;
+}
+
+// Whole buckets move from the busiest rank to the idlest until the busiest is within 1%
+// of the mean, the biggest first that narrows the gap; nothing moves when b % ranks is
+// even already, and a bucket bigger than a rank's share stays where it is.
+TEST(DedupPerft, BalancingMovesWholeBucketsToTheIdlestRank) {
+  std::vector<uint64_t> sizes(DEDUP_BUCKETS, 10);
+  std::vector<uint32_t> plain(DEDUP_BUCKETS);
+  for (size_t b = 0; b < DEDUP_BUCKETS; ++b) plain[b] = uint32_t(b % 2);
+  EXPECT_EQ(balance_buckets(sizes, 2), plain);
+
+  sizes[0] = 2000;  // rank 0: 2047 x 10 + 2000 = 22470, rank 1: 20480
+  const std::vector<uint32_t> owner = balance_buckets(sizes, 2);
+  uint64_t load[2] = {0, 0};
+  size_t moved = 0;
+  for (size_t b = 0; b < DEDUP_BUCKETS; ++b) load[owner[b]] += sizes[b], moved += owner[b] != plain[b];
+  EXPECT_EQ(owner[0], 0u);  // 2000 > half the gap of 1990
+  // The mean is 21475: rank 0 is within 1% (21689.75) after 79 buckets of 10.
+  EXPECT_EQ(moved, 79u);
+  EXPECT_EQ(load[0], 21680u);
+  EXPECT_EQ(load[1], 21270u);
+  EXPECT_EQ(balance_buckets(sizes, 2), owner) << "the same on every rank";
+
+  std::vector<uint64_t> one(DEDUP_BUCKETS, 0);
+  one[5] = 1000;  // one bucket holds everything: nothing helps
+  EXPECT_EQ(balance_buckets(one, 3)[5], 5u % 3);
 }
 
 // Exact while cheap (up to the first ply over 50,000), then within 1.0 to 1.4 times the

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <numeric>
 #include <stdexcept>
 #include <utility>
 
@@ -143,10 +144,13 @@ class Router {
   static constexpr size_t GROUP = 256;  // at most; more than any position's legal moves
 
   // A round ends once this rank holds about round_bytes for the others.
-  Router(Exchange& ex, DedupLevel& next, const std::vector<char>* skip, LevelTraffic& t, const RouteOptions& options)
+  // With owners, bucket b goes to rank (*owners)[b], not b % ranks.
+  Router(Exchange& ex, DedupLevel& next, const std::vector<char>* skip, LevelTraffic& t, const RouteOptions& options,
+         const std::vector<uint32_t>* owners = nullptr)
       : ex_(ex),
         next_(next),
         skip_(skip),
+        owners_(owners),
         t_(t),
         round_bytes_(options.round_bytes),
         stop_(options.stop),
@@ -161,7 +165,9 @@ class Router {
     for (size_t i = 0; i < n; ++i) {
       hash[i] = next_.hash(codes[i]);
       const size_t bucket = dedup_bucket(hash[i]);
-      owner[i] = skip_ && (*skip_)[bucket] ? uint16_t(0xFFFF) : uint16_t(bucket % ranks);
+      owner[i] = skip_ && (*skip_)[bucket] ? uint16_t(0xFFFF)
+                 : owners_                 ? uint16_t((*owners_)[bucket])
+                                           : uint16_t(bucket % ranks);
       if (owner[i] == me) next_.prefetch(hash[i]);
     }
     for (size_t i = 0; i < n; ++i)
@@ -258,6 +264,7 @@ class Router {
   Exchange& ex_;
   DedupLevel& next_;
   const std::vector<char>* skip_;
+  const std::vector<uint32_t>* owners_;
   LevelTraffic& t_;
   size_t round_bytes_, pending_ = 0;
   const std::function<bool()>& stop_;
@@ -327,7 +334,82 @@ void expand(const DedupLevel& level, const chess::CastlingSetup& setup, Router& 
       router);
 }
 
+// This rank's bucket lists: its used slots by bucket, for the buckets it owns.
+void list_buckets(DedupShard& shard, int rank) {
+  shard.buckets.assign(DEDUP_BUCKETS, {});
+  for (size_t i = 0; i < shard.level.slots(); ++i) {
+    if (!shard.level.used(i)) continue;
+    const size_t b = dedup_bucket(shard.level.hash(shard.level.code(i)));
+    if (shard.owner[b] == uint32_t(rank)) shard.buckets[b].push_back(uint32_t(i));
+  }
+}
+
+// Collective: every rank's bucket sizes summed, the owners balanced, and the positions of
+// buckets that changed owner sent there, in rounds (the level's own routing, over the
+// owners). Moved positions stay in the old owner's table, unlisted.
+void rebalance(DedupShard& shard, Exchange& ex, const RouteOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Payload mine(DEDUP_BUCKETS * sizeof(uint64_t));
+  for (size_t b = 0; b < DEDUP_BUCKETS; ++b) {
+    const uint64_t n = shard.buckets[b].size();
+    std::memcpy(mine.data() + b * sizeof n, &n, sizeof n);
+  }
+  std::vector<uint64_t> sizes(DEDUP_BUCKETS, 0);
+  for (const Payload& from : ex.all_to_all(std::vector<Payload>(size_t(ex.size()), mine)))
+    for (size_t b = 0; b < DEDUP_BUCKETS && from.size() == mine.size(); ++b) {
+      uint64_t n;
+      std::memcpy(&n, from.data() + b * sizeof n, sizeof n);
+      sizes[b] += n;
+    }
+  shard.owner = balance_buckets(sizes, ex.size());
+  std::vector<BoardCode> codes;  // the positions leaving, with their paths
+  RootPaths roots;
+  std::vector<size_t> begin{0};
+  for (size_t b = 0; b < DEDUP_BUCKETS; ++b) {
+    if (shard.owner[b] == uint32_t(ex.rank())) continue;
+    for (const uint32_t slot : shard.buckets[b]) {
+      codes.push_back(shard.level.code(slot));
+      shard.level.for_each_path(slot, [&](unsigned root, uint64_t paths) { roots.push_back({uint8_t(root), paths}); });
+      begin.push_back(roots.size());
+    }
+  }
+  LevelTraffic& t = shard.traffic.back();
+  Router router(ex, shard.level, nullptr, t, options, &shard.owner);
+  run_level(
+      codes.size(),
+      [&](size_t i) {
+        router.route(&codes[i], 1, std::span<const RootPath>(roots.data() + begin[i], begin[i + 1] - begin[i]));
+      },
+      router);
+  t.children -= codes.size();  // moved, not generated
+  list_buckets(shard, ex.rank());
+  t.seconds += since(t0);
+}
+
 }  // namespace
+
+std::vector<uint32_t> balance_buckets(const std::vector<uint64_t>& sizes, int ranks) {
+  const size_t n = sizes.size(), p = size_t(ranks);
+  std::vector<uint32_t> owner(n);
+  std::vector<uint64_t> load(p, 0);
+  for (size_t b = 0; b < n; ++b) owner[b] = uint32_t(b % p), load[b % p] += sizes[b];
+  const double mean = double(std::accumulate(sizes.begin(), sizes.end(), uint64_t(0))) / double(p);
+  for (size_t moves = 0; moves < n; ++moves) {
+    const size_t busiest = size_t(std::max_element(load.begin(), load.end()) - load.begin());
+    const size_t idlest = size_t(std::min_element(load.begin(), load.end()) - load.begin());
+    if (double(load[busiest]) <= 1.01 * mean) break;
+    // The biggest bucket of the busiest rank at most half the gap: both ranks end at
+    // most where the busiest was.
+    const uint64_t half_gap = (load[busiest] - load[idlest]) / 2;
+    size_t best = n;
+    for (size_t b = 0; b < n; ++b)
+      if (owner[b] == busiest && sizes[b] > 0 && sizes[b] <= half_gap && (best == n || sizes[b] > sizes[best]))
+        best = b;
+    if (best == n) break;
+    owner[best] = uint32_t(idlest), load[busiest] -= sizes[best], load[idlest] += sizes[best];
+  }
+  return owner;
+}
 
 std::vector<double> estimate_unique(const Position& root, int max_ply) {
   std::vector<double> unique{1};
@@ -369,9 +451,10 @@ DedupShard expand_and_route(const PerftPlan& plan, int dedup_ply, Exchange& ex, 
     if (options.on_level) options.on_level(t);
   }
   shard.level = std::move(current);
-  shard.buckets.resize(DEDUP_BUCKETS);
-  for (size_t i = 0; i < shard.level.slots(); ++i)
-    if (shard.level.used(i)) shard.buckets[dedup_bucket(shard.level.hash(shard.level.code(i)))].push_back(uint32_t(i));
+  shard.owner.resize(DEDUP_BUCKETS);
+  for (size_t b = 0; b < DEDUP_BUCKETS; ++b) shard.owner[b] = uint32_t(b % size_t(ex.size()));
+  list_buckets(shard, ex.rank());
+  if (ex.size() > 1) rebalance(shard, ex, options);
   return shard;
 }
 

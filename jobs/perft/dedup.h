@@ -15,8 +15,9 @@
 // child is one record of 35 + 9 x roots bytes, however many root moves reach its parent.
 //
 // Buckets are a fixed number (DEDUP_BUCKETS) of a hash of the board code, independent of
-// the rank count: progress recorded per bucket survives a resume on any number of ranks,
-// and bucket b lives on rank b % ranks.
+// the rank count: progress recorded per bucket survives a resume on any number of ranks.
+// Bucket b lives on rank b % ranks while routing; at the dedup ply whole buckets then
+// move between ranks to even out phase B (balance_buckets).
 #pragma once
 
 #include <algorithm>
@@ -37,7 +38,7 @@ constexpr size_t DEDUP_BUCKETS = 4096;
 static_assert(DEDUP_BUCKETS == size_t(1) << 12);
 
 // Where a position goes: its placing hash's top 12 bits are its bucket (and so its owner,
-// rank bucket % ranks), the low bits its slot in the owner's table (DedupLevel).
+// rank bucket % ranks while routing), the low bits its slot in the owner's table.
 //
 // Above the dedup ply the bucket is a hash of the whole position: the levels there are
 // merged exactly wherever their positions go, so only the balance matters. At the dedup
@@ -161,6 +162,7 @@ struct LevelTraffic {
 struct DedupShard {
   DedupLevel level;
   std::vector<std::vector<uint32_t>> buckets;  // per bucket: used slots of level, ascending
+  std::vector<uint32_t> owner;                 // per bucket: the rank that counts it (phase B)
   std::vector<LevelTraffic> traffic;           // levels K to L
   LevelTraffic total() const;                  // over the levels
 };
@@ -194,10 +196,21 @@ struct RouteOptions {
 
 struct RoutingStopped {};
 
+// Phase B's owners for buckets of these sizes (positions, summed over the ranks): bucket b
+// on rank b % ranks, then whole buckets moved from the busiest rank to the idlest, the
+// biggest that narrows their gap, until the busiest is within 1% of the mean or no move
+// helps. Buckets are whole groups of one waiting side each (Bucketing), so a moved bucket
+// takes its transpositions along. Why: the groups differ in size (cv 3.2 at ply 6 from the
+// start position), and at 8 ranks ply 5's buckets left the busiest rank 11% over the mean.
+// The same on every rank for the same sizes.
+std::vector<uint32_t> balance_buckets(const std::vector<uint64_t>& sizes, int ranks);
+
 // Collective over ex. Routes the units u with u % ex.size() == ex.rank() of plan (ply K =
 // plan.split_depth) to their owners, then one level at a time expands the owned positions
 // and routes their children, down to ply dedup_ply (K <= dedup_ply). Positions merge by
-// their full code, never by a hash alone.
+// their full code, never by a hash alone. Last, the buckets are balanced (balance_buckets)
+// and the positions of moved buckets sent to their new owners: shard.owner says where
+// each bucket is, and shard.buckets lists this rank's only.
 DedupShard expand_and_route(const PerftPlan& plan, int dedup_ply, Exchange& ex, const RouteOptions& options = {});
 
 }  // namespace chesshpc

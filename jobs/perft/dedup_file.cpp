@@ -33,7 +33,7 @@ constexpr auto BUCKETS = h5::table(
                                           "unique positions of the bucket at the dedup ply (0 until done)"),
         h5::column<&BucketRow::nodes>("nodes", "the bucket's share of the total, exact decimal (0 until done)"),
         h5::column<&BucketRow::seconds>("seconds", "time to count the bucket"),
-        h5::column<&BucketRow::rank>("rank", "rank that counted it (its owner: bucket % ranks)"),
+        h5::column<&BucketRow::rank>("rank", "rank that counted it (its owner after balancing)"),
         h5::column<&BucketRow::run>("run",
                                     "run of the job that counted it: 0 first, 1 after the first --resume; -1 not yet"),
         h5::column<&BucketRow::done>("done", "counted (its sums are final)"),

@@ -209,7 +209,7 @@ UnitJobInfo DedupPerft::info() const {
 }
 
 Payload DedupPerft::compute(size_t bucket) {
-  if (bucket % size_t(ranks_.size) != size_t(ranks_.rank))
+  if (shard_.owner.at(bucket) != uint32_t(ranks_.rank))
     throw std::logic_error("perft dedup: bucket " + std::to_string(bucket) + " belongs to another rank");
   const std::vector<uint32_t>& mine = shard_.buckets[bucket];
   const int depth = plan_.depth - req_.dedup_ply;

@@ -2,7 +2,8 @@
 // Phase A, in prepare() on every rank together: the split-depth units are routed to their
 // owners and expanded level by level to ply L, every unique position of every level on
 // one rank only (jobs/perft/dedup.h). Phase B, the units: bucket b of ply-L positions is
-// counted on its owner, rank b % ranks, and only there (the farm's pinned mode):
+// counted on its owner (b % ranks, or another rank when balancing moved it) and only
+// there (the farm's pinned mode):
 // perft(depth - L) of each unique position with the rank's TBB threads (and table, when
 // depth - L > 2), sent to rank 0 as per-root-move 128-bit sums. A position reached on two
 // ranks by transposition anywhere from ply K to L is thus expanded once, not once per rank;
@@ -37,11 +38,12 @@ class DedupPerft : public UnitJob {
   UnitJobInfo info() const override;
 
   int concurrency() const override { return 1; }
+  // Bucket b on its owner after phase A's balancing (a rank number: key % ranks is it).
   std::function<size_t(size_t)> affinity() const override {
-    return [](size_t bucket) { return bucket; };
+    return [this](size_t bucket) { return size_t(shard_.owner.at(bucket)); };
   }
   bool pinned() const override { return true; }
-  // Only on the bucket's owner (bucket % ranks == rank); elsewhere it throws.
+  // Only on the bucket's owner (shard().owner); elsewhere it throws.
   Payload compute(size_t bucket) override;
   Recorded record(size_t bucket, Payload&& result, double seconds, int rank) override;
   std::function<uint64_t()> checkpoint() override;

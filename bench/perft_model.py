@@ -48,11 +48,12 @@ deduplicated path instead, one rank per core:
             factor 1 + c (P - 1) / P: what ranks count twice because a capture took a
             transposition out of its group, c from --dedup-base (the same run on one rank:
             c = (w - 1) P' / (P' - 1) for the measured factor w at P' ranks). A rank's
-            share is whole groups (positions with one waiting side: bucket_hash
-            waiting_side_v2): G(L) groups, published by bench/dedup_balance to ply 6 and
-            grown past it by the last growth shrinking 5% a ply, of size spread cv (the
-            deepest measured); the slowest rank carries the mean x (1 + cv / sqrt(G / P)
-            x sqrt(2 ln P)), and at least the largest group (0.074% of ply 5 and 6)
+            share is whole buckets of whole groups (positions with one waiting side:
+            bucket_hash waiting_side_v2): G(L) groups, counted by bench/dedup_balance to
+            ply 6 and grown past it by the last growth shrinking 5% a ply, drawn with
+            lognormal sizes of the deepest measured spread (cv), hashed into the 16,384
+            buckets and balanced over P ranks as balance_buckets does (jobs/perft/dedup.h);
+            the slowest rank sets the time
   memory    (1.1 U(L) + U(L-1)) / P x 100 bytes per rank must fit --memory-per-rank
 
   efficiency = (phase A + phase B at one rank, no network) / (P x time at P ranks)
@@ -113,7 +114,7 @@ ROUND_BYTES = 32 << 20  # DEDUP_ROUND_BYTES
 # waiting sides, their size spread, and the largest group's share of the positions.
 GROUPS = {4: 543, 5: 7581, 6: 40204}
 GROUP_CV = 3.24
-LARGEST_GROUP = 0.00074
+BUCKETS = 16384  # DEDUP_BUCKETS
 
 
 def unique_at(ply):
@@ -142,6 +143,39 @@ def groups_at(ply):
         growth *= 0.95
         g *= growth
     return g
+
+
+def balance(sizes, ranks):
+    """balance_buckets (jobs/perft/dedup.cpp): owners b % ranks, then the biggest bucket of
+    the busiest rank at most half its gap to the idlest moves there, until the busiest is
+    within 1% of the mean or no bucket fits. Returns the busiest rank's load over the mean."""
+    owner = np.arange(len(sizes)) % ranks
+    load = np.bincount(owner, weights=sizes, minlength=ranks)
+    mean = sizes.sum() / ranks
+    for _ in range(len(sizes)):
+        busiest, idlest = int(load.argmax()), int(load.argmin())
+        if load[busiest] <= 1.01 * mean:
+            break
+        fits = (owner == busiest) & (sizes > 0) & (sizes <= (load[busiest] - load[idlest]) / 2)
+        if not fits.any():
+            break
+        best = int(np.flatnonzero(fits)[sizes[fits].argmax()])
+        owner[best] = idlest
+        load[busiest] -= sizes[best]
+        load[idlest] += sizes[best]
+    return load.max() / mean
+
+
+def balanced_slowest(ply, ranks, seed=1):
+    """The slowest rank over the mean after balancing, for G(ply) groups of lognormal sizes."""
+    if ranks == 1:
+        return 1.0
+    rng = np.random.default_rng(seed)
+    groups = int(min(groups_at(ply), 2e7))  # past 2e7 groups the buckets are smooth anyway
+    sigma = np.sqrt(np.log(1 + GROUP_CV ** 2))
+    sizes = rng.lognormal(-sigma ** 2 / 2, sigma, groups)
+    buckets = np.bincount(rng.integers(0, BUCKETS, groups), weights=sizes, minlength=BUCKETS)
+    return balance(buckets, ranks)
 
 
 def bucket_seconds(path):
@@ -199,10 +233,7 @@ def dedup_time(m, depth, ply, ranks, network):
             comm += per_rank / bandwidth + rounds * (ranks - 1) * latency
     counted = perft_at(depth) / (perft_at(ply) / unique_at(ply))
     mean = counted * m["seconds_per_node"] * (1 + m["loss"] * (ranks - 1) / ranks) / ranks
-    slowest = 1.0
-    if ranks > 1:
-        spread = GROUP_CV / np.sqrt(groups_at(ply) / ranks) * np.sqrt(2 * np.log(ranks))
-        slowest = max(1 + spread, LARGEST_GROUP * ranks)
+    slowest = balanced_slowest(ply, ranks)
     phase_b = mean * slowest
     return compute + comm + phase_b, compute, comm, phase_b
 

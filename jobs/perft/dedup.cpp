@@ -28,7 +28,7 @@ BoardCode waiting_side(const BoardCode& code) {
 uint64_t placing_hash(const BoardCode& code, Bucketing by) {
   const uint64_t h = code.hash();
   if (by == Bucketing::Position) return h;
-  constexpr uint64_t LOW = (uint64_t(1) << 52) - 1;
+  constexpr uint64_t LOW = (uint64_t(1) << DEDUP_SLOT_BITS) - 1;
   return (waiting_side(code).hash() & ~LOW) | (h & LOW);
 }
 
@@ -53,7 +53,7 @@ DedupLevel::DedupLevel(size_t expected, int ranks, int rank, Bucketing by)
 void DedupLevel::set_slots(size_t n) {
   slots_ = zeroed(n);
   slot_count_ = n;
-  scale_ = (uint64_t(n) << 12) / owned_;
+  scale_ = (uint64_t(n) << DEDUP_BUCKET_BITS) / owned_;
 }
 
 DedupLevel::Slot& DedupLevel::find(const BoardCode& code, uint64_t hash) {

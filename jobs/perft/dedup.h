@@ -34,10 +34,13 @@
 
 namespace chesshpc {
 
-constexpr size_t DEDUP_BUCKETS = 4096;
-static_assert(DEDUP_BUCKETS == size_t(1) << 12);
+// 16,384: enough that whole buckets balance 1,024 ranks to within 5% (bench/perft_model.py
+// --dedup: 4,096 left the busiest rank 1.2 x the mean at ply 9, 16,384 1.05).
+constexpr int DEDUP_BUCKET_BITS = 14;
+constexpr size_t DEDUP_BUCKETS = size_t(1) << DEDUP_BUCKET_BITS;
+constexpr int DEDUP_SLOT_BITS = 64 - DEDUP_BUCKET_BITS;  // the placing hash's low bits
 
-// Where a position goes: its placing hash's top 12 bits are its bucket (and so its owner,
+// Where a position goes: its placing hash's top DEDUP_BUCKET_BITS bits are its bucket (and so its owner,
 // rank bucket % ranks while routing), the low bits its slot in the owner's table.
 //
 // Above the dedup ply the bucket is a hash of the whole position: the levels there are
@@ -53,7 +56,7 @@ static_assert(DEDUP_BUCKETS == size_t(1) << 12);
 // side; perft(7) at ply 4 executed 0.8% more instructions in move counting on two ranks
 // than on one (valgrind --tool=callgrind).
 enum class Bucketing : uint8_t { Position, WaitingSide };
-inline size_t dedup_bucket(uint64_t placing_hash) { return size_t(placing_hash >> 52); }
+inline size_t dedup_bucket(uint64_t placing_hash) { return size_t(placing_hash >> DEDUP_SLOT_BITS); }
 uint64_t placing_hash(const chess::BoardCode& code, Bucketing by);
 // The pieces of the side not to move, as a code of their own (state 0): what the dedup
 // ply buckets by.
@@ -73,7 +76,7 @@ using RootPaths = std::vector<RootPath>;
 // then the low hash bits (multiply-shift onto any capacity), so that the rank's buckets
 // fill the whole table (placing by the raw hash left the other ranks' share of it empty,
 // and probing ran long). At the dedup ply, whose buckets differ in size by up to 7 times,
-// a slot's place is the low 52 bits alone: by bucket order, the big buckets overflowed
+// a slot's place is the low bits alone: by bucket order, the big buckets overflowed
 // their share into long probe runs (routing plies 4 to 6 of perft(9) took 117 s, not 3.3).
 class DedupLevel {
  public:
@@ -126,8 +129,9 @@ class DedupLevel {
   static chess::LargePagesPtr<Slot> zeroed(size_t n);
   size_t home(uint64_t hash) const {
     if (by_ == Bucketing::WaitingSide)  // buckets of very different sizes: spread by the rest
-      return size_t((unsigned __int128)(hash << 12) * slot_count_ >> 64);
-    const uint64_t local = (uint64_t(dedup_bucket(hash) / ranks_) << 52) | (hash & ((uint64_t(1) << 52) - 1));
+      return size_t((unsigned __int128)(hash << DEDUP_BUCKET_BITS) * slot_count_ >> 64);
+    const uint64_t local =
+        (uint64_t(dedup_bucket(hash) / ranks_) << DEDUP_SLOT_BITS) | (hash & ((uint64_t(1) << DEDUP_SLOT_BITS) - 1));
     return std::min(size_t((unsigned __int128)local * scale_ >> 64), slot_count_ - 1);
   }
   Slot& find(const chess::BoardCode& code, uint64_t hash);
@@ -138,7 +142,7 @@ class DedupLevel {
   size_t slot_count_ = 0;
   size_t ranks_ = 1, owned_ = DEDUP_BUCKETS;  // buckets of this rank
   Bucketing by_ = Bucketing::Position;
-  uint64_t scale_ = 0;  // slot_count_ * 4096 / owned_: local -> slot
+  uint64_t scale_ = 0;  // slot_count_ * DEDUP_BUCKETS / owned_: local -> slot
   void set_slots(size_t n);
   std::vector<Link> links_;
   size_t used_ = 0;

@@ -27,7 +27,7 @@ struct BucketRow {
 };
 
 constexpr auto BUCKETS = h5::table(
-    "buckets", "one row per bucket of the dedup ply (a position's bucket: the top 12 bits of its board code's hash)",
+    "buckets", "one row per bucket of the dedup ply (a position's bucket: the top 14 bits of its placing hash, jobs/perft/dedup.h)",
     {
         h5::column<&BucketRow::positions>("positions",
                                           "unique positions of the bucket at the dedup ply (0 until done)"),
@@ -82,7 +82,7 @@ constexpr auto LEVELS = h5::table(
 // Which hash places positions in buckets: a file of another cannot be resumed.
 constexpr const char* BUCKET_HASH_NAME = "waiting_side_v2";
 constexpr h5::Attr<std::string> BUCKET_HASH{"bucket_hash",
-                                            "how positions map to buckets (waiting_side_v2: top 12 bits of "
+                                            "how positions map to buckets (waiting_side_v2: top 14 bits of "
                                             "BoardCode::hash of the pieces of the side not to move, "
                                             "jobs/perft/dedup.h)"};
 

@@ -19,7 +19,7 @@ const CommandOptions PERFT_OPTIONS = command_options(
         {"split-depth", "K", "split into the unique positions K plies down and run them as units over MPI ranks"},
         {"dedup-ply", "L|auto",
          "deduplicate exactly at every ply from K to L (< D) over the ranks: each unique position is expanded "
-         "once, on the rank its hash names, and each at ply L counted once (units: 4096 buckets; --split-depth K "
+         "once, on the rank its hash names, and each at ply L counted once (units: 16384 buckets; --split-depth K "
          "<= L, default min(L, 3)); auto: the deepest L <= D - 2 that --memory holds"},
         {"memory", "SIZE",
          "with --dedup-ply: memory per rank for positions and table together, e.g. 8G; a plan that does not fit "

@@ -29,7 +29,7 @@ from procs import kill_all, rank_pid, stop_after_first_record, units_done, wait_
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 CASES = [("startpos", 7, 5, 3195901860), (KIWIPETE, 6, 4, 8031647685)]  # fen, depth, dedup ply (D - 2), published
-BUCKETS = 4096
+BUCKETS = 16384
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 
 

@@ -9,6 +9,8 @@ set -euo pipefail
 packages=(
   # toolchain
   g++ cmake make git pkg-config
+  # fuzzing (scripts/fuzz.sh): clang with libFuzzer and its sanitizer runtimes
+  clang libclang-rt-14-dev
   # MPI, threads, HDF5 output
   libopenmpi-dev openmpi-bin libtbb-dev libhdf5-dev hdf5-tools
   # PGN corpora read compressed (.gz, .zst)

@@ -72,6 +72,20 @@ std::string test_dir() {
 
 }  // namespace
 
+// The version is CMakeLists.txt's project() version, and CHANGELOG.md's newest entry.
+TEST(Cli, VersionIsTheProjectVersionAndTheChangelogs) {
+  Result r = chesshpc("--version");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out.rfind(std::string("chesshpc ") + CHESSHPC_PROJECT_VERSION + " (", 0), 0u) << r.out;
+  EXPECT_EQ(lines(r.out), 1) << r.out;
+  EXPECT_EQ(r.err, "");
+  std::ifstream changelog(CHESSHPC_CHANGELOG);
+  std::string line;
+  while (std::getline(changelog, line) && !line.starts_with("## ")) {
+  }
+  EXPECT_EQ(line.rfind(std::string("## ") + CHESSHPC_PROJECT_VERSION + " ", 0), 0u) << line;
+}
+
 TEST(Cli, PerftTextReportsNodes) {
   Result r = chesshpc("perft --depth 4 --quiet");
   EXPECT_EQ(r.code, 0);

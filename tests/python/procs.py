@@ -1,6 +1,6 @@
 """What the tests that stop or kill running jobs share: waiting until a job has recorded
 its first piece of work, reading a perft file's units done while it is being rewritten,
-and killing a whole mpirun job at once, as kill -9 would."""
+and killing a whole mpirun job (or what a test cluster's jobs left) at once, as kill -9 would."""
 import os
 import signal
 import subprocess
@@ -40,22 +40,32 @@ def stop_after_first_record(cmd, count, what, env):
     return err
 
 
-def kill_all(proc, marker):
-    """SIGKILL to mpirun (proc) and every process whose command line holds marker (the
-    ranks: Open MPI puts each rank in its own process group, so killpg misses them)."""
+def pids_with(marker, part="cmdline"):
+    """The processes whose /proc/PID/part ("cmdline" or "environ") holds marker."""
     pids = []
     for pid in os.listdir("/proc"):
         try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
+            with open(f"/proc/{pid}/{part}", "rb") as f:
                 if marker.encode() in f.read():
                     pids.append(int(pid))
         except (FileNotFoundError, ProcessLookupError, PermissionError, NotADirectoryError):
             pass
-    for pid in pids + [proc.pid]:
+    return pids
+
+
+def kill_pids(pids):
+    """SIGKILL to each of pids that is still there."""
+    for pid in pids:
         try:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+def kill_all(proc, marker):
+    """SIGKILL to mpirun (proc) and every process whose command line holds marker (the
+    ranks: Open MPI puts each rank in its own process group, so killpg misses them)."""
+    kill_pids(pids_with(marker) + [proc.pid])
     proc.wait()
 
 

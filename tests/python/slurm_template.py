@@ -1,7 +1,9 @@
 """cluster/slurm/perft.sbatch stops cleanly at Slurm's warning and its requeued piece finishes.
 
-Slurm is not installed here, so `srun` is a stand-in that runs the ranks with mpirun, and
-`scontrol` records what it was asked. The script is run as Slurm would: once until SIGTERM
+`srun` is a stand-in that runs the ranks with mpirun, `scancel` passes SIGTERM on to it
+(as Slurm passes it to the ranks), and `scontrol` records what it was asked: fast, and the
+only test of the deduplicated mode (slurm_cluster.py runs both templates on a real Slurm,
+split into units). The script is run as Slurm would: once until SIGTERM
 (the --signal warning), then again as the requeued job, which must resume and give the
 published total without recounting the units the first piece kept: once split into
 units (SPLIT), once deduplicated over the ranks (DEDUP, MEMORY), whose units are buckets.
@@ -24,7 +26,12 @@ DEPTH, SPLIT, PUBLISHED = 6, 2, 8031647685
 
 FAKE_SRUN = """#!/bin/bash
 while [[ "$1" == --* ]]; do shift; done  # srun's own options
+echo $$ > {pid}
 exec {mpiexec} -np 2 --oversubscribe --bind-to none "$@"
+"""
+FAKE_SCANCEL = """#!/bin/bash
+echo scancel "$@" >> {log}
+kill -TERM "$(cat {pid})"
 """
 FAKE_SCONTROL = """#!/bin/bash
 echo "$@" >> {log}
@@ -49,7 +56,9 @@ def two_pieces(mpiexec, binary, script, mode):
     with tempfile.TemporaryDirectory() as tmp:
         bindir, out, log = os.path.join(tmp, "bin"), os.path.join(tmp, "perft.h5"), os.path.join(tmp, "scontrol.log")
         os.mkdir(bindir)
-        write_tool(os.path.join(bindir, "srun"), FAKE_SRUN.format(mpiexec=mpiexec))
+        pid = os.path.join(tmp, "srun.pid")
+        write_tool(os.path.join(bindir, "srun"), FAKE_SRUN.format(mpiexec=mpiexec, pid=pid))
+        write_tool(os.path.join(bindir, "scancel"), FAKE_SCANCEL.format(log=log, pid=pid))
         write_tool(os.path.join(bindir, "scontrol"), FAKE_SCONTROL.format(log=log))
         env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"], SLURM_JOB_ID="4242", SLURM_CPUS_PER_TASK="1",
                    FEN=KIWIPETE, DEPTH=str(DEPTH), OUT=out, CHESSHPC=binary, EXTRA_ARGS="--checkpoint 0.05",
@@ -64,7 +73,7 @@ def two_pieces(mpiexec, binary, script, mode):
         assert first.returncode != 0, log1
         assert "stopped by SIGTERM" in log1 and "requeueing to continue" in log1, log1
         with open(log) as f:
-            assert f.read().split() == ["requeue", "4242"]
+            assert f.read().split() == ["scancel", "--signal=TERM", "4242", "requeue", "4242"]
         kept = done()
         assert kept >= 1
 

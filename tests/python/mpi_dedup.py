@@ -64,7 +64,12 @@ def same_on_every_rank_count(mpiexec, binary, tmp):
             b = f["buckets"]
             assert int(f.attrs["complete"]) == 1 and int(f.attrs["total"]) == published
             assert sum(int(x) for x in b["nodes"].asstr()[:]) == published
-            assert all(r == i % 2 for i, r in enumerate(b["rank"][:])), "a bucket counted off its owner"
+            # Bucket b is counted on rank b % 2 unless balancing moved it: few move, and the
+            # two ranks end within 1% of even (start position 0.5%, Kiwipete 0.4%).
+            ranks, positions = b["rank"][:], b["positions"][:]
+            moved = sum(int(r) != i % 2 for i, r in enumerate(ranks))
+            loads = [int(positions[ranks == r].sum()) for r in (0, 1)]
+            assert moved < BUCKETS // 100 and max(loads) <= 1.01 * sum(loads) / 2, (moved, loads)
             assert sum(b["positions"][:]) > 0 and len(b["done"]) == BUCKETS and all(b["done"][:])
         for name, r in runs.items():
             ok = (r["nodes"] == published and r["divide"] == reference["divide"] and r["units"] == BUCKETS

@@ -9,6 +9,7 @@
 #include "cluster/bench_farm.h"
 #include "cluster/mpi_session.h"
 #include "cluster/unit_driver.h"
+#include "core/quote.h"
 #include "core/zobrist.h"
 #include "jobs/bench/options.h"
 #include "jobs/io/options.h"
@@ -125,7 +126,7 @@ int run_command(const std::string& name, const Args& args, const std::string& co
     }
     return c.run(opt, args, command_line);
   }
-  throw UsageError("unknown command '" + name + "'");
+  throw UsageError("unknown command " + chess::quoted(name));
 }
 
 int dispatch(int argc, char** argv) {

@@ -25,7 +25,7 @@ import tempfile
 import time
 
 import h5py
-from procs import kill_all, stop_after_first_record, units_done, wait_until_recorded
+from procs import kill_all, rank_pid, stop_after_first_record, units_done, wait_until_recorded
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 CASES = [("startpos", 7, 5, 3195901860), (KIWIPETE, 6, 4, 8031647685)]  # fen, depth, dedup ply (D - 2), published
@@ -94,21 +94,6 @@ def sigterm_then_resume(mpiexec, binary, tmp):
     kept = buckets_done(path)
     assert 0 < kept < BUCKETS and f"stopped by SIGTERM after {kept} of {BUCKETS} buckets" in err, err
     check_resumed(run_json(mpirun(mpiexec, 3) + cmd + ["--resume"]), kept, published, "SIGTERM, 1 -> 3 ranks")
-
-
-def rank_pid(marker, rank):
-    """The pid of the process of this MPI rank whose command line holds marker."""
-    for pid in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if marker.encode() not in f.read():
-                    continue
-            with open(f"/proc/{pid}/environ", "rb") as f:
-                if f"OMPI_COMM_WORLD_RANK={rank}".encode() in f.read().split(b"\0"):
-                    return int(pid)
-        except (FileNotFoundError, ProcessLookupError, PermissionError, NotADirectoryError):
-            pass
-    return None
 
 
 def kill_rank(proc, path, rank):

@@ -1,6 +1,7 @@
 """What the tests that stop or kill running jobs share: waiting until a job has recorded
 its first piece of work, reading a perft file's units done while it is being rewritten,
-and killing a whole mpirun job at once, as kill -9 would."""
+finding the process of one MPI rank, and killing a whole mpirun job at once, as kill -9
+would."""
 import os
 import signal
 import subprocess
@@ -38,6 +39,21 @@ def stop_after_first_record(cmd, count, what, env):
     err = proc.communicate(timeout=60)[1]
     assert proc.returncode == 5, f"SIGTERM: exit code {proc.returncode}, stderr {err!r}"
     return err
+
+
+def rank_pid(marker, rank):
+    """The pid of the process of this MPI rank whose command line holds marker."""
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if marker.encode() not in f.read():
+                    continue
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if f"OMPI_COMM_WORLD_RANK={rank}".encode() in f.read().split(b"\0"):
+                    return int(pid)
+        except (FileNotFoundError, ProcessLookupError, PermissionError, NotADirectoryError):
+            pass
+    return None
 
 
 def kill_all(proc, marker):

@@ -642,24 +642,20 @@ TEST(Cli, MoveNumberPastItsSixteenBitsIsRefusedNeverWrapped) {
   EXPECT_EQ(black.err,
             "chesshpc rules: move 'Kd7' at ply 2: the move number would pass 65535, the most chesshpc keeps\n");
   EXPECT_EQ(black.out, "");
-  const std::string pgn_text =
-      "[Event \"a\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R b - - 0 65535\"]\n\n65535... Kd7 *\n";
-  std::string corpus = write_file("last_move.pgn", pgn_text);
-  Result d = chesshpc("drawstats " + corpus);
-  EXPECT_EQ(d.code, 0) << d.err;
-  EXPECT_EQ(first_line(d.err), "chesshpc drawstats: " + corpus +
-                                   ":5: game 0 skipped: move 'Kd7' at ply 1: the move number would pass 65535, the "
-                                   "most chesshpc keeps");
-  EXPECT_EQ(file_text(corpus), pgn_text);
-  // The half-move clock alike (a corpus is replayed past the game's end).
-  const std::string clock_text =
-      "[Event \"a\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w - - 65535 9\"]\n\n9. Rh2 *\n";
-  std::string clock_corpus = write_file("last_clock.pgn", clock_text);
-  Result c = chesshpc("drawstats " + clock_corpus);
-  EXPECT_EQ(c.code, 0) << c.err;
-  EXPECT_EQ(first_line(c.err), "chesshpc drawstats: " + clock_corpus +
-                                   ":5: game 0 skipped: move 'Rh2' at ply 1: the half-move clock would pass 65535, "
-                                   "the most chesshpc keeps");
+  // A corpus: the game is skipped, its line named, and the file left as it was; the
+  // half-move clock alike (a corpus is replayed past the game's end).
+  auto skipped = [](const std::string& name, const std::string& fen, const std::string& movetext) {
+    const std::string text = "[Event \"a\"]\n[SetUp \"1\"]\n[FEN \"" + fen + "\"]\n\n" + movetext + " *\n";
+    std::string corpus = write_file(name, text);
+    Result d = chesshpc("drawstats " + corpus);
+    EXPECT_EQ(d.code, 0) << d.err;
+    EXPECT_EQ(file_text(corpus), text);
+    return first_line(d.err).substr(std::min(first_line(d.err).size(), ("chesshpc drawstats: " + corpus).size()));
+  };
+  EXPECT_EQ(skipped("last_move.pgn", "4k3/8/8/8/8/8/8/4K2R b - - 0 65535", "65535... Kd7"),
+            ":5: game 0 skipped: move 'Kd7' at ply 1: the move number would pass 65535, the most chesshpc keeps");
+  EXPECT_EQ(skipped("last_clock.pgn", "4k3/8/8/8/8/8/8/4K2R w - - 65535 9", "9. Rh2"),
+            ":5: game 0 skipped: move 'Rh2' at ply 1: the half-move clock would pass 65535, the most chesshpc keeps");
 }
 
 // Issue 14: messages echoed whole fields and raw bytes; now every quote of what the user

@@ -1,5 +1,7 @@
 #include "cluster/ledger.h"
 
+#include <algorithm>
+
 #include "jobs/io/progress.h"
 
 namespace chesshpc {
@@ -8,6 +10,8 @@ void Ledger::record(size_t unit, Payload&& result, double seconds, int rank) {
   std::lock_guard lock(mutex_);
   if (frozen_) return;
   Recorded r = job_.record(unit, std::move(result), seconds, rank);
+  if (seconds_.size() <= size_t(rank)) seconds_.resize(size_t(rank) + 1);
+  seconds_[size_t(rank)] += seconds;
   if (progress_) progress_->done(r.items, r.work);
 }
 
@@ -19,6 +23,17 @@ std::function<uint64_t()> Ledger::checkpoint() {
 void Ledger::freeze() {
   std::lock_guard lock(mutex_);
   frozen_ = true;
+}
+
+void Ledger::stop(const std::vector<std::string>& hosts, double elapsed, int concurrency) {
+  std::lock_guard lock(mutex_);
+  frozen_ = true;
+  std::vector<RankLoad> load;
+  for (size_t rank = 0; rank < hosts.size(); ++rank) {
+    const double busy = (rank < seconds_.size() ? seconds_[rank] : 0) / std::max(concurrency, 1);
+    load.push_back({0, int(rank), busy, std::max(elapsed - busy, 0.0), hosts[rank]});
+  }
+  job_.stopped(load);
 }
 
 std::string Ledger::detail() const {

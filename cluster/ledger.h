@@ -8,6 +8,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "jobs/io/unit_job.h"
 
@@ -26,12 +27,18 @@ class Ledger {
   // Ignores every later record, so that the last checkpoint before a stop holds all the
   // units the job reports as kept.
   void freeze();
+  // A stop: freeze(), then the job's stopped() with each rank's time in this run so far:
+  // busy, the seconds of the units it recorded per unit thread (concurrency), as the farm
+  // counts them at the end; idle, the rest of elapsed (a unit in flight is lost, so its
+  // time counts as idle). hosts: every rank's, by rank.
+  void stop(const std::vector<std::string>& hosts, double elapsed, int concurrency);
   std::string detail() const;
 
  private:
   UnitJob& job_;
   Progress* progress_;
   bool frozen_ = false;
+  std::vector<double> seconds_;  // per rank: the seconds of the units recorded from it
   mutable std::mutex mutex_;
 };
 

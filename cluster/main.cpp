@@ -10,6 +10,7 @@
 #include "cluster/bench_farm.h"
 #include "cluster/mpi_session.h"
 #include "cluster/unit_driver.h"
+#include "core/quote.h"
 #include "core/zobrist.h"
 #include "jobs/bench/options.h"
 #include "jobs/io/options.h"
@@ -177,7 +178,7 @@ int dispatch(int argc, char** argv) {
   args.erase(args.begin());
   for (const Command& c : COMMANDS)
     if (c.name == command) return run_command(c, args, join_command_line(argc, argv));
-  std::cerr << "chesshpc: unknown command '" << command << "'\n" << USAGE;
+  std::cerr << "chesshpc: unknown command " << chess::quoted(command) << "\n" << USAGE;
   return EXIT_USAGE;
 }
 

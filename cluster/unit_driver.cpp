@@ -31,16 +31,21 @@ std::vector<size_t> pending_units(const UnitJob& job) {
 }
 
 // Rank 0's checkpoint thread saves the ledger while the run goes on (when the job keeps a
-// file), and on a stop signal freezes it, saves once more and ends the process with a
-// notice of what was kept.
-CheckpointHooks checkpoint_hooks(const UnitJobInfo& info, Ledger& ledger) {
+// file), and on a stop signal freezes it, hands the job each rank's time since the farm
+// started (hosts: every rank's), saves once more and ends the process with a notice of
+// what was kept.
+CheckpointHooks checkpoint_hooks(const UnitJobInfo& info, Ledger& ledger, const std::vector<std::string>& hosts,
+                                 std::chrono::steady_clock::time_point farm_start, int concurrency) {
   CheckpointHooks hooks;
   if (!info.kept_in.empty())
     hooks.save = [&ledger] {
       std::function<uint64_t()> write = ledger.checkpoint();
       return write ? size_t(write()) : size_t(0);
     };
-  hooks.freeze = [&ledger] { ledger.freeze(); };
+  hooks.freeze = [&ledger, &hosts, farm_start, concurrency] {
+    ledger.stop(hosts, std::chrono::duration<double>(std::chrono::steady_clock::now() - farm_start).count(),
+                concurrency);
+  };
   return hooks;
 }
 
@@ -93,7 +98,9 @@ int run_unit_job(UnitJob& job, std::ostream& out, std::ostream& err) {
     return status;
   }
 
-  // Step 5. Progress, the ledger and (rank 0) the checkpoint thread.
+  // Step 5. Progress, the ledger and (rank 0) the checkpoint thread, which needs every
+  // rank's host for a stop's /ranks rows (collective).
+  const std::vector<std::string> hosts = gather_hosts();
   const UnitJobInfo info = ranks.root() ? job.info() : UnitJobInfo{};
   Progress progress(err, info.command, !info.quiet && ranks.root(), info.progress_interval, info.rate);
   progress.set_unit_name(info.items);
@@ -101,7 +108,9 @@ int run_unit_job(UnitJob& job, std::ostream& out, std::ostream& err) {
   Ledger ledger(job, &progress);
   progress.set_detail([&ledger] { return ledger.detail(); });
   std::optional<Checkpointer> checkpointer;
-  if (ranks.root()) checkpointer.emplace(checkpoint_hooks(info, ledger), info.checkpoint_interval, stop_handler(info));
+  if (ranks.root())
+    checkpointer.emplace(checkpoint_hooks(info, ledger, hosts, std::chrono::steady_clock::now(), job.concurrency()),
+                         info.checkpoint_interval, stop_handler(info));
 
   // Step 6. The units, over every rank.
   UnitRun run;

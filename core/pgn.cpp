@@ -4,6 +4,7 @@
 #include <optional>
 #include <unordered_set>
 
+#include "core/quote.h"
 #include "core/san.h"
 
 namespace chess {
@@ -28,14 +29,6 @@ bool is_termination(std::string_view t) { return t == "1-0" || t == "0-1" || t =
 // Annotation glyphs written apart from their move ("e4 !?", "+-"). Not "--", which some
 // programs write for a null move: that must fail as a move, not vanish.
 bool is_glyph(std::string_view t) { return t != "--" && t.find_first_not_of(".!?=+-/") == std::string_view::npos; }
-
-// Built by appending: GCC 12 warns falsely (-Wrestrict) on "'" + std::string(x).
-std::string quoted(std::string_view s) {
-  std::string q = "'";
-  q += s;
-  q += '\'';
-  return q;
-}
 
 // Whether the line starting at i opens with a tag pair: '[', a name, then a quote.
 bool tag_line_at(std::string_view s, size_t i) {
@@ -293,11 +286,10 @@ bool GameReader::read_token() {
 bool GameReader::read_move(std::string_view text, int line) {
   SanError why = SanError::NONE;
   std::optional<Move> m = parse_san(pos_, text, why);
-  if (!m) {
-    const char* what = why == SanError::AMBIGUOUS ? "ambiguous" : why == SanError::ILLEGAL ? "illegal" : "unreadable";
-    return fail(line,
-                std::string(what) + " move " + quoted(text) + " at ply " + std::to_string(game_.moves.size() + 1));
-  }
+  const std::string ply = " at ply " + std::to_string(game_.moves.size() + 1);
+  if (!m) return fail(line, san_refusal(why, text) + ply);
+  if (std::string full = pos_.clock_overflow(); !full.empty())
+    return fail(line, "move " + quoted(text) + ply + ": " + full);
   game_.moves.push_back(*m);
   pos_.do_move(*m);
   return true;

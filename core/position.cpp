@@ -1,5 +1,6 @@
 #include "core/position.h"
 
+#include "core/quote.h"
 #include "core/uci.h"
 
 #include <algorithm>
@@ -31,12 +32,7 @@ std::vector<std::string_view> split_fields(std::string_view s) {
 
 [[noreturn]] void fail(int field, const std::string& what) { throw FenError(field, what); }
 
-// Built by appending: GCC 12 warns falsely (-Wrestrict) on "'" + std::string(...).
-std::string quoted(std::string_view s) {
-  std::string q = "'";
-  q.append(s);
-  return q += '\'';
-}
+using chess::quoted;  // beside the one-letter quote below, not hidden by it
 std::string quoted(char c) { return quoted(std::string_view(&c, 1)); }
 
 int parse_clock(std::string_view text, int field) {
@@ -44,7 +40,8 @@ int parse_clock(std::string_view text, int field) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || value < 0)
     fail(field, quoted(text) + " is not a non-negative number");
-  if (value > 65535) fail(field, quoted(text) + " is out of range (at most 65535)");
+  if (value > Position::CLOCK_MAX)
+    fail(field, quoted(text) + " is out of range (at most " + std::to_string(Position::CLOCK_MAX) + ")");
   return value;
 }
 
@@ -179,6 +176,14 @@ Position Position::from_fen(std::string_view text, bool chess960) {
   }
   pos.key_ = pos.compute_key();
   return pos;
+}
+
+std::string Position::clock_overflow() const {
+  if (fullmove_ == CLOCK_MAX && side_ == BLACK)
+    return "the move number would pass " + std::to_string(CLOCK_MAX) + ", the most chesshpc keeps";
+  if (rule50_ == CLOCK_MAX)
+    return "the half-move clock would pass " + std::to_string(CLOCK_MAX) + ", the most chesshpc keeps";
+  return {};
 }
 
 FenStyle fen_style_of(std::string_view fen) {

@@ -106,6 +106,14 @@ class Position {
   bool is_chess960() const { return chess960_; }
   int rule50() const { return rule50_; }
   int fullmove() const { return fullmove_; }
+  // The most either clock keeps (16 bits each, so that a Position stays 88 bytes and the
+  // packed form keeps its 2 bytes of move number); a FEN beyond is refused.
+  static constexpr int CLOCK_MAX = 65535;
+  // Empty, or why a move from here could carry a clock past CLOCK_MAX: "the move number
+  // would pass 65535" after black's move 65535, "the half-move clock would pass 65535" at
+  // 65535. Whatever plays a game checks it before each move, so that no clock wraps
+  // silently; perft, which never reads the clocks, does not.
+  std::string clock_overflow() const;
   Key key() const { return key_; }
   Key compute_key() const;  // from scratch, to check the incremental one
 

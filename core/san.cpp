@@ -1,6 +1,7 @@
 #include "core/san.h"
 
 #include "core/movegen.h"
+#include "core/quote.h"
 #include "core/uci.h"
 
 namespace chess {
@@ -49,6 +50,10 @@ struct SanText {
   Bitboard from_mask = ~Bitboard(0);  // the origins the text allows
   PieceType promo = NO_PIECE_TYPE;
   int castle = 0;  // 1 king side, 2 queen side, 0 not castling
+  // The marks the text gives, checked against the move once it is known.
+  bool capture_mark = false;
+  bool check_mark = false;
+  bool mate_mark = false;
 };
 
 constexpr bool is_file(char c) { return c >= 'a' && c <= 'h'; }
@@ -93,7 +98,11 @@ int read_castle(std::string_view t) {
 // Splits the text into its parts; false when it is not SAN. Works from the end, where
 // the destination square sits in every form, so that nothing needs lookahead.
 bool read_san(std::string_view t, SanText& out) {
-  while (!t.empty() && (t.back() == '+' || t.back() == '#' || t.back() == '!' || t.back() == '?')) t.remove_suffix(1);
+  while (!t.empty() && (t.back() == '+' || t.back() == '#' || t.back() == '!' || t.back() == '?')) {
+    out.check_mark |= t.back() == '+';
+    out.mate_mark |= t.back() == '#';
+    t.remove_suffix(1);
+  }
   if ((out.castle = read_castle(t))) return true;
 
   if (t.size() >= 3 && promotion_from_letter(t.back()) != NO_PIECE_TYPE &&
@@ -113,7 +122,10 @@ bool read_san(std::string_view t, SanText& out) {
     out.pt = PAWN;
   if (out.promo != NO_PIECE_TYPE && out.pt != PAWN) return false;
 
-  if (!t.empty() && (t.back() == 'x' || t.back() == ':' || t.back() == '-')) t.remove_suffix(1);
+  if (!t.empty() && (t.back() == 'x' || t.back() == ':' || t.back() == '-')) {
+    out.capture_mark = t.back() != '-';
+    t.remove_suffix(1);
+  }
   bool has_file = false;
   if (!t.empty() && is_file(t.front())) {
     out.from_mask &= file_bb(File(t.front() - 'a'));
@@ -163,6 +175,17 @@ struct MatchSink {
   }
 };
 
+// Whether the one legal move m that text names does what its marks say. The check is
+// asked only of a text that marks one, and the mate (a search for a reply) only of '#'.
+SanError marks_error(const Position& pos, Move m, const SanText& san) {
+  if (san.capture_mark && m.kind() != EN_PASSANT && !(pos.pieces(~pos.side_to_move()) & square_bb(m.to())))
+    return SanError::NO_CAPTURE;
+  if (!san.check_mark && !san.mate_mark) return SanError::NONE;
+  if (!pos.gives_check(m)) return san.mate_mark ? SanError::NO_MATE : SanError::NO_CHECK;
+  if (san.mate_mark && has_legal_move(pos.after(m))) return SanError::NO_MATE;
+  return SanError::NONE;
+}
+
 // UCI's shape: two squares and an optional promotion letter.
 bool looks_like_uci(std::string_view t) {
   return (t.size() == 4 || t.size() == 5) && is_file(t[0]) && is_rank(t[1]) && is_file(t[2]) && is_rank(t[3]);
@@ -204,9 +227,23 @@ std::optional<Move> parse_san(const Position& pos, std::string_view text, SanErr
   }
   MatchSink sink{san, san.castle ? 0 : square_bb(san.to)};
   generate_legal(pos, sink);
-  error = sink.count == 1 ? SanError::NONE : sink.count ? SanError::AMBIGUOUS : SanError::ILLEGAL;
-  if (sink.count != 1) return std::nullopt;
+  error = sink.count == 1 ? marks_error(pos, sink.found, san) : sink.count ? SanError::AMBIGUOUS : SanError::ILLEGAL;
+  if (error != SanError::NONE) return std::nullopt;
   return sink.found;
+}
+
+std::string san_refusal(SanError error, std::string_view text) {
+  const std::string move = "move " + quoted(text);
+  switch (error) {
+    case SanError::SYNTAX: return "unreadable " + move;
+    case SanError::ILLEGAL: return "illegal " + move;
+    case SanError::AMBIGUOUS: return "ambiguous " + move;
+    case SanError::NO_CAPTURE: return move + " marks a capture ('x') but captures nothing";
+    case SanError::NO_CHECK: return move + " marks a check ('+') but gives no check";
+    case SanError::NO_MATE: return move + " marks a mate ('#') but does not mate";
+    case SanError::NONE: break;
+  }
+  return move;
 }
 
 std::optional<Move> parse_san(const Position& pos, std::string_view text) {
@@ -214,12 +251,17 @@ std::optional<Move> parse_san(const Position& pos, std::string_view text) {
   return parse_san(pos, text, error);
 }
 
-std::optional<Move> parse_move(const Position& pos, std::string_view text) {
+std::optional<Move> parse_move(const Position& pos, std::string_view text, SanError& error) {
   // parse_uci compares against every legal move's text; a SAN move never has UCI's shape
   // except a fully disambiguated pawn move, which means the same move in both.
   if (looks_like_uci(text))
-    if (auto m = parse_uci(pos, text)) return m;
-  return parse_san(pos, text);
+    if (auto m = parse_uci(pos, text)) return error = SanError::NONE, m;
+  return parse_san(pos, text, error);
+}
+
+std::optional<Move> parse_move(const Position& pos, std::string_view text) {
+  SanError error;
+  return parse_move(pos, text, error);
 }
 
 }  // namespace chess

@@ -783,3 +783,157 @@ TEST(Cli, DrawstatsGameLongerThanTheBoundIsOneLineExitThree) {
   EXPECT_EQ(r.err, "chesshpc drawstats: -:5: game 1 is longer than 16 MiB, the most one game may take\n");
   EXPECT_EQ(r.out, "");
 }
+
+namespace {
+
+std::string file_text(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+}  // namespace
+
+// Issue 14: an EPD line's ;Dn past --depth's cap ran for years; now the whole file is bad
+// input, its line named, before any count, and the suite is left as it was.
+TEST(Cli, EpdDepthPastTheCapIsBadInputNamingTheLine) {
+  const std::string text =
+      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;D1 20\n# deep\n4k3/8/8/8/8/8/8/4K2R w K - ;D1 15 ;D21 1\n";
+  std::string epd = write_file("deep.epd", text);
+  Result r = chesshpc("perft --epd " + epd + " --quiet");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_EQ(r.err,
+            "chesshpc perft: " + epd + ":3: depth 21 is past perft's cap of 20 (as for --depth); no count checked\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(file_text(epd), text);
+  Result max = chesshpc("perft --epd " + epd + " --max-depth 21");
+  EXPECT_EQ(max.code, 2);
+  EXPECT_EQ(first_line(max.err), "chesshpc: --max-depth must be a whole number from 1 to 20, not '21'");
+}
+
+// Issue 14: "--tc 1+" was read as 1+0; every malformed clock is now a usage error, with
+// no file or part written.
+TEST(Cli, SelfplayMalformedTimeControlIsUsageError) {
+  const std::string dir = test_dir();
+  for (const char* tc : {"1+", "+1", "1+x", "-1+0", "1++1", ""}) {
+    Result r = chesshpc("selfplay --games 2 --tc '" + std::string(tc) + "' --out " + dir + "tc.h5 --quiet");
+    EXPECT_EQ(r.code, 2) << tc;
+    EXPECT_EQ(first_line(r.err),
+              "chesshpc: --tc takes BASE+INC in seconds (BASE above 0, each at most 86400), e.g. "
+              "10+0.1, not '" +
+                  std::string(tc) + "'")
+        << tc;
+    EXPECT_EQ(r.out, "");
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+}
+
+// Issue 14: SAN marks that the move belies (Nxf3 capturing nothing, e4# not mating, Nf3+
+// not checking) are refused, the move and its ply (rules), line and game (a PGN) named.
+TEST(Cli, SanMarksTheMoveBeliesAreBadInput) {
+  const std::string start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+  Result capture = chesshpc("rules --moves 'Nxf3'");
+  EXPECT_EQ(capture.code, 3);
+  EXPECT_EQ(capture.err, "chesshpc rules: move 'Nxf3' marks a capture ('x') but captures nothing at ply 1 (position " +
+                             start + ")\n");
+  EXPECT_EQ(capture.out, "");
+  Result scholar = chesshpc("rules --moves 'e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7+'");  // a mate is a check
+  EXPECT_EQ(scholar.code, 0) << scholar.err;
+  Result not_mate = chesshpc("rules --moves 'e4#'");
+  EXPECT_EQ(not_mate.code, 3);
+  EXPECT_EQ(not_mate.err,
+            "chesshpc rules: move 'e4#' marks a mate ('#') but does not mate at ply 1 (position " + start + ")\n");
+  Result check = chesshpc("rules --moves 'e4 e5 Nf3+'");
+  EXPECT_EQ(check.code, 3);
+  EXPECT_EQ(first_line(check.err),
+            "chesshpc rules: move 'Nf3+' marks a check ('+') but gives no check at ply 3 "
+            "(position rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2)");
+  Result fools = chesshpc("rules --moves 'f3 e5 g4 Qh4#' --json");  // a true mark stands
+  EXPECT_EQ(fools.code, 0) << fools.err;
+
+  // A selfplay book: refused before any game, its line named, no file written.
+  const std::string pgn_text = "[Event \"a\"]\n\n1. e4 e5 2. Nxf3 *\n";
+  std::string book = write_file("marks.pgn", pgn_text);
+  std::string out = testing::TempDir() + "marks.h5";
+  Result r = chesshpc("selfplay --games 2 --nodes 50 --book " + book + " --out " + out + " --quiet");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find(book + ":"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("move 'Nxf3' marks a capture ('x') but captures nothing at ply 3\n"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_FALSE(exists(out));
+  EXPECT_EQ(file_text(book), pgn_text);
+
+  // A corpus: the game is skipped with its line and index; the reading goes on.
+  const std::string corpus_text = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 d5 2. e4# *\n";
+  std::string corpus = write_file("marks_corpus.pgn", corpus_text);
+  Result d = chesshpc("drawstats " + corpus);
+  EXPECT_EQ(d.code, 0) << d.err;
+  EXPECT_EQ(first_line(d.err), "chesshpc drawstats: " + corpus +
+                                   ":7: game 1 skipped: move 'e4#' marks a mate ('#') but does not mate at ply 3");
+  EXPECT_NE(d.out.find(": 1 games replayed, 1 skipped as malformed"), std::string::npos) << d.out;
+  EXPECT_EQ(file_text(corpus), corpus_text);
+}
+
+// Issue 14: the move number is 16 bits (a Position stays 88 bytes). A FEN beyond is bad
+// input, and a game that would carry it past 65535 stops there, saying so, rather than
+// wrap to 0.
+TEST(Cli, MoveNumberPastItsSixteenBitsIsRefusedNeverWrapped) {
+  Result fen = chesshpc("perft --fen '4k3/8/8/8/8/8/8/4K2R b - - 0 65536' --depth 1");
+  EXPECT_EQ(fen.code, 3);
+  EXPECT_EQ(fen.err, "chesshpc perft: bad FEN: move number: '65536' is out of range (at most 65535)\n");
+  EXPECT_EQ(fen.out, "");
+  const std::string last = "--fen '4k3/8/8/8/8/8/8/4K2R w - - 0 65535' ";
+  Result white = chesshpc("rules " + last + "--moves 'Rh2' --json");
+  EXPECT_EQ(white.code, 0) << white.err;
+  Result black = chesshpc("rules " + last + "--moves 'Rh2 Kd7'");
+  EXPECT_EQ(black.code, 3);
+  EXPECT_EQ(black.err,
+            "chesshpc rules: move 'Kd7' at ply 2: the move number would pass 65535, the most chesshpc keeps\n");
+  EXPECT_EQ(black.out, "");
+  // A corpus: the game is skipped, its line named, and the file left as it was; the
+  // half-move clock alike (a corpus is replayed past the game's end).
+  auto skipped = [](const std::string& name, const std::string& fen, const std::string& movetext) {
+    const std::string text = "[Event \"a\"]\n[SetUp \"1\"]\n[FEN \"" + fen + "\"]\n\n" + movetext + " *\n";
+    std::string corpus = write_file(name, text);
+    Result d = chesshpc("drawstats " + corpus);
+    EXPECT_EQ(d.code, 0) << d.err;
+    EXPECT_EQ(file_text(corpus), text);
+    return first_line(d.err).substr(std::min(first_line(d.err).size(), ("chesshpc drawstats: " + corpus).size()));
+  };
+  EXPECT_EQ(skipped("last_move.pgn", "4k3/8/8/8/8/8/8/4K2R b - - 0 65535", "65535... Kd7"),
+            ":5: game 0 skipped: move 'Kd7' at ply 1: the move number would pass 65535, the most chesshpc keeps");
+  EXPECT_EQ(skipped("last_clock.pgn", "4k3/8/8/8/8/8/8/4K2R w - - 65535 9", "9. Rh2"),
+            ":5: game 0 skipped: move 'Rh2' at ply 1: the half-move clock would pass 65535, the most chesshpc keeps");
+}
+
+// Issue 14: messages echoed whole fields and raw bytes; now every quote of what the user
+// gave is an excerpt of at most 60 characters, escaped, with "..." when cut.
+TEST(Cli, MessagesQuoteBoundedEscapedExcerpts) {
+  const std::string huge(100000, 'w');
+  Result fen = chesshpc("perft --fen '4k3/8/8/8/8/8/8/4K3 " + huge + " - - 0 1' --depth 1");
+  EXPECT_EQ(fen.code, 3);
+  EXPECT_EQ(fen.err,
+            "chesshpc perft: bad FEN: side to move: '" + std::string(60, 'w') + "...' is neither 'w' nor 'b'\n");
+  Result option = chesshpc("perft --depth \"$(printf '3\\001\\033[31m')\"");
+  EXPECT_EQ(option.code, 2);
+  EXPECT_EQ(first_line(option.err), "chesshpc: --depth must be a whole number from 1 to 20, not '3\\x01\\x1B[31m'");
+  Result name = chesshpc("perft --" + std::string(1000, 'd'));
+  EXPECT_EQ(name.code, 2);
+  EXPECT_EQ(first_line(name.err), "chesshpc: unknown option --" + std::string(60, 'd') + "... for 'perft'");
+
+  const std::string epd_text = "4k3/8/8/8/8/8/8/4K2R w K - ;D1 15 ;D2 \xC3\xA9" + std::string(200, '6') + "\n";
+  std::string epd = write_file("bytes.epd", epd_text);
+  Result e = chesshpc("perft --epd " + epd + " --quiet");
+  EXPECT_EQ(e.code, 1);
+  EXPECT_EQ(first_line(e.err), "chesshpc perft: " + epd + ":1: unreadable line: 'D2 \\xC3\\xA9" + std::string(49, '6') +
+                                   "...' does not end in one non-negative count");
+  EXPECT_EQ(file_text(epd), epd_text);
+
+  const std::string pgn_text = "[Event \"a\"]\n\n1. e4 " + std::string(5000, 'Q') + " *\n";
+  std::string corpus = write_file("long_move.pgn", pgn_text);
+  Result d = chesshpc("drawstats " + corpus);
+  EXPECT_EQ(first_line(d.err), "chesshpc drawstats: " + corpus + ":3: game 0 skipped: unreadable move '" +
+                                   std::string(60, 'Q') + "...' at ply 2");
+}

@@ -335,8 +335,8 @@ TEST(PerftOptions, UsageErrors) {
   EXPECT_EQ(perft_error({"--epd", "s.epd", "--fen", "startpos"}), "--epd checks a suite; it takes no --fen or --depth");
   EXPECT_EQ(perft_error({"--epd", "s.epd", "--depth", "2"}), "--epd checks a suite; it takes no --fen or --depth");
   EXPECT_EQ(perft_error({"--epd", "s.epd", "--detailed"}), "--epd takes no --divide or --detailed");
-  EXPECT_EQ(perft_error({"--epd", "s.epd", "--max-depth", "65"}),
-            "--max-depth must be a whole number from 1 to 64, not '65'");
+  EXPECT_EQ(perft_error({"--epd", "s.epd", "--max-depth", "21"}),
+            "--max-depth must be a whole number from 1 to 20, not '21'");
   EXPECT_EQ(perft_error({"--depth", "2", "--max-depth", "2"}), "--max-depth goes with --epd");
   EXPECT_EQ(perft_error({"--depth", "2", "--resume"}), "--resume and --checkpoint go with --out FILE.h5");
   EXPECT_EQ(perft_error({"--depth", "2", "--split-depth", "1", "--checkpoint", "5"}),
@@ -495,9 +495,15 @@ TEST(SelfplayOptions, ClockIsBasePlusIncrementInSeconds) {
   EXPECT_EQ(clock("0.5").base_ms, 500);
   EXPECT_EQ(clock("0.5").increment_ms, 0);
   EXPECT_EQ(clock("60+0").increment_ms, 0);
-  for (const char* bad : {"0+1", "x", "10s", "10-1", "10+-1", "+1", ""})
+  EXPECT_EQ(clock("86400+86400").increment_ms, 86400000);
+  EXPECT_EQ(clock("1.+.5").increment_ms, 500);
+  // Issue 14: "1+" and the like were read as far as they went.
+  for (const char* bad : {"0+1",   "x",   "10s", "10-1", "10+-1", "+1",   "",  "1+",   "1+x",  "-1+0",  "1++1",
+                          "1+1+1", "1e3", "inf", "nan",  " 1",    "1 +1", ".", "1..5", "0x10", "86401", "1+86400.5"})
     EXPECT_EQ(selfplay_error({"--games", "2", "--tc", bad}),
-              std::string("--tc takes BASE+INC in seconds, e.g. 10+0.1, not '") + bad + "'");
+              std::string("--tc takes BASE+INC in seconds (BASE above 0, each at most 86400), e.g. 10+0.1, not '") +
+                  bad + "'")
+        << bad;
 }
 
 TEST(SelfplayOptions, PlayersAndTheirUciOptions) {

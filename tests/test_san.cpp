@@ -205,26 +205,53 @@ TEST(San, ParsesPlainMoves) {
 }
 
 TEST(San, ParsesTolerantForms) {
-  EXPECT_EQ(parsed(START_FEN, "Nf3+"), "g1f3");
-  EXPECT_EQ(parsed(START_FEN, "Nf3#"), "g1f3");
-  for (const char* s : {"e4!", "e4?", "e4!!", "e4??", "e4!?", "e4?!", "e4+!"})
-    EXPECT_EQ(parsed(START_FEN, s), "e2e4") << s;
+  for (const char* s : {"e4!", "e4?", "e4!!", "e4??", "e4!?", "e4?!"}) EXPECT_EQ(parsed(START_FEN, s), "e2e4") << s;
   EXPECT_EQ(parsed(START_FEN, "Ng1f3"), "g1f3");  // over-disambiguated
   EXPECT_EQ(parsed(START_FEN, "Ngf3"), "g1f3");
   EXPECT_EQ(parsed(START_FEN, "N1f3"), "g1f3");
   EXPECT_EQ(parsed(START_FEN, "Ng1-f3"), "g1f3");
   EXPECT_EQ(parsed(START_FEN, "Pe4"), "e2e4");
   EXPECT_EQ(parsed(START_FEN, "e2e4"), "e2e4");
-  EXPECT_EQ(parsed(START_FEN, "Nxf3"), "g1f3");  // a capture mark on a quiet move is not held against it
+  EXPECT_EQ(parsed("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "ed5"), "e4d5");  // marks left out are not held against it
 
   const char* both = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
-  for (const char* s : {"O-O", "0-0", "O-O+", "0-0!", "o-o"}) EXPECT_EQ(parsed(both, s), "e1g1") << s;
-  for (const char* s : {"O-O-O", "0-0-0", "O-O-O#"}) EXPECT_EQ(parsed(both, s), "e1c1") << s;
+  for (const char* s : {"O-O", "0-0", "0-0!", "o-o"}) EXPECT_EQ(parsed(both, s), "e1g1") << s;
+  for (const char* s : {"O-O-O", "0-0-0"}) EXPECT_EQ(parsed(both, s), "e1c1") << s;
 
-  for (const char* s : {"g1=Q", "g1Q", "g1=q", "g1q", "g1Q+"}) EXPECT_EQ(parsed(PROMOTIONS, s), "g2g1q") << s;
+  for (const char* s : {"g1=Q", "g1Q", "g1=q", "g1q"}) EXPECT_EQ(parsed(PROMOTIONS, s), "g2g1q") << s;
   for (const char* s : {"gxf1=N", "gxf1N", "gf1n", "g2xf1=N"}) EXPECT_EQ(parsed(PROMOTIONS, s), "g2f1n") << s;
   EXPECT_EQ(parsed(PROMOTIONS, "gxh1=B"), "g2h1b");
   EXPECT_EQ(parsed(PROMOTIONS, "gxh1b"), "g2h1b");  // a final 'b' is a bishop, not a file
+}
+
+// Issue 14: a mark that says what the move does not do is refused; true marks stand, and
+// a mate marked '+' is a check.
+TEST(San, RefusesMarksTheMoveBelies) {
+  const std::string_view both = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+  const std::string_view rook_check = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+  struct Belied {
+    std::string_view fen;
+    const char* text;
+    SanError why;
+  };
+  for (const Belied& b : {Belied{START_FEN, "Nxf3", SanError::NO_CAPTURE},
+                          {START_FEN, "N:f3", SanError::NO_CAPTURE},
+                          {START_FEN, "e4#", SanError::NO_MATE},
+                          {START_FEN, "Nf3+", SanError::NO_CHECK},
+                          {START_FEN, "e4+!", SanError::NO_CHECK},
+                          {both, "O-O+", SanError::NO_CHECK},
+                          {both, "O-O-O#", SanError::NO_MATE},
+                          {rook_check, "Ra8#", SanError::NO_MATE}})
+    EXPECT_EQ(refusal(b.fen, b.text), b.why) << b.text;  // Ra8#: the king walks away
+  EXPECT_EQ(parsed(rook_check, "Ra8+"), "a1a8");
+  const char* back_rank = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+  EXPECT_EQ(parsed(back_rank, "Ra8#"), "a1a8");
+  EXPECT_EQ(parsed(back_rank, "Ra8+"), "a1a8");
+  EXPECT_EQ(parsed("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6"), "e5d6");  // en passant captures
+  EXPECT_EQ(chess::san_refusal(SanError::NO_CAPTURE, "Nxf3"), "move 'Nxf3' marks a capture ('x') but captures nothing");
+  EXPECT_EQ(chess::san_refusal(SanError::NO_MATE, "e4#"), "move 'e4#' marks a mate ('#') but does not mate");
+  EXPECT_EQ(chess::san_refusal(SanError::NO_CHECK, "Nf3+"), "move 'Nf3+' marks a check ('+') but gives no check");
+  EXPECT_EQ(chess::san_refusal(SanError::ILLEGAL, "Nf6"), "illegal move 'Nf6'");
 }
 
 TEST(San, RefusesAmbiguousMoves) {

@@ -127,13 +127,25 @@ TEST(Uci, BadLinesAreReportedAndIgnored) {
       "setoption name Hash value lots\\nsetoption name Nonsense value 1\\ngo depth 2 banana\\ngo depth x\\n"
       "isready\\nquit\\n'");
   EXPECT_GE(lines_starting(out, "info string ").size(), 7u) << out;
-  EXPECT_NE(out.find("info string unknown command: hello"), std::string::npos) << out;
+  EXPECT_NE(out.find("info string unknown command: 'hello'"), std::string::npos) << out;
   EXPECT_NE(out.find("illegal move 'e2e5'"), std::string::npos) << out;
   // The bad position lines left the start position in place: the search still ran.
   auto best = lines_starting(out, "bestmove ");
   ASSERT_EQ(best.size(), 2u) << out;
   EXPECT_TRUE(chess::parse_uci(chess::Position::start(), bestmove_of(best[0])).has_value()) << best[0];
   EXPECT_NE(out.find("readyok"), std::string::npos);
+}
+
+// Issue 14: a line is quoted back as an excerpt: at most 60 characters, escaped.
+TEST(Uci, LongAndBinaryLinesAreQuotedAsExcerpts) {
+  std::string out = run_engine("printf 'hel\\001lo" + std::string(5000, 'x') +
+                               "\\nposition startpos moves e2e4 \\033[2J\\nisready\\nquit\\n'");
+  EXPECT_EQ(
+      lines_starting(out, "info string "),
+      (std::vector<std::string>{"info string unknown command: 'hel\\x01lo" + std::string(51, 'x') + "...'",
+                                "info string illegal move '\\x1B[2J' in "
+                                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1; position unchanged"}))
+      << out;
 }
 
 // 24 queens overflowed the search's move list: the position is refused, and the engine

@@ -5,6 +5,7 @@
 #include <tbb/info.h>
 
 #include "core/int128.h"
+#include "core/quote.h"
 #include "core/threads.h"
 #include "jobs/io/byte_size.h"
 
@@ -42,4 +43,19 @@ TEST(Threads, ZeroMeansEveryCoreThisProcessMayUse) {
   EXPECT_EQ(chess::resolve_threads(3), 3);
   EXPECT_EQ(chess::resolve_threads(0), tbb::info::default_concurrency());
   EXPECT_GE(chess::resolve_threads(0), 1);
+}
+
+// Issue 14: one excerpt for every message that quotes what it was given.
+TEST(Quote, BoundsAndEscapesWhatAMessageShows) {
+  EXPECT_EQ(chess::quoted("e4#"), "'e4#'");
+  EXPECT_EQ(chess::excerpt(""), "");
+  EXPECT_EQ(chess::excerpt(std::string(60, 'a')), std::string(60, 'a'));
+  EXPECT_EQ(chess::excerpt(std::string(61, 'a')), std::string(60, 'a') + "...");
+  EXPECT_EQ(chess::excerpt(std::string(100000, 'a')), std::string(60, 'a') + "...");
+  EXPECT_EQ(chess::excerpt("a\x01\tb\x7F\\"), "a\\x01\\x09b\\x7F\\\\");
+  EXPECT_EQ(chess::excerpt("\xC3\xA9"), "\\xC3\\xA9");  // UTF-8 bytes, escaped one by one
+  EXPECT_EQ(chess::excerpt(std::string("a\0b", 3)), "a\\x00b");
+  // Cut before an escape that would not fit whole, never inside it.
+  EXPECT_EQ(chess::excerpt(std::string(57, 'a') + "\x01"), std::string(57, 'a') + "...");
+  EXPECT_EQ(chess::excerpt(std::string(56, 'a') + "\x01"), std::string(56, 'a') + "\\x01");
 }

@@ -1,5 +1,6 @@
 #include "jobs/bench/options.h"
 
+#include "core/quote.h"
 #include "jobs/bench/suite.h"
 
 namespace chesshpc {
@@ -41,14 +42,14 @@ BenchKind bench_kind(const Options& any) {
   std::string kind = any.positional().empty() ? "suite" : any.positional()[0];
   if (kind == "search") return BenchKind::SEARCH;
   if (kind == "suite") return BenchKind::SUITE;
-  throw UsageError("bench takes a kind: suite (the default) or search, not '" + kind + "'");
+  throw UsageError("bench takes a kind: suite (the default) or search, not " + chess::quoted(kind));
 }
 
 BenchRequest bench_request(const Options& opt, const std::string& command_line) {
   BenchRequest req;
   req.suite = opt.get("suite", req.suite);
   if (!find_suite(req.suite))
-    throw UsageError("--suite must be " + std::string(suite_names()) + ", not '" + req.suite + "'");
+    throw UsageError("--suite must be " + std::string(suite_names()) + ", not " + chess::quoted(req.suite));
   req.threads = read_threads(opt);
   req.repeats = opt.get_int("repeats", req.repeats, 1, 1000);
   req.out = read_out(opt, req.out);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/quote.h"
 #include "jobs/io/byte_size.h"
 
 namespace chesshpc {
@@ -42,14 +43,14 @@ Options::Options(const std::string& command, const std::vector<std::string>& arg
     const std::string& a = args[i] == "-h" ? "--help" : args[i];
     if (a.rfind("--", 0) != 0 || a == "--") {
       if (positional_.size() >= max_positional)
-        throw UsageError("unexpected argument '" + a + "' for '" + command + "'");
+        throw UsageError("unexpected argument " + chess::quoted(a) + " for '" + command + "'");
       positional_.push_back(a);
       continue;
     }
     size_t eq = a.find('=');
     std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
     const OptionSpec* s = find(name);
-    if (!s) throw UsageError("unknown option --" + name + " for '" + command + "'");
+    if (!s) throw UsageError("unknown option --" + chess::excerpt(name) + " for '" + command + "'");
     if (s->value_name.empty()) {
       if (eq != std::string::npos) throw UsageError("--" + name + " takes no value");
       values_[name] = "";
@@ -79,7 +80,7 @@ int Options::get_int(const std::string& name, int fallback, int lo, int hi) cons
   auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
   if (ec != std::errc() || end != text->data() + text->size() || value < lo || value > hi)
     throw UsageError("--" + name + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
-                     ", not '" + *text + "'");
+                     ", not " + chess::quoted(*text));
   return value;
 }
 
@@ -89,7 +90,7 @@ uint64_t Options::get_u64(const std::string& name, uint64_t fallback) const {
   uint64_t value = 0;
   auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
   if (ec != std::errc() || end != text->data() + text->size())
-    throw UsageError("--" + name + " must be a whole number from 0 to 2^64 - 1, not '" + *text + "'");
+    throw UsageError("--" + name + " must be a whole number from 0 to 2^64 - 1, not " + chess::quoted(*text));
   return value;
 }
 
@@ -100,7 +101,7 @@ double Options::get_double(const std::string& name, double fallback, double lo, 
   auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
   if (ec != std::errc() || end != text->data() + text->size() || !(value >= lo && value <= hi))
     throw UsageError("--" + name + " must be a number from " + format_number(lo) + " to " + format_number(hi) +
-                     ", not '" + *text + "'");
+                     ", not " + chess::quoted(*text));
   return value;
 }
 
@@ -154,7 +155,8 @@ size_t read_size_option(const Options& opt, const std::string& name, size_t fall
   auto text = opt.get(name);
   if (!text) return fallback;
   size_t bytes = parse_size(*text);
-  if (!bytes) throw UsageError("--" + name + " takes a size like " + std::string(examples) + ", not '" + *text + "'");
+  if (!bytes)
+    throw UsageError("--" + name + " takes a size like " + std::string(examples) + ", not " + chess::quoted(*text));
   check_fits_memory(name, *text, bytes);
   return bytes;
 }

@@ -12,6 +12,7 @@
 //   4. compute(u)        any rank, up to concurrency() units at once, each on its thread
 //      record(u, bytes)  R0: a finished unit, whichever rank computed it
 //      checkpoint()      R0: every few seconds and on a stop signal
+//      stopped(load)     R0: on a stop signal, before the last checkpoint
 //   5. finish(run)       R0: the last write and the summary
 // record() and checkpoint() are called under one lock, never at the same time, and
 // record() is no longer called once a stop signal has frozen the ledger: the job needs
@@ -126,6 +127,10 @@ class UnitJob {
   // returns the items the written file holds; the driver calls it outside the lock, and
   // it throws on failure (the previous checkpoint stays). Empty: the job keeps no file.
   virtual std::function<uint64_t()> checkpoint() = 0;
+  // Rank 0, under the driver's lock, once a stop signal has frozen the ledger and before
+  // the last checkpoint: each rank's time in this run until the stop (run 0; a job numbers
+  // its runs), for the file to keep as finish() keeps a whole run's.
+  virtual void stopped(const std::vector<RankLoad>&) {}
   // Rank 0, under the driver's lock, while the run goes on: more for the progress line.
   virtual std::string progress_detail() const { return {}; }
 

@@ -47,6 +47,7 @@ class DedupPerft : public UnitJob {
   Payload compute(size_t bucket) override;
   Recorded record(size_t bucket, Payload&& result, double seconds, int rank) override;
   std::function<uint64_t()> checkpoint() override;
+  void stopped(const std::vector<RankLoad>& load) override { add_load(load, results_.this_run, results_.load); }
   int finish(const UnitRun& run, std::ostream& out, std::ostream& err) override;
 
   // Rank 0, after the run: the total and the divide over every bucket.

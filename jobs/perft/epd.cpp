@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/position.h"
+#include "core/quote.h"
 
 namespace chesshpc {
 
@@ -26,9 +27,9 @@ std::string parse_field(const std::string& field, std::pair<int, uint64_t>& out)
   std::string tag, count, extra;
   ss >> tag >> count >> extra;
   if (tag.size() < 2 || tag[0] != 'D' || !parse_number(tag.substr(1), out.first) || out.first < 1)
-    return "'" + field + "' is not a ';Dn count' field";
+    return chess::quoted(field) + " is not a ';Dn count' field";
   if (count.empty() || !extra.empty() || !parse_number(count, out.second))
-    return "'" + field + "' does not end in one non-negative count";
+    return chess::quoted(field) + " does not end in one non-negative count";
   return {};
 }
 

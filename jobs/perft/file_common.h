@@ -54,7 +54,9 @@ inline constexpr auto DIVIDE =
               });
 
 inline constexpr auto RANKS =
-    h5::table("ranks", "one row per run and rank",
+    h5::table("ranks",
+              "one row per run and rank, every run of the job; a stopped run's rows are its time until the stop, a "
+              "unit in flight then counted as idle",
               {
                   h5::column<&RankLoad::run>("run", "run of the job"),
                   h5::column<&RankLoad::rank>("rank", "MPI rank"),

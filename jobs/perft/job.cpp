@@ -153,8 +153,12 @@ void print_json(const PerftRequest& req, const chess::Position& pos, const std::
 void add_run(UnitRunReport& report, const UnitRun& run, int this_run, std::vector<RankLoad>& load) {
   report.ranks = run.ranks;
   report.checkpoints = run.checkpoints, report.checkpoint_seconds = run.checkpoint_seconds;
-  for (RankLoad l : run.load) {
-    report.busy.push_back(l.busy), report.idle.push_back(l.idle);
+  for (const RankLoad& l : run.load) report.busy.push_back(l.busy), report.idle.push_back(l.idle);
+  add_load(run.load, this_run, load);
+}
+
+void add_load(const std::vector<RankLoad>& run_load, int this_run, std::vector<RankLoad>& load) {
+  for (RankLoad l : run_load) {
     l.run = this_run;
     load.push_back(l);
   }
@@ -198,6 +202,13 @@ int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
     return EXIT_IO;
   }
   EpdFile file = read_epd(in);
+  for (const EpdLine& line : file.lines)
+    for (auto [depth, expected] : line.expected)
+      if (depth > MAX_PERFT_DEPTH) {
+        err << "chesshpc perft: " << req.epd << ":" << line.line_number << ": depth " << depth
+            << " is past perft's cap of " << MAX_PERFT_DEPTH << " (as for --depth); no count checked\n";
+        return EXIT_INPUT;
+      }
   for (const EpdError& e : file.errors) {
     err << "chesshpc perft: " << req.epd << ":" << e.line_number << ": unreadable line: " << e.message << "\n";
     if (req.json) out << JsonObject().add("line", e.line_number).add("error", e.message).add("ok", false).str() << "\n";

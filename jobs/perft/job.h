@@ -16,6 +16,10 @@
 namespace chesshpc {
 
 // The result file is that of a run split into units (cluster/).
+// The deepest perft any request asks for: --depth, --max-depth and an EPD line's ;Dn alike
+// (a count past it would run for years).
+inline constexpr int MAX_PERFT_DEPTH = 20;
+
 struct PerftRequest : Reporting, ResultFile {
   std::string fen = "startpos";
   chess::FenStyle fen_style = chess::FenStyle::XFEN;  // of the FEN printed (--fen-style; default as read)
@@ -59,6 +63,9 @@ struct UnitRunReport {
 // The report's share of the driver's run (ranks, checkpoints, busy and idle per rank); the
 // run's rows of load, numbered this_run, are added to load for the result file.
 void add_run(UnitRunReport& report, const UnitRun& run, int this_run, std::vector<RankLoad>& load);
+// A run's rows of load (a whole run's, or a stopped run's until the stop), numbered
+// this_run, added to load for the result file.
+void add_load(const std::vector<RankLoad>& run_load, int this_run, std::vector<RankLoad>& load);
 // Prints a finished run over units, as print_perft: root move i with divide[i].
 void print_unit_run(const PerftRequest& req, const chess::Position& pos, const std::vector<chess::Move>& moves,
                     const std::vector<chess::u128>& divide, double secs, int threads, std::ostream& out,
@@ -73,7 +80,8 @@ std::unique_ptr<chess::PerftTable> make_perft_table(const PerftRequest& req);
 // Runs one position; results on out, progress and errors on err. Returns an ExitCode.
 int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err);
 // Checks every ";Dn count" of every line (n <= max_depth). Any mismatch or unreadable
-// line makes the exit code non-zero.
+// line makes the exit code non-zero; a depth past MAX_PERFT_DEPTH refuses the whole file
+// (EXIT_INPUT, its line named) before any count.
 int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err);
 
 }  // namespace chesshpc

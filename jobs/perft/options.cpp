@@ -1,5 +1,7 @@
 #include "jobs/perft/options.h"
 
+#include "core/quote.h"
+
 namespace chesshpc {
 
 const CommandOptions PERFT_OPTIONS = command_options(
@@ -45,17 +47,17 @@ void read_epd_suite(const Options& opt, PerftRequest& req) {
   if (opt.has("fen") || opt.has("depth")) throw UsageError("--epd checks a suite; it takes no --fen or --depth");
   if (req.divide || req.detailed) throw UsageError("--epd takes no --divide or --detailed");
   req.epd = opt.get("epd", "");
-  req.max_depth = opt.get_int("max-depth", req.max_depth, 1, 64);
+  req.max_depth = opt.get_int("max-depth", req.max_depth, 1, MAX_PERFT_DEPTH);
 }
 
 // One position, in one process or split into units.
 void read_one_position(const Options& opt, PerftRequest& req) {
   if (opt.has("max-depth")) throw UsageError("--max-depth goes with --epd");
   if (!opt.has("depth")) throw UsageError("perft needs --depth D (or --epd FILE)");
-  req.depth = opt.get_int("depth", 0, 1, 20);
-  req.split_depth = opt.get_int("split-depth", 0, 1, 19);
-  req.dedup_ply =
-      opt.get("dedup-ply", "") == "auto" ? PerftRequest::DEDUP_PLY_AUTO : opt.get_int("dedup-ply", 0, 1, 19);
+  req.depth = opt.get_int("depth", 0, 1, MAX_PERFT_DEPTH);
+  req.split_depth = opt.get_int("split-depth", 0, 1, MAX_PERFT_DEPTH - 1);
+  req.dedup_ply = opt.get("dedup-ply", "") == "auto" ? PerftRequest::DEDUP_PLY_AUTO
+                                                     : opt.get_int("dedup-ply", 0, 1, MAX_PERFT_DEPTH - 1);
   req.memory_bytes = read_size_option(opt, "memory", 0, "8G or 512M");
   if (req.memory_bytes && !req.dedup_ply) throw UsageError("--memory goes with --dedup-ply");
   if (req.dedup_ply == PerftRequest::DEDUP_PLY_AUTO && !req.memory_bytes)
@@ -72,7 +74,8 @@ PerftRequest perft_request(const Options& opt, const std::string& command_line) 
   req.fen = opt.get("fen", "startpos");
   const std::string style =
       opt.get("fen-style", chess::fen_style_of(req.fen) == chess::FenStyle::SHREDDER ? "shredder" : "xfen");
-  if (style != "xfen" && style != "shredder") throw UsageError("--fen-style is xfen or shredder, not '" + style + "'");
+  if (style != "xfen" && style != "shredder")
+    throw UsageError("--fen-style is xfen or shredder, not " + chess::quoted(style));
   req.fen_style = style == "xfen" ? chess::FenStyle::XFEN : chess::FenStyle::SHREDDER;
   req.threads = read_threads(opt);
   req.divide = opt.has("divide");

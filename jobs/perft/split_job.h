@@ -30,6 +30,7 @@ class SplitPerft : public UnitJob {
   Payload compute(size_t unit) override;
   Recorded record(size_t unit, Payload&& result, double seconds, int rank) override;
   std::function<uint64_t()> checkpoint() override;
+  void stopped(const std::vector<RankLoad>& load) override { add_load(load, results_.this_run, results_.load); }
   int finish(const UnitRun& run, std::ostream& out, std::ostream& err) override;
 
   // Rank 0, after the run: the total and the divide over every unit.

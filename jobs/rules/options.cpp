@@ -1,5 +1,7 @@
 #include "jobs/rules/options.h"
 
+#include "core/quote.h"
+
 namespace chesshpc {
 
 std::vector<OptionSpec> ruleset_options(const std::string& what_ends) {
@@ -10,11 +12,11 @@ std::vector<OptionSpec> ruleset_options(const std::string& what_ends) {
 void read_ruleset_choice(const Options& opt, RulesetChoice& into) {
   std::string ruleset = opt.get("ruleset", "fide");
   auto r = parse_ruleset(ruleset);
-  if (!r) throw UsageError("--ruleset must be fide or site, not '" + ruleset + "'");
+  if (!r) throw UsageError("--ruleset must be fide or site, not " + chess::quoted(ruleset));
   into.ruleset = *r;
   std::string claim = opt.get("claim", "first");
   auto c = parse_claims(claim);
-  if (!c) throw UsageError("--claim must be first or never, not '" + claim + "'");
+  if (!c) throw UsageError("--claim must be first or never, not " + chess::quoted(claim));
   into.claims = *c;
 }
 

@@ -72,6 +72,10 @@ GameRecord play_game(const GameSpec& spec, uint64_t index, Player& first, Player
   while (!game.over()) {
     const chess::Position& pos = game.position();
     const chess::Color us = pos.side_to_move();
+    if (std::string full = pos.clock_overflow(); !full.empty()) {
+      finish(rec, Ending::ERROR, chess::Result::ONGOING, "error: " + full);
+      break;
+    }
     if (adj.max_plies && game.ply() >= adj.max_plies) {
       finish(rec, Ending::MAX_LENGTH, chess::Result::DRAW, "max_length");
       break;

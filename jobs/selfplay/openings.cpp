@@ -8,6 +8,7 @@
 #include "core/game.h"
 #include "core/movegen.h"
 #include "core/pgn.h"
+#include "core/quote.h"
 #include "core/random.h"
 #include "core/san.h"
 #include "core/uci.h"
@@ -66,7 +67,7 @@ BookLine uci_line(const std::string& line) {
   std::istringstream words(line);
   for (std::string w; words >> w;) {
     std::optional<chess::Move> m = chess::parse_uci(pos, w);
-    if (!m) throw std::runtime_error("'" + w + "' is not a legal move here");
+    if (!m) throw std::runtime_error(chess::quoted(w) + " is not a legal move here");
     b.moves.push_back(*m);
     pos = pos.after(*m);
   }

@@ -1,13 +1,19 @@
 #include "jobs/selfplay/options.h"
 
+#include <charconv>
 #include <cstdlib>
+#include <optional>
+#include <string_view>
 #include <vector>
 
+#include "core/quote.h"
 #include "jobs/rules/options.h"
 
 namespace chesshpc {
 
 namespace {
+
+constexpr double MAX_CLOCK_SECONDS = 86400;
 
 // What bounds each move: exactly one of nodes, depth, movetime and a clock.
 std::vector<OptionSpec> move_limit_options() {
@@ -17,15 +23,30 @@ std::vector<OptionSpec> move_limit_options() {
           {"tc", "BASE+INC", "a clock per game in seconds, e.g. 10+0.1 (flag falls end games)"}};
 }
 
-// --tc BASE+INC in seconds (INC may be left out).
+// One number of --tc: digits with at most one decimal point, at least one digit, and no
+// sign, exponent or space, so that "1+", "+1", "-1+0" and "1++1" are refused rather than
+// read as far as they go.
+std::optional<double> clock_seconds(std::string_view text) {
+  if (text.empty() || text.find_first_not_of("0123456789.") != std::string_view::npos ||
+      text.find_first_of("0123456789") == std::string_view::npos || text.find('.') != text.rfind('.'))
+    return std::nullopt;
+  double value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value > MAX_CLOCK_SECONDS) return std::nullopt;
+  return value;
+}
+
+// --tc BASE+INC in seconds (+INC may be left out): BASE above 0, INC 0 or more, both at
+// most a day.
 TimeControl read_clock(const std::string& text) {
-  size_t plus = text.find('+');
-  char* end = nullptr;
-  double base = std::strtod(text.c_str(), &end);
-  double inc = plus == std::string::npos ? 0 : std::strtod(text.c_str() + plus + 1, nullptr);
-  if (!(base > 0) || (plus == std::string::npos ? *end != 0 : end != text.c_str() + plus) || !(inc >= 0))
-    throw UsageError("--tc takes BASE+INC in seconds, e.g. 10+0.1, not '" + text + "'");
-  return {long(base * 1000), long(inc * 1000)};
+  const size_t plus = text.find('+');
+  const std::optional<double> base = clock_seconds(std::string_view(text).substr(0, plus));
+  const std::optional<double> inc =
+      plus == std::string::npos ? std::optional(0.0) : clock_seconds(std::string_view(text).substr(plus + 1));
+  if (!base || !inc || !(*base > 0))
+    throw UsageError("--tc takes BASE+INC in seconds (BASE above 0, each at most 86400), e.g. 10+0.1, not " +
+                     chess::quoted(text));
+  return {long(*base * 1000), long(*inc * 1000)};
 }
 
 void read_move_limits(const Options& opt, SelfplayRequest& req) {
@@ -50,7 +71,7 @@ PlayerSpec read_player(const Options& opt, const char* name) {
   PlayerSpec p;
   if (text == "chesshpc") return p;
   if (text.rfind("uci:", 0) != 0 || text.size() == 4)
-    throw UsageError(std::string("--") + name + " must be chesshpc or uci:COMMAND, not '" + text + "'");
+    throw UsageError(std::string("--") + name + " must be chesshpc or uci:COMMAND, not " + chess::quoted(text));
   p.command = text.substr(4);
   std::string list = opt.get("uci-options", "");
   for (size_t a = 0, b; a < list.size(); a = b + 1) {
@@ -58,7 +79,8 @@ PlayerSpec read_player(const Options& opt, const char* name) {
     if (b == std::string::npos) b = list.size();
     std::string item = list.substr(a, b - a);
     size_t eq = item.find('=');
-    if (eq == std::string::npos || eq == 0) throw UsageError("--uci-options takes NAME=VALUE,..., not '" + item + "'");
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError("--uci-options takes NAME=VALUE,..., not " + chess::quoted(item));
     p.options.push_back({item.substr(0, eq), item.substr(eq + 1)});
   }
   return p;
@@ -76,7 +98,7 @@ void read_openings(const Options& opt, SelfplayRequest& req) {
   req.book = opt.get("book", "");
   std::string order = opt.get("book-order", "sequential");
   if (order != "sequential" && order != "random")
-    throw UsageError("--book-order must be sequential or random, not '" + order + "'");
+    throw UsageError("--book-order must be sequential or random, not " + chess::quoted(order));
   req.book_order = order == "random" ? BookOrder::RANDOM : BookOrder::SEQUENTIAL;
   req.random_plies = opt.get_int("random-plies", 0, 0, 200);
 }

@@ -1,4 +1,5 @@
 #include "jobs/uci/engine.h"
+#include "core/quote.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -13,6 +14,8 @@
 #include <cstring>
 #include <sstream>
 #include <thread>
+
+#include "core/quote.h"
 
 extern char** environ;
 
@@ -177,7 +180,7 @@ UciPerft UciEngine::perft(const std::string& position, int depth, double timeout
     p.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     char* end = nullptr;
     p.nodes = std::strtoull(line.c_str() + key.size(), &end, 10);
-    if (end == line.c_str() + key.size()) throw UciError("engine '" + command_ + "' sent '" + line + "'");
+    if (end == line.c_str() + key.size()) throw UciError("engine '" + command_ + "' sent " + chess::quoted(line));
     return p;
   }
 }
@@ -212,7 +215,7 @@ UciAnswer UciEngine::go(const std::string& position, const std::vector<std::stri
     if (line.rfind("info ", 0) == 0) parse_info(line, a);
     if (line.rfind("bestmove", 0) != 0) continue;
     std::vector<std::string> w = split_words(line);
-    if (w.size() < 2) throw UciError("engine '" + command_ + "' sent '" + line + "'");
+    if (w.size() < 2) throw UciError("engine '" + command_ + "' sent " + chess::quoted(line));
     a.bestmove = w[1];
     a.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return a;

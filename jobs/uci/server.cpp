@@ -5,6 +5,7 @@
 #include <new>
 #include <sstream>
 
+#include "core/quote.h"
 #include "core/uci.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/version.h"
@@ -85,7 +86,7 @@ bool UciServer::handle(const std::string& line) {
   try {
     return dispatch(line);
   } catch (const std::exception& e) {
-    send(std::string("info string error: ") + e.what() + " in: " + line);
+    send(std::string("info string error: ") + e.what() + " in: " + chess::quoted(line));
     return true;
   }
 }
@@ -122,7 +123,7 @@ bool UciServer::dispatch(const std::string& line) {
     finish_search();
     return false;
   } else {
-    send("info string unknown command: " + line);
+    send("info string unknown command: " + chess::quoted(line));
   }
   return true;
 }
@@ -141,8 +142,8 @@ void UciServer::setoption(const std::vector<std::string>& tokens) {
   if (name == "Hash") {
     int64_t mb = 0;
     if (!parse_int64(value, mb) || mb < 1 || mb > MAX_HASH_MB) {
-      send("info string Hash takes a whole number of MB from 1 to " + std::to_string(MAX_HASH_MB) + ", not '" + value +
-           "'");
+      send("info string Hash takes a whole number of MB from 1 to " + std::to_string(MAX_HASH_MB) + ", not " +
+           chess::quoted(value));
       return;
     }
     finish_search();
@@ -154,7 +155,7 @@ void UciServer::setoption(const std::vector<std::string>& tokens) {
     }
   } else if (name == "UCI_Chess960") {
     if (value != "true" && value != "false") {
-      send("info string UCI_Chess960 is true or false, not '" + value + "'");
+      send("info string UCI_Chess960 is true or false, not " + chess::quoted(value));
       return;
     }
     // Positions set from now on are of the chosen game (Chess960: X-FEN or Shredder-FEN,
@@ -168,7 +169,7 @@ void UciServer::setoption(const std::vector<std::string>& tokens) {
     finish_search();
     search_->clear();
   } else {
-    send("info string unknown option '" + name + "'");
+    send("info string unknown option " + chess::quoted(name));
   }
 }
 
@@ -194,16 +195,20 @@ void UciServer::position(const std::vector<std::string>& tokens) {
   std::vector<chess::Key> history;
   if (i < tokens.size()) {
     if (tokens[i] != "moves") {
-      send("info string expected 'moves', not '" + tokens[i] + "'");
+      send("info string expected 'moves', not " + chess::quoted(tokens[i]));
       return;
     }
     for (++i; i < tokens.size(); ++i) {
       std::optional<chess::Move> m = chess::parse_uci(pos, tokens[i]);
       if (!m) {
-        send("info string illegal move '" + tokens[i] + "' in " + pos.fen() + "; position unchanged");
+        send("info string illegal move " + chess::quoted(tokens[i]) + " in " + pos.fen() + "; position unchanged");
         return;
       }
       history.push_back(pos.key());
+      if (std::string full = pos.clock_overflow(); !full.empty()) {
+        send("info string move " + chess::quoted(tokens[i]) + ": " + full + "; position unchanged");
+        return;
+      }
       pos.do_move(*m);
     }
   }
@@ -251,12 +256,12 @@ void UciServer::go(const std::vector<std::string>& tokens) {
     else if (t == "movestogo")
       target = &movestogo;
     if (!target) {
-      send("info string go: ignoring unknown '" + t + "'");
+      send("info string go: ignoring unknown " + chess::quoted(t));
       continue;
     }
     int64_t v = 0;
     if (i + 1 >= tokens.size() || !parse_int64(tokens[i + 1], v)) {
-      send("info string go: '" + t + "' needs a whole number; ignored");
+      send("info string go: " + chess::quoted(t) + " needs a whole number; ignored");
       continue;
     }
     ++i;

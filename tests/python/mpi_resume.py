@@ -6,7 +6,11 @@
    give the published total and the plain perft's divide, computing exactly the units the
    file lacked, and keep the recorded units as they were (run 0).
 2. SIGTERM: a run in one process stops with exit code 5, names the units it kept and the
-   command that resumes; resuming on 2 ranks gives the published total.
+   command that resumes; resuming on 2 ranks gives the published total. A 2-rank run
+   signalled on every rank (as Slurm does) stops alike and resumes in one process. /ranks
+   keeps one row per run and rank, the stopped run's included: exactly (run, rank, host)
+   for each rank of each run, busy_seconds the seconds of the units that run recorded
+   from that rank (one unit at a time per rank), idle_seconds never negative.
 3. Resuming from another job's file (other depth, other split) is refused, naming the difference.
 4. The command a stopped run prints to resume it works as printed: a 2-rank run that left
    --split-depth to the rank count (and its FEN, with spaces, to the shell's quoting) is
@@ -15,9 +19,11 @@
 usage: mpi_resume.py MPIEXEC CHESSHPC
 """
 import json
+import math
 import os
 import shlex
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -75,6 +81,42 @@ def check_resumed(result, path, recorded, reference, what):
     print(f"{what}: {len(recorded)} units kept, {result['units_computed']} computed, total {result['nodes']} ok")
 
 
+def check_rank_rows(path, ranks_per_run, what):
+    """/ranks holds exactly one row per run and rank (ranks_per_run[run] ranks in run), each
+    rank's busy time the sum of the seconds of the units it counted in that run."""
+    with h5py.File(path, "r") as f:
+        r, u = f["ranks"], f["units"]
+        rows = list(zip(r["run"][:].tolist(), r["rank"][:].tolist(), r["host"].asstr()[:].tolist()))
+        expected = [(run, rank, socket.gethostname()) for run, n in enumerate(ranks_per_run) for rank in range(n)]
+        assert rows == expected, f"{what}: /ranks rows {rows}, expected {expected}"
+        assert int(f.attrs["runs"]) == len(ranks_per_run), f"{what}: runs {f.attrs['runs']}"
+        busy, idle = r["busy_seconds"][:], r["idle_seconds"][:]
+        done, unit_run, unit_rank, seconds = u["done"][:], u["run"][:], u["rank"][:], u["seconds"][:]
+        for i, (run, rank, _) in enumerate(rows):
+            counted = sum(float(seconds[k]) for k in range(len(done))
+                          if done[k] and unit_run[k] == run and unit_rank[k] == rank)
+            assert math.isclose(busy[i], counted, rel_tol=1e-9, abs_tol=1e-9), \
+                f"{what}: run {run} rank {rank} busy {busy[i]}, its units took {counted}"
+            assert idle[i] >= 0, f"{what}: run {run} rank {rank} idle {idle[i]}"
+    print(f"{what}: /ranks rows {[(run, rank) for run, rank, _ in rows]} ok")
+
+
+def sigterm_every_rank(mpiexec, cmd, path):
+    """Starts cmd on 2 ranks, sends SIGTERM to both once the file records a unit, and
+    returns rank 0's standard error once mpirun has exited with 5."""
+    log = path + ".log"
+    with open(log, "w") as err:
+        proc = subprocess.Popen(mpirun(mpiexec, 2) + cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=err,
+                                start_new_session=True)
+        wait_until_recorded(lambda: units_done(path), proc, "the 2-rank run", 120, output=lambda: open(log).read())
+        for rank in (0, 1):
+            os.kill(rank_pid(path, rank), signal.SIGTERM)
+        proc.wait(timeout=60)
+    text = open(log).read()
+    assert proc.returncode == 5, f"SIGTERM to 2 ranks: exit code {proc.returncode}, stderr {text!r}"
+    return text
+
+
 def main(mpiexec, binary):
     reference = run_json([binary, "perft", "--depth", str(DEPTH), "--divide", "--json", "--quiet"])
     assert reference["nodes"] == PUBLISHED
@@ -95,7 +137,21 @@ def main(mpiexec, binary):
         kept = units_done(path)
         assert f"stopped by SIGTERM after {kept} of " in err and "resume with: " in err and err.rstrip().endswith("--resume"), err
         recorded = check_recorded_units(binary, path)
+        check_rank_rows(path, [1], "SIGTERM to 1 process")
         check_resumed(run_json(mpirun(mpiexec, 2) + cmd + ["--resume"]), path, recorded, reference, "SIGTERM, 1 -> 2 ranks")
+        check_rank_rows(path, [1, 2], "SIGTERM, 1 -> 2 ranks")
+
+        # 2b. SIGTERM to every rank of a 2-rank run, resumed in one process.
+        path = os.path.join(tmp, "stopped2.h5")
+        cmd = perft(binary, path, "--checkpoint", "0.05")
+        err = sigterm_every_rank(mpiexec, cmd, path)
+        kept = units_done(path)
+        # mpirun adds its own lines after rank 0's notice.
+        assert f"stopped by SIGTERM after {kept} of " in err and " --resume\n" in err, err
+        recorded = check_recorded_units(binary, path)
+        check_rank_rows(path, [2], "SIGTERM to 2 ranks")
+        check_resumed(run_json(cmd + ["--resume"]), path, recorded, reference, "SIGTERM, 2 ranks -> 1 process")
+        check_rank_rows(path, [2, 1], "SIGTERM, 2 ranks -> 1 process")
 
         # 3. Another job's file is refused, naming what differs.
         for flag, value, named in (("--depth", "6", "depth is 7, this run's is 6"),

@@ -22,28 +22,16 @@ namespace {
 #define COUNT_CLONES [[gnu::target_clones("arch=x86-64-v3", "popcnt", "default")]]
 #endif
 
-// What the root gives every node below it: Chess960's castling paths (castling_paths,
-// which hold while rights are only lost). Standard chess's is empty, and an empty class
-// takes no register as an argument, so its functions pass nothing more than before.
-template <bool Chess960>
-struct Root {
-  const CastlingPaths* paths;
-};
-template <>
-struct Root<false> {
-  static constexpr const CastlingPaths* paths = nullptr;
-};
-
 // Chess960 is the generator's (generate_legal_as), chosen once at the root.
 template <Color Us, bool Chess960>
-uint64_t bulk(const Position& pos, int depth, PerftTable* table, Root<Chess960> root);
+uint64_t bulk(const Position& pos, int depth, PerftTable* table);
 
 // Flattened so that the sink's counter lives in a register: behind a reference it could
 // alias the position's bitboards, and every add would force them to be reloaded.
 template <Color Us, bool Chess960>
-[[gnu::flatten]] COUNT_CLONES uint64_t count_moves(const Position& pos, Root<Chess960> root) {
+[[gnu::flatten]] COUNT_CLONES uint64_t count_moves(const Position& pos) {
   CountSink sink;
-  generate_legal_as<Us, Chess960>(pos, sink, root.paths);
+  generate_legal_as<Us, Chess960>(pos, sink);
   return sink.n;
 }
 
@@ -53,17 +41,16 @@ struct TreeSink {
   const Position& pos;
   int depth;          // of the subtrees below the moves
   PerftTable* table;  // null: no hashing
-  Root<Chess960> root;
   uint64_t n = 0;
 
   void play(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo = KNIGHT) {
     Position child = pos;
     if (depth == 1) {
       child.apply<Us, false>(from, to, pt, kind, promo);
-      n += count_moves<~Us, Chess960>(child, root);
+      n += count_moves<~Us, Chess960>(child);
     } else {
       child.apply<Us>(from, to, pt, kind, promo);
-      n += bulk<~Us, Chess960>(child, depth, table, root);
+      n += bulk<~Us, Chess960>(child, depth, table);
     }
   }
   void piece_moves(PieceType pt, Square from, Bitboard to) {
@@ -88,12 +75,12 @@ struct TreeSink {
 // Subtrees of depth 2 and more go through the table when there is one; a depth-1 count
 // is cheaper than a probe.
 template <Color Us, bool Chess960>
-uint64_t bulk(const Position& pos, int depth, PerftTable* table, Root<Chess960> root) {
-  if (depth <= 1) return count_moves<Us, Chess960>(pos, root);
+uint64_t bulk(const Position& pos, int depth, PerftTable* table) {
+  if (depth <= 1) return count_moves<Us, Chess960>(pos);
   uint64_t n;
   if (table && table->probe(pos.key(), depth, n)) return n;
-  TreeSink<Us, Chess960> sink{pos, depth - 1, table, root};
-  generate_legal_as<Us, Chess960>(pos, sink, root.paths);
+  TreeSink<Us, Chess960> sink{pos, depth - 1, table};
+  generate_legal_as<Us, Chess960>(pos, sink);
   if (table) table->store(pos.key(), depth, sink.n);
   return sink.n;
 }
@@ -156,13 +143,9 @@ Counters& Counters::operator+=(const Counters& o) {
 
 uint64_t count(const Position& pos, int depth, PerftTable* table) {
   if (depth <= 0) return 1;
-  if (pos.is_chess960()) {
-    const CastlingPaths paths = castling_paths(pos);
-    return pos.side_to_move() == WHITE ? bulk<WHITE, true>(pos, depth, table, {&paths})
-                                       : bulk<BLACK, true>(pos, depth, table, {&paths});
-  }
-  return pos.side_to_move() == WHITE ? bulk<WHITE, false>(pos, depth, table, {})
-                                     : bulk<BLACK, false>(pos, depth, table, {});
+  if (pos.is_chess960())
+    return pos.side_to_move() == WHITE ? bulk<WHITE, true>(pos, depth, table) : bulk<BLACK, true>(pos, depth, table);
+  return pos.side_to_move() == WHITE ? bulk<WHITE, false>(pos, depth, table) : bulk<BLACK, false>(pos, depth, table);
 }
 
 Counters detailed(const Position& pos, int depth) {

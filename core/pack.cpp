@@ -11,6 +11,8 @@ namespace chess {
 namespace {
 
 constexpr char PIECE_CHARS[] = "PNBRQKpnbrqk";
+constexpr CastlingRights RIGHTS[4] = {WHITE_OO, WHITE_OOO, BLACK_OO, BLACK_OOO};  // by right_index
+constexpr uint16_t CHESS960_BIT = 0x8000;
 
 int code(Piece p) { return int(p & 7) + (p >> 3) * 6; }
 
@@ -34,6 +36,12 @@ PackedPosition pack(const Position& pos) {
   b[25] = is_ok(pos.ep_square()) ? uint8_t(pos.ep_square()) : 255;
   b[26] = uint8_t(pos.rule50()), b[27] = uint8_t(pos.rule50() >> 8);
   b[28] = uint8_t(pos.fullmove()), b[29] = uint8_t(pos.fullmove() >> 8);
+  if (pos.is_chess960()) {
+    uint16_t files = CHESS960_BIT;
+    for (int i = 0; i < 4; ++i)
+      if (pos.castling() & RIGHTS[i]) files |= uint16_t(file_of(pos.castling_rook_square(RIGHTS[i])) << (3 * i));
+    b[30] = uint8_t(files), b[31] = uint8_t(files >> 8);
+  }
   return b;
 }
 
@@ -70,14 +78,17 @@ Position unpack(const PackedPosition& b) {
     if (rank) fen += '/';
   }
   fen += b[24] & 1 ? " b " : " w ";
+  // Chess960 names each right's rook by its file (Shredder-FEN), which from_fen reads back.
+  const uint16_t files = uint16_t(b[30] | b[31] << 8);
+  const bool chess960 = files & CHESS960_BIT;
   std::string castling;
   for (int i = 0; i < 4; ++i)
-    if (b[24] >> (1 + i) & 1) castling += "KQkq"[i];
+    if (b[24] >> (1 + i) & 1) castling += chess960 ? char((i < 2 ? 'A' : 'a') + (files >> (3 * i) & 7)) : "KQkq"[i];
   fen += castling.empty() ? "-" : castling;
   fen += ' ';
   fen += b[25] < 64 ? square_to_string(Square(b[25])) : "-";
   fen += ' ' + std::to_string(b[26] | b[27] << 8) + ' ' + std::to_string(b[28] | b[29] << 8);
-  return Position::from_fen(fen);
+  return Position::from_fen(fen, chess960);
 }
 
 }  // namespace chess

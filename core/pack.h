@@ -7,7 +7,9 @@
 //   byte  25     en-passant square (0-63; only when a capture there is legal) or 255
 //   bytes 26-27  half-move clock (uint16)
 //   bytes 28-29  full-move number (uint16)
-//   bytes 30-31  zero
+//   bytes 30-31  zero for standard chess; for Chess960 (uint16) bit 15 set and, per castling
+//                right held, its rook's file (0 a ... 7 h) in 3 bits: bits 0-2 K, 3-5 Q,
+//                6-8 k, 9-11 q (0 for a right not held)
 #pragma once
 
 #include <array>

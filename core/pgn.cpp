@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <unordered_set>
+#include <utility>
 
 #include "core/quote.h"
 #include "core/san.h"
@@ -164,6 +165,9 @@ class GameReader {
     return fail(variation_line_, "unbalanced parenthesis: the variation opened here is not closed");
   }
   bool read_tag();
+  // Past the tag section: the start position from the FEN and Variant tags, read once both
+  // may have come (in either order).
+  bool begin_movetext();
   bool read_token();
   bool read_move(std::string_view text, int line);
 
@@ -171,10 +175,12 @@ class GameReader {
   PgnGame& game_;
   PgnError& error_;
   Position pos_;
-  int depth_ = 0;           // variations open
-  int variation_line_ = 0;  // where the outermost open one started
-  bool movetext_ = false;   // past the tag section
-  bool ended_ = false;      // the termination marker was read
+  int depth_ = 0;              // variations open
+  int variation_line_ = 0;     // where the outermost open one started
+  bool movetext_ = false;      // past the tag section
+  bool ended_ = false;         // the termination marker was read
+  std::string fen_, variant_;  // the FEN and Variant tags' values
+  int fen_line_ = 0, variant_line_ = 0;
 };
 
 bool GameReader::read() {
@@ -184,6 +190,8 @@ bool GameReader::read() {
   game_.start = standard_start();
   game_.first_line = sc_.line;
   pos_ = game_.start;
+  fen_line_ = variant_line_ = 0;
+  error_.variant.clear();
 
   while (!sc_.done()) {
     char c = sc_.peek();
@@ -206,8 +214,8 @@ bool GameReader::read() {
       if (movetext_) return fail(line, "tag pair after the movetext");
       if (!read_tag()) return false;
     } else if (c == '(') {
+      if (!begin_movetext()) return false;
       if (depth_++ == 0) variation_line_ = line;
-      movetext_ = true;
       ++sc_.i;
     } else if (c == ')') {
       if (depth_ == 0) return fail(line, "unbalanced parenthesis: ')' closes no variation");
@@ -246,15 +254,27 @@ bool GameReader::read_tag() {
   if (i >= s.size() || s[i] != ']') return fail(line, "bad tag pair " + quoted(name) + ": no closing ']'");
   sc_.i = i + 1;
 
-  if (name == "FEN") {
-    try {
-      game_.start = Position::from_fen(value);
-    } catch (const FenError& e) {
-      return fail(line, std::string("bad FEN tag: ") + e.what());
-    }
-    pos_ = game_.start;
-  }
+  if (name == "FEN") fen_ = value, fen_line_ = line;
+  if (name == "Variant") variant_ = value, variant_line_ = line;
   game_.tags.emplace_back(std::string(name), std::move(value));
+  return true;
+}
+
+bool GameReader::begin_movetext() {
+  if (std::exchange(movetext_, true)) return true;
+  const PgnVariant variant = variant_line_ ? pgn_variant(variant_) : PgnVariant::STANDARD;
+  if (variant == PgnVariant::UNSUPPORTED) {
+    error_.variant = variant_;
+    return fail(variant_line_, "variant " + quoted(variant_) + " is not supported (standard chess and Chess960 are)");
+  }
+  if (!fen_line_) return true;
+  try {
+    // Chess960's FEN in either convention (X-FEN, Shredder-FEN), its castling in SAN O-O.
+    game_.start = Position::from_fen(fen_, variant == PgnVariant::CHESS960);
+  } catch (const FenError& e) {
+    return fail(fen_line_, std::string("bad FEN tag: ") + e.what());
+  }
+  pos_ = game_.start;
   return true;
 }
 
@@ -263,8 +283,8 @@ bool GameReader::read_tag() {
 bool GameReader::read_token() {
   const int line = sc_.line;
   std::string_view t = sc_.token();
+  if (!begin_movetext()) return false;
   sc_.i += t.size();
-  movetext_ = true;
 
   if (is_termination(t)) {
     if (depth_) return unclosed_variation();
@@ -341,6 +361,18 @@ bool in_roster(std::string_view name) {
 }
 
 }  // namespace
+
+PgnVariant pgn_variant(std::string_view tag) {
+  std::string key;  // lower case, without spaces, dashes and underscores
+  for (char c : tag)
+    if (c != ' ' && c != '-' && c != '_') key += char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  for (std::string_view s : {"", "standard", "chess", "normal", "fromposition"})
+    if (key == s) return PgnVariant::STANDARD;
+  for (std::string_view s :
+       {"chess960", "960", "fischerandom", "fischerrandom", "fischerrandomchess", "frc", "doublefischerrandom", "dfrc"})
+    if (key == s) return PgnVariant::CHESS960;
+  return PgnVariant::UNSUPPORTED;
+}
 
 std::string PgnError::what() const { return "line " + std::to_string(line) + ": " + message; }
 

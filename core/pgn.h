@@ -25,10 +25,19 @@ struct PgnGame {
 struct PgnError {
   int line;             // 1-based line of the fault
   std::string message;  // what is wrong, naming the move text where one is at fault
+  std::string variant;  // the Variant tag of a game of a variant not read here; else empty
 
   // "line 14: illegal move 'Nf6' at ply 9": the line, then the message.
   std::string what() const;
 };
+
+// The rules a Variant tag names, compared without case, spaces, dashes and underscores:
+// standard chess ("Standard", "Chess", "Normal", "From Position", or an empty tag),
+// Chess960 ("Chess960", "Chess 960", "960", "Fischerandom", "Fischer Random", "FRC", and
+// Double Fischer Random, whose rules are Chess960's), or another variant (Crazyhouse,
+// Atomic, Three-check...), whose games are not read.
+enum class PgnVariant : uint8_t { STANDARD, CHESS960, UNSUPPORTED };
+PgnVariant pgn_variant(std::string_view tag);
 
 // One game's text within a file, and the line it starts on.
 struct PgnChunk {
@@ -70,7 +79,9 @@ PgnPart split_pgn_part(std::string_view text, int first_line, bool line_start, b
 // NAGs like $1, variations in (), annotation glyphs) and the termination marker. Returns
 // false and fills error on an illegal or unreadable move, an unbalanced brace or
 // parenthesis, a bad tag pair, or a missing termination marker.
-// A FEN tag sets the start position whether or not SetUp "1" is present. Moves inside
+// A FEN tag sets the start position whether or not SetUp "1" is present; with a Variant
+// tag of Chess960 (pgn_variant) it may be X-FEN or Shredder-FEN, and the game is Chess960.
+// A game of a variant not supported fails at its Variant tag's line, with error.variant set. Moves inside
 // variations are skipped unread. After the marker only comments and NAGs may follow.
 // The game is cleared first, so one PgnGame can be reused across calls (its vectors keep
 // their capacity).

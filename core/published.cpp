@@ -13,6 +13,10 @@ constexpr uint64_t POS4[] = {6, 264, 9467, 422333, 15833292, 706045033};
 constexpr uint64_t POS5[] = {44, 1486, 62379, 2103487, 89941194};
 constexpr uint64_t POS6[] = {46, 2079, 89890, 3894594, 164075551, 6923051137, 287188994746, 11923589843526};
 
+// Chess960 start position 0 (data/chess960.epd to depth 5; depth 6 by Stockfish 15.1 with
+// UCI_Chess960, and by chesshpc).
+constexpr uint64_t CHESS960_0[] = {20, 400, 9006, 201143, 4975808, 121983565};
+
 constexpr PublishedPosition POSITIONS[] = {
     {"start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", START},
     {"kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", KIWIPETE},
@@ -22,12 +26,19 @@ constexpr PublishedPosition POSITIONS[] = {
     {"pos6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", POS6},
 };
 
+// Beside the wiki's six, so that Chess960's perft speed is tracked next to standard chess's.
+constexpr PublishedPosition OTHERS[] = {
+    {"chess960", "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1", CHESS960_0},
+};
+
 }  // namespace
 
 std::span<const PublishedPosition> published_positions() { return POSITIONS; }
 
 const PublishedPosition* find_published(std::string_view name) {
   for (const PublishedPosition& p : POSITIONS)
+    if (p.name == name) return &p;
+  for (const PublishedPosition& p : OTHERS)
     if (p.name == name) return &p;
   return nullptr;
 }

@@ -33,6 +33,7 @@ TEST(BenchSuite, PublishedTableHoldsTheWikiCounts) {
   EXPECT_FALSE(chess::published_count("pos5", 6).has_value());
   EXPECT_FALSE(chess::published_count("nowhere", 1).has_value());
   EXPECT_EQ(chess::published_positions().size(), 6u);
+  EXPECT_EQ(chess::published_count("chess960", 6), 121983565u);  // Chess960 start 0, beside the six
 }
 
 TEST(BenchSuite, WrongCountIsAMismatchNamingTheMeasurement) {

@@ -937,3 +937,34 @@ TEST(Cli, MessagesQuoteBoundedEscapedExcerpts) {
   EXPECT_EQ(first_line(d.err), "chesshpc drawstats: " + corpus + ":3: game 0 skipped: unreadable move '" +
                                    std::string(60, 'Q') + "...' at ply 2");
 }
+
+// ---- Chess960 selfplay and rules (issue 15) -------------------------------------------------
+
+// rules plays a Chess960 game by its start's number, castling in SAN or king-takes-rook.
+TEST(Cli, RulesPlaysChess960CastlingInSanAndUci) {
+  for (const std::string moves : {"Nf3 Nf6 O-O O-O Ng5 Ng4 Nf3 Nf6 Ng5 Ng4 Nf3 Nf6",
+                                  "g1f3 g8f6 f1h1 f8h8 f3g5 f6g4 g5f3 g4f6 f3g5 f6g4 g5f3 g4f6"}) {
+    Result r = chesshpc("rules --fen chess960:192 --moves '" + moves + "' --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("{\"termination\": \"threefold_repetition\", \"result\": \"1/2-1/2\", \"plies\": 12,", 0), 0u)
+        << r.out;
+  }
+}
+
+// --variant takes three names, and a book is refused with it: a variant draws the start.
+TEST(Cli, SelfplayVariantIsCheckedAndRefusesABook) {
+  const std::string out = test_dir() + "s.h5";
+  Result bad = chesshpc("selfplay --games 2 --nodes 10 --variant crazyhouse --out " + out);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--variant must be standard, chess960 or dfrc, not 'crazyhouse'"), std::string::npos)
+      << bad.err;
+  const std::string book = write_file("variant_book.epd", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n");
+  Result both = chesshpc("selfplay --games 2 --nodes 10 --variant dfrc --book " + book + " --out " + out);
+  EXPECT_EQ(both.code, 2);
+  EXPECT_NE(both.err.find("--book cannot be combined with --variant dfrc: the variant draws each game pair's start "
+                          "position (add --random-plies for variety)"),
+            std::string::npos)
+      << both.err;
+  EXPECT_EQ(both.err.rfind("chesshpc: --book cannot be combined with --variant dfrc", 0), 0u) << both.err;
+  EXPECT_FALSE(exists(out));
+}

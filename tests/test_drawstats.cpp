@@ -429,3 +429,83 @@ TEST(Drawstats, DirectoryIsAnIoError) {
   EXPECT_EQ(r.out, "");
   EXPECT_FALSE(std::filesystem::exists(temp_path("dir.h5")));
 }
+
+// ---- Chess960 games and other variants (issue 15) ------------------------------------------
+
+namespace {
+
+// Start 192 (BBQNRKNR): both sides castle O-O, then their knights shuffle to a threefold
+// repetition at ply 12 (the position after 2... O-O, at plies 4, 8 and 12).
+const char* SHUFFLE_960 = "1. Nf3 Nf6 2. O-O O-O 3. Ng5 Ng4 4. Nf3 Nf6 5. Ng5 Ng4 6. Nf3 Nf6 1/2-1/2\n\n";
+
+std::string game_960(const std::string& variant, const std::string& castling) {
+  return "[Event \"960\"]\n[Variant \"" + variant +
+         "\"]\n[SetUp \"1\"]\n[FEN \"bbqnrknr/pppppppp/8/8/8/8/PPPPPPPP/BBQNRKNR w " + castling + " - 0 1\"]\n\n" +
+         SHUFFLE_960;
+}
+
+}  // namespace
+
+// Chess960 under its names (any case, spaces, dashes), with X-FEN or Shredder-FEN, is
+// replayed like any game; Crazyhouse, Atomic and Three-check games are skipped, each at
+// its Variant tag's line with the variant named, and the corpus goes on.
+TEST(Drawstats, Chess960GamesAreReplayedAndOtherVariantsSkipped) {
+  std::string corpus = game_960("Chess960", "KQkq");                                 // game 0, lines 1-7
+  corpus += "[Event \"zh\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 e5 1-0\n\n";          // game 1, line 8
+  corpus += game_960("chess 960", "HEhe");                                           // game 2
+  corpus += game_960("Fischer-Random", "KQkq");                                      // game 3
+  corpus += "[Event \"x\"]\n[Variant \"Atomic\"]\n\n1. e4 e5 1-0\n\n";               // game 4, line 27
+  corpus += game_960("fischerandom", "HEhe");                                        // game 5
+  corpus += "[Event \"3c\"]\n[Variant \"Three-check\"]\n\n1. e4 e5 1-0\n\n";         // game 6, line 39
+  corpus += "[Event \"std\"]\n[Variant \"Standard\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";  // game 7
+  DrawstatsResult r = compute_drawstats(corpus, chess::Ruleset::FIDE, chess::ClaimPolicy::FIRST, 2, nullptr);
+  ASSERT_EQ(r.games.size(), 5u);
+  for (size_t i = 0; i < 4; ++i) {
+    SCOPED_TRACE(i);
+    const GameRow& g = r.games[i];
+    EXPECT_EQ(g.index, (std::array<int64_t, 4>{0, 2, 3, 5})[i]);
+    EXPECT_EQ(g.plies, 12);
+    EXPECT_EQ(g.termination, int32_t(Rule::THREEFOLD_REPETITION));
+    EXPECT_EQ(g.termination_ply, 12);
+    EXPECT_EQ(fire(g, Rule::THREEFOLD_REPETITION), 12);
+    EXPECT_EQ(g.result, "1/2-1/2");
+  }
+  EXPECT_EQ(r.games[4].index, 7);
+  EXPECT_EQ(r.games[4].termination, int32_t(Rule::CHECKMATE));
+  ASSERT_EQ(r.skipped.size(), 3u);
+  EXPECT_EQ(r.skipped_variants(), 3);
+  EXPECT_EQ(r.skipped[0].index, 1);
+  EXPECT_EQ(r.skipped[0].line, 9);
+  EXPECT_EQ(r.skipped[0].variant, "Crazyhouse");
+  EXPECT_EQ(r.skipped[0].message, "variant 'Crazyhouse' is not supported (standard chess and Chess960 are)");
+  EXPECT_EQ(r.skipped[1].index, 4);
+  EXPECT_EQ(r.skipped[1].line, 28);
+  EXPECT_EQ(r.skipped[1].variant, "Atomic");
+  EXPECT_EQ(r.skipped[2].index, 6);
+  EXPECT_EQ(r.skipped[2].line, 40);
+  EXPECT_EQ(r.skipped[2].variant, "Three-check");
+
+  // The command: one warning line per skipped game, the count in the summary and the JSON.
+  std::string pgn = temp_path("variants.pgn");
+  std::ofstream(pgn) << corpus;
+  DrawstatsRequest req;
+  req.pgn = pgn, req.quiet = true, req.threads = 1;
+  std::ostringstream o, e;
+  ASSERT_EQ(run_drawstats(req, o, e), 0) << e.str();
+  EXPECT_EQ(e.str(), "chesshpc drawstats: " + pgn +
+                         ":9: game 1 skipped: variant 'Crazyhouse' is not supported (standard chess and Chess960 "
+                         "are)\nchesshpc drawstats: " +
+                         pgn +
+                         ":28: game 4 skipped: variant 'Atomic' is not supported (standard chess and Chess960 "
+                         "are)\nchesshpc drawstats: " +
+                         pgn +
+                         ":40: game 6 skipped: variant 'Three-check' is not supported (standard chess and "
+                         "Chess960 are)\n");
+  EXPECT_EQ(o.str().rfind(pgn + ": 5 games replayed, 0 skipped as malformed, 3 as of other variants; 52 plies", 0), 0u)
+      << o.str();
+  req.json = true;
+  std::ostringstream j, je;
+  ASSERT_EQ(run_drawstats(req, j, je), 0) << je.str();
+  EXPECT_NE(j.str().find("\"games\": 5, \"skipped\": 3, \"plies\": 52, \"skipped_variants\": 3,"), std::string::npos)
+      << j.str();
+}

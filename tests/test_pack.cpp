@@ -60,3 +60,68 @@ TEST(Pack, BadBytesAreRefused) {
   b[10] = 0x20;  // e1 now a white pawn: white has no king
   EXPECT_THROW(unpack(b), FenError);
 }
+
+// ---- Chess960 castling rights (issue 15) ----------------------------------------------------
+
+namespace {
+
+// The same position back: pieces, side, rights with their rooks, flag and FEN.
+void expect_round_trip(const Position& pos) {
+  Position back = unpack(pack(pos));
+  EXPECT_EQ(back.fen(FenStyle::SHREDDER), pos.fen(FenStyle::SHREDDER));
+  EXPECT_EQ(back.fen(), pos.fen());
+  EXPECT_EQ(back.is_chess960(), pos.is_chess960()) << pos.fen();
+  EXPECT_EQ(back.castling_squares(), pos.castling_squares()) << pos.fen();
+  EXPECT_EQ(back.key(), pos.key()) << pos.fen();
+  EXPECT_TRUE(back == pos) << pos.fen();
+}
+
+}  // namespace
+
+// Standard chess keeps its bytes: the start position's 32, in full, as before Chess960.
+TEST(Pack, StandardBytesUnchanged) {
+  const PackedPosition start = {0xFF, 0xFF, 0,    0,    0,    0,    0xFF, 0xFF, 0x13, 0x42, 0x25, 0x31, 0, 0, 0, 0,
+                                0x66, 0x66, 0x66, 0x66, 0x79, 0xA8, 0x8B, 0x97, 0x1E, 255,  0,    0,    1, 0, 0, 0};
+  EXPECT_EQ(pack(Position::start()), start);
+  PackedPosition kiwipete = pack(Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w Kq -"));
+  EXPECT_EQ(kiwipete[24], 0x12);  // white to move, K and q
+  EXPECT_EQ(kiwipete[30], 0);
+  EXPECT_EQ(kiwipete[31], 0);
+}
+
+// All 960 starts, and the classical one as Chess960, whose bytes 30-31 name its rooks.
+TEST(Pack, Chess960StartsRoundTrip) {
+  for (int n = 0; n < 960; ++n) {
+    SCOPED_TRACE(n);
+    expect_round_trip(Position::from_fen("chess960:" + std::to_string(n)));
+  }
+  PackedPosition classical = pack(Position::from_fen("chess960:518"));
+  EXPECT_EQ(classical[30] | classical[31] << 8, 0x8000 | 7 | 0 << 3 | 7 << 6 | 0 << 9);  // h, a, h, a
+  EXPECT_EQ(unpack(classical).fen(FenStyle::SHREDDER), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+}
+
+// Mid-game Chess960 and DFRC positions with rights partly lost (random games), and inner
+// castling rooks named by file.
+TEST(Pack, Chess960MidGamePositionsRoundTrip) {
+  for (const char* fen : {"1r2k1r1/8/8/8/8/8/8/R2K2R1 w GAg - 0 1", "4k3/8/8/8/8/8/8/1RK2R2 w F - 3 20",
+                          "rk3r2/8/8/8/8/8/8/1R2KR2 b Fq - 0 9"})
+    expect_round_trip(Position::from_fen(fen, true));
+  Random rng(960);
+  int positions = 0, partial = 0;
+  for (int game = 0; game < 120; ++game) {
+    Position pos =
+        Position::from_fen(game % 2 ? "chess960:" + std::to_string(rng.below(960))
+                                    : "dfrc:" + std::to_string(rng.below(960)) + "," + std::to_string(rng.below(960)));
+    for (int ply = 0; ply < 120; ++ply) {
+      expect_round_trip(pos);
+      if (::testing::Test::HasFailure()) return;
+      ++positions;
+      partial += pos.castling() != NO_CASTLING && pos.castling() != ALL_CASTLING;
+      MoveList moves = legal_moves(pos);
+      if (moves.size() == 0) break;
+      pos = pos.after(moves[rng.below(moves.size())]);
+    }
+  }
+  EXPECT_GT(positions, 10000);
+  EXPECT_GT(partial, 1000);
+}

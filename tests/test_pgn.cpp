@@ -483,3 +483,40 @@ TEST(Pgn, RoundTripOnRandomGames) {
     EXPECT_EQ(r.games[i].result, written[i].result);
   }
 }
+
+// ---- Variants (issue 15) ------------------------------------------------------------------
+
+TEST(Pgn, VariantTagsByName) {
+  for (std::string_view v :
+       {"Chess960", "chess960", "CHESS 960", "Chess-960", "960", "Fischerandom", "Fischer Random", "fischer_random"})
+    EXPECT_EQ(pgn_variant(v), PgnVariant::CHESS960) << v;
+  for (std::string_view v : {"", "Standard", "standard", "From Position", "Normal"})
+    EXPECT_EQ(pgn_variant(v), PgnVariant::STANDARD) << v;
+  for (std::string_view v : {"Crazyhouse", "Atomic", "Three-check", "King of the Hill", "Antichess", "Horde"})
+    EXPECT_EQ(pgn_variant(v), PgnVariant::UNSUPPORTED) << v;
+}
+
+// A Chess960 game reads its FEN in either convention, whichever tag comes first, and its
+// O-O is the king taking its rook (the move written f1h1 in UCI_Chess960's notation).
+TEST(Pgn, Chess960GameWithFenInEitherConventionAndOrder) {
+  const std::string moves = "\n1. Nf3 Nf6 2. O-O O-O *\n";
+  for (const std::string& tags :
+       {std::string("[Variant \"Chess960\"]\n[FEN \"bbqnrknr/pppppppp/8/8/8/8/PPPPPPPP/BBQNRKNR w KQkq - 0 1\"]\n"),
+        std::string("[FEN \"bbqnrknr/pppppppp/8/8/8/8/PPPPPPPP/BBQNRKNR w HEhe - 0 1\"]\n[Variant \"chess 960\"]\n")}) {
+    Read r = read_all(tags + moves);
+    ASSERT_EQ(r.games.size(), 1u) << (r.errors.empty() ? "" : r.errors[0].what());
+    const PgnGame& g = r.games[0];
+    EXPECT_TRUE(g.start.is_chess960());
+    ASSERT_EQ(g.moves.size(), 4u);
+    EXPECT_EQ(to_uci(g.moves[2], true), "f1h1");
+    EXPECT_EQ(to_uci(g.moves[3], true), "f8h8");
+    EXPECT_EQ(g.start.after(g.moves[0]).after(g.moves[1]).after(g.moves[2]).after(g.moves[3]).fen(),
+              "bbqnrrk1/pppppppp/5n2/8/8/5N2/PPPPPPPP/BBQNRRK1 w - - 4 3");
+  }
+  // The same FEN without a Variant tag is standard chess's, where HEhe is no castling field.
+  Read standard = read_all("[FEN \"bbqnrknr/pppppppp/8/8/8/8/PPPPPPPP/BBQNRKNR w HEhe - 0 1\"]\n" + moves);
+  ASSERT_EQ(standard.errors.size(), 1u);
+  EXPECT_EQ(standard.errors[0].line, 1);
+  EXPECT_EQ(standard.errors[0].message.rfind("bad FEN tag: ", 0), 0u) << standard.errors[0].message;
+  EXPECT_EQ(standard.errors[0].variant, "");
+}

@@ -11,9 +11,13 @@
 #include "core/san.h"
 #include "core/uci.h"
 #include "jobs/io/h5.h"
+#include "jobs/io/provenance.h"
 #include "jobs/selfplay/batch.h"
+#include "jobs/selfplay/export.h"
+#include "jobs/selfplay/file.h"
 #include "jobs/selfplay/game.h"
 #include "jobs/selfplay/game_bytes.h"
+#include "jobs/selfplay/job.h"
 #include "jobs/selfplay/players.h"
 #include "jobs/selfplay/tables.h"
 
@@ -317,4 +321,220 @@ TEST(SelfplayBatchFile, ResumeRefusesABookThatChanged) {
   EXPECT_EQ(same.open("2026-01-01T00:00:02Z", again), 0) << again.str();
   EXPECT_TRUE(same.done(0));
   EXPECT_FALSE(same.done(1));
+}
+
+// ---- Chess960 and DFRC selfplay (issue 15) ------------------------------------------------
+
+namespace {
+
+// The games of a batch of `variant`, its units computed in `order` (as ranks and threads
+// might finish them), read back from its file.
+SelfplayTables variant_batch(const std::string& name, Variant variant, std::vector<size_t> order, int games_per_unit) {
+  namespace fs = std::filesystem;
+  const std::string dir = testing::TempDir() + name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  SelfplayRequest req;
+  req.games = 8, req.games_per_unit = games_per_unit, req.limits.nodes = 60, req.threads = 1, req.quiet = true;
+  req.seed = 5, req.random_plies = 2, req.adjudication.max_plies = 40, req.variant = variant;
+  req.out = dir + "/s.h5";
+  SelfplayBatch batch(req);
+  std::ostringstream out, err;
+  EXPECT_EQ(batch.plan(Ranks{}, err), 0) << err.str();
+  EXPECT_EQ(batch.open("2026-01-01T00:00:00Z", err), 0) << err.str();
+  for (size_t unit : order) batch.record(unit, batch.compute(unit), 0, 0);
+  UnitRun run;
+  run.started = "2026-01-01T00:00:00Z";
+  EXPECT_EQ(batch.finish(run, out, err), 0) << err.str();
+  return read_selfplay_tables(h5::open_read(req.out));
+}
+
+// Every game replays legally from its recorded start (read as its variant's chess), and
+// the recorded /positions FENs are the positions met on the way.
+void expect_games_replay(const SelfplayTables& t) {
+  size_t row = 0;
+  for (size_t i = 0; i < t.games.size(); ++i) {
+    chess::Position pos = variant_position(t.games.start_fen[i], *variant_from_name(t.games.variant[i]));
+    std::istringstream moves(t.games.moves[i]);
+    int ply = 0;
+    for (std::string text; moves >> text; ++ply, ++row) {
+      ASSERT_LT(row, t.positions.size());
+      EXPECT_EQ(t.positions.fen[row], pos.fen()) << "game " << i << " ply " << ply;
+      std::optional<chess::Move> m = chess::parse_uci(pos, text);
+      ASSERT_TRUE(m) << "game " << i << " ply " << ply << ": " << text << " is not legal in " << pos.fen();
+      pos = pos.after(*m);
+    }
+    EXPECT_EQ(ply, t.games.plies[i]);
+  }
+}
+
+}  // namespace
+
+// A pair's two games start from one position drawn from (seed, pair): the number and the
+// FEN agree (each back rank as the standard numbering places it), and the same seed gives
+// the same numbers, pinned here, wherever and in whatever order the games are played.
+TEST(SelfplayVariant, PairsShareANumberedStartDrawnFromTheSeed) {
+  OpeningSpec spec;
+  spec.seed = 7, spec.variant = Variant::CHESS960;
+  std::vector<int64_t> numbers;
+  for (uint64_t game = 0; game < 8; game += 2) {
+    Opening a = opening_for(spec, game), b = opening_for(spec, game + 1);
+    EXPECT_EQ(a.start_number, b.start_number);
+    EXPECT_EQ(a.start.fen(), b.start.fen());
+    EXPECT_TRUE(a.start.is_chess960());
+    EXPECT_EQ(a.variant, Variant::CHESS960);
+    const std::string rank = chess::Position::chess960_back_rank(int(a.start_number));
+    std::string black = rank;
+    for (char& c : black) c = char(c - 'A' + 'a');
+    EXPECT_EQ(a.start.fen(), black + "/pppppppp/8/8/8/8/PPPPPPPP/" + rank + " w KQkq - 0 1");
+    numbers.push_back(a.start_number);
+  }
+  EXPECT_EQ(numbers, (std::vector<int64_t>{236, 334, 139, 708}));
+  EXPECT_EQ(opening_for(spec, 5).start_number, numbers[2]);
+
+  spec.variant = Variant::DFRC;
+  Opening d = opening_for(spec, 6), e = opening_for(spec, 7);
+  EXPECT_EQ(d.start_number, e.start_number);
+  EXPECT_EQ(d.start_number, 680050);
+  std::string black = chess::Position::chess960_back_rank(int(d.start_number % 960));
+  for (char& c : black) c = char(c - 'A' + 'a');
+  EXPECT_EQ(d.start.fen(), black + "/pppppppp/8/8/8/8/PPPPPPPP/" +
+                               chess::Position::chess960_back_rank(int(d.start_number / 960)) + " w KQkq - 0 1");
+  spec.variant = Variant::STANDARD;
+  EXPECT_EQ(opening_for(spec, 0).start_number, -1);
+  EXPECT_EQ(opening_for(spec, 0).start.fen(), chess::START_FEN);
+}
+
+// A small batch in each variant: pairs share the start, the numbers match the FENs, games
+// replay legally from the recorded FEN, and the games do not depend on the units' order or
+// size (ranks, threads and resumes only change those).
+TEST(SelfplayVariant, BatchesInEachVariantRecordAndReplay) {
+  for (Variant v : {Variant::STANDARD, Variant::CHESS960, Variant::DFRC}) {
+    SCOPED_TRACE(std::string(variant_name(v)));
+    SelfplayTables t = variant_batch("variant_in_order", v, {0, 1, 2, 3}, 2);
+    SelfplayTables r = variant_batch("variant_reversed", v, {7, 6, 5, 4, 3, 2, 1, 0}, 1);
+    ASSERT_EQ(t.games.size(), 8u);
+    EXPECT_EQ(t.games.moves, r.games.moves);
+    EXPECT_EQ(t.games.start_fen, r.games.start_fen);
+    EXPECT_EQ(t.games.start_number, r.games.start_number);
+    for (size_t i = 0; i < 8; ++i) {
+      EXPECT_EQ(t.games.variant[i], variant_name(v));
+      EXPECT_EQ(t.games.start_number[i], t.games.start_number[i ^ 1]) << i;
+      EXPECT_EQ(t.games.start_fen[i], t.games.start_fen[i ^ 1]) << i;
+      EXPECT_EQ(t.games.white[i], "chesshpc");
+      EXPECT_EQ(t.games.termination[i].rfind("error", 0), std::string::npos) << t.games.termination[i];
+      if (v == Variant::STANDARD) {
+        EXPECT_EQ(t.games.start_number[i], -1);
+        EXPECT_EQ(t.games.start_fen[i], chess::START_FEN);
+      } else {
+        EXPECT_EQ(t.games.start_fen[i], numbered_start(v, t.games.start_number[i]).fen());
+        EXPECT_LT(t.games.start_number[i], v == Variant::DFRC ? 960 * 960 : 960);
+      }
+    }
+    expect_games_replay(t);
+  }
+}
+
+// Stockfish (UCI_Chess960) against the built-in search from a Chess960 start: the game
+// completes with legal moves, and castling crossed the pipe king-takes-rook both ways
+// (Stockfish's bestmove read, and the game's moves sent back in every position command).
+TEST(SelfplayVariant, StockfishPlaysAChess960Game) {
+  // A node limit, not a movetime: the same game on every run, so that its castling is
+  // certain (at 20 ms a move it took 6 s).
+  UciPlayer stockfish("/usr/games/stockfish", {{"Threads", "1"}, {"Hash", "8"}}, {3000, 0, 0}, true);
+  std::unique_ptr<Player> search = make_player(PlayerSpec{}, [] {
+    SelfplayRequest req;
+    req.limits.nodes = 2000;
+    return req;
+  }());
+  GameSpec spec;
+  spec.openings.variant = Variant::CHESS960, spec.openings.seed = spec.seed = 3;
+  spec.adjudication.max_plies = 80;
+  GameRecord g = play_game(spec, 0, stockfish, *search);
+  EXPECT_NE(g.ending, Ending::ERROR) << g.termination;
+  EXPECT_TRUE(g.opening.start.is_chess960());
+  chess::Game replay(g.opening.start);
+  int castles = 0;
+  for (const PlyRecord& p : g.plies) {
+    ASSERT_FALSE(replay.over());
+    chess::MoveList moves = chess::legal_moves(replay.position());
+    ASSERT_NE(std::find(moves.begin(), moves.end(), p.move), moves.end()) << chess::to_uci(p.move, true);
+    if (p.move.kind() == chess::CASTLING) {
+      ++castles;
+      EXPECT_EQ(chess::to_uci(p.move, true).substr(2), chess::square_to_string(p.move.to())) << "king takes rook";
+    }
+    replay.play(p.move);
+  }
+  EXPECT_GE(castles, 1) << "no castling in the game: pick another seed";
+}
+
+// export --pgn of a Chess960 game: the Variant tag (Chess960, for DFRC too), SetUp and the
+// X-FEN start, and castling in SAN O-O, exactly.
+TEST(SelfplayVariant, ExportWritesVariantFenAndCastlingInSan) {
+  namespace fs = std::filesystem;
+  const std::string dir = testing::TempDir() + "export960";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // Start 192 (BBQNRKNR): once the g-knight is out, the king on f1 castles O-O with the
+  // rook on h1, and lands on g1 next to it.
+  std::vector<BookLine> book = {{"", numbered_start(Variant::CHESS960, 192), {}}};
+  GameSpec spec;
+  spec.openings.book = &book;
+  ScriptedPlayer a("a", {"Nf3", "O-O", "Ng5", "Nf3", "Ng5", "Nf3"}, std::nullopt),
+      b("b", {"Nf6", "O-O", "Ng4", "Nf6", "Ng4", "Nf6"}, std::nullopt);
+  GameRecord g = play_game(spec, 0, a, b);
+  g.opening.id = -1, g.opening.variant = Variant::CHESS960, g.opening.start_number = 192;
+  SelfplayTables t;
+  t.append(g);
+  EXPECT_EQ(t.games.moves[0], "g1f3 g8f6 f1h1 f8h8 f3g5 f6g4 g5f3 g4f6 f3g5 f6g4 g5f3 g4f6");
+  SelfplayRequest req;
+  req.out = dir + "/s.h5";
+  SelfplayStore(req.out, req).finish(t, "2026-01-01T00:00:00Z", 1, 1);
+  std::ostringstream out, err;
+  ASSERT_EQ(export_pgn(req.out, out, err), 0) << err.str();
+  EXPECT_EQ(err.str(), "");
+  EXPECT_EQ(out.str(), "[Event \"chesshpc selfplay\"]\n[Site \"" + host_name() +
+                           "\"]\n[Date \"2026.01.01\"]\n[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n"
+                           "[Result \"1/2-1/2\"]\n[SetUp \"1\"]\n"
+                           "[FEN \"bbqnrknr/pppppppp/8/8/8/8/PPPPPPPP/BBQNRKNR w KQkq - 0 1\"]\n"
+                           "[Termination \"normal\"]\n[TerminationDetail \"threefold_repetition\"]\n"
+                           "[PlyCount \"12\"]\n[Variant \"Chess960\"]\n\n"
+                           "1. Nf3 Nf6 2. O-O O-O 3. Ng5 Ng4 4. Nf3 Nf6 5. Ng5 Ng4 6. Nf3 Nf6 1/2-1/2\n\n");
+}
+
+// What a Chess960 game says to an engine, exactly: UCI_Chess960 before any other option,
+// the X-FEN start, and castling king-takes-rook both ways (the stand-in's bestmove f1h1
+// read as White's O-O, Black's O-O sent back as f8h8).
+TEST(SelfplayVariant, EnginesGetUciChess960AndKingTakesRookCastling) {
+  const std::string dir = testing::TempDir(), script = dir + "uci_960_standin.sh", log = dir + "uci_960_standin.log";
+  {
+    // Logs every line; plays g1f3, then f1h1, then g1h1 (the king back), one per go.
+    std::ofstream s(script);
+    s << "#!/bin/sh\n: > " << log << "\nn=0\nwhile read -r line; do\n  echo \"$line\" >> " << log
+      << "\n  case \"$line\" in\n    uci) echo 'id name standin'; echo uciok ;;\n    isready) echo readyok ;;\n"
+      << "    go*) n=$((n+1)); case $n in 1) echo 'bestmove g1f3' ;; 2) echo 'bestmove f1h1' ;; "
+      << "*) echo 'bestmove g1h1' ;; esac ;;\n    quit) exit 0 ;;\n  esac\ndone\n";
+  }
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  std::vector<BookLine> book = {{"", numbered_start(Variant::CHESS960, 192), {}}};
+  GameSpec spec;
+  spec.openings.book = &book;
+  spec.adjudication.max_plies = 5;
+  ScriptedPlayer black("b", {"Nf6", "O-O"}, std::nullopt);
+  {
+    UciPlayer standin(script, {{"Hash", "8"}}, {100, 0, 0}, true);
+    GameRecord g = play_game(spec, 0, standin, black);
+    EXPECT_EQ(g.termination, "max_length");
+    ASSERT_EQ(g.plies.size(), 5u);
+    EXPECT_EQ(g.plies[2].move.kind(), chess::CASTLING);
+    EXPECT_EQ(g.plies[3].move.kind(), chess::CASTLING);
+  }
+  std::ifstream in(log);
+  std::string said((std::istreambuf_iterator<char>(in)), {});
+  const std::string start = "position fen bbqnrknr/pppppppp/8/8/8/8/PPPPPPPP/BBQNRKNR w KQkq - 0 1";
+  EXPECT_EQ(said,
+            "uci\nsetoption name UCI_Chess960 value true\nsetoption name Hash value 8\nisready\nucinewgame\n"
+            "isready\n" +
+                start + "\ngo nodes 100\n" + start + " moves g1f3 g8f6\ngo nodes 100\n" + start +
+                " moves g1f3 g8f6 f1h1 f8h8\ngo nodes 100\nquit\n");
 }

@@ -19,7 +19,7 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-chess::Position set_position(std::string_view set) { return chess::Position::from_fen(set_fen(set)); }
+chess::Position set_position(std::string_view set) { return chess::Position::from_any_fen(set_fen(set)); }
 
 BenchResult movegen(const BenchSpec& spec) {
   std::vector<chess::Position> positions;

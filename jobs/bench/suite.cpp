@@ -18,6 +18,9 @@ struct SuiteTable {
   std::string_view name;
   int movegen_passes;
   std::array<SetDepth, 5> perft;  // perft, stockfish_perft and perft_threads alike
+  // Perft of Chess960 start 0 on one thread, beside standard chess's: no Stockfish ratio
+  // (its go perft would need UCI_Chess960).
+  SetDepth chess960;
   SetDepth hashed;
   int hashed_mb;
   int search_depth;
@@ -31,6 +34,7 @@ constexpr SuiteTable TABLES[] = {
     {"standard",
      1000000,
      {{{"start", 6}, {"kiwipete", 5}, {"pos3", 6}, {"pos4", 5}, {"pos5", 5}}},
+     {"chess960", 6},
      {"start", 7},
      256,
      BENCH_DEPTH,
@@ -40,6 +44,7 @@ constexpr SuiteTable TABLES[] = {
     {"quick",
      500,
      {{{"start", 4}, {"kiwipete", 3}, {"pos3", 4}, {"pos4", 3}, {"pos5", 3}}},
+     {"chess960", 4},
      {"start", 5},
      16,
      5,
@@ -56,6 +61,7 @@ std::vector<BenchSpec> expand(const SuiteTable& t) {
     specs.push_back({Benchmark::PERFT, p.set, p.depth});
     specs.push_back({Benchmark::STOCKFISH_PERFT, p.set, p.depth});
   }
+  specs.push_back({Benchmark::PERFT, t.chess960.set, t.chess960.depth});
   for (SetDepth p : t.perft) specs.push_back({Benchmark::PERFT_THREADS, p.set, p.depth});
   specs.push_back({Benchmark::HASHED_PERFT, t.hashed.set, t.hashed.depth, 0, t.hashed_mb});
   specs.push_back({Benchmark::SEARCH, "bench", t.search_depth});

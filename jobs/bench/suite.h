@@ -8,7 +8,7 @@
 
 namespace chesshpc {
 
-constexpr int SUITE_VERSION = 1;
+constexpr int SUITE_VERSION = 2;  // 2: perft of Chess960 start position 0
 
 enum class Benchmark { MOVEGEN, PERFT, STOCKFISH_PERFT, PERFT_THREADS, HASHED_PERFT, SEARCH, CLUSTER_PERFT };
 

@@ -54,12 +54,15 @@ constexpr auto GAMES = h5::table(
 
 constexpr auto RULES = rule_summary_table("rules", "one row per rule, over the games replayed");
 
-constexpr auto SKIPPED = h5::table("skipped", "one row per malformed game, not replayed",
-                                   {
-                                       h5::column<&SkippedGame::index>("index", "0-based game number in the file"),
-                                       h5::column<&SkippedGame::line>("line", "1-based line of the fault"),
-                                       h5::column<&SkippedGame::message>("message", "what is wrong"),
-                                   });
+constexpr auto SKIPPED = h5::table(
+    "skipped", "one row per game not replayed: malformed, or of a variant other than standard chess and Chess960",
+    {
+        h5::column<&SkippedGame::index>("index", "0-based game number in the file"),
+        h5::column<&SkippedGame::line>("line", "1-based line of the fault (the Variant tag's for a variant)"),
+        h5::column<&SkippedGame::message>("message", "what is wrong"),
+        h5::column<&SkippedGame::variant>("variant",
+                                          "the Variant tag of a game of a variant not read; '' if malformed"),
+    });
 
 struct Root {
   const DrawstatsRequest& req;
@@ -75,7 +78,7 @@ constexpr auto ROOT = std::to_array({
                    [](const Root& s) { return claims_name(s.req.claims); }),
     h5::attr<Root>("games", "games replayed: the rows of /games",
                    [](const Root& s) { return int64_t(s.r.games.size()); }),
-    h5::attr<Root>("skipped", "malformed games: the rows of /skipped",
+    h5::attr<Root>("skipped", "games not replayed (malformed or of another variant): the rows of /skipped",
                    [](const Root& s) { return int64_t(s.r.skipped.size()); }),
 });
 
@@ -113,9 +116,10 @@ void print_summary(const DrawstatsRequest& req, const DrawstatsResult& r, std::o
   char line[160];
   std::snprintf(line, sizeof line, "%.3f s (%.2f M plies/s)", r.seconds,
                 r.seconds > 0 ? double(r.plies) / r.seconds / 1e6 : 0.0);
-  out << req.pgn << ": " << r.games.size() << " games replayed, " << r.skipped.size() << " skipped as malformed; "
-      << r.plies << " plies in " << line << "; ruleset " << ruleset_name(req.ruleset) << ", claims "
-      << claims_name(req.claims) << "\n";
+  const int64_t variants = r.skipped_variants();
+  out << req.pgn << ": " << r.games.size() << " games replayed, " << int64_t(r.skipped.size()) - variants
+      << " skipped as malformed, " << variants << " as of other variants; " << r.plies << " plies in " << line
+      << "; ruleset " << ruleset_name(req.ruleset) << ", claims " << claims_name(req.claims) << "\n";
   std::snprintf(line, sizeof line, "%-22s %10s %10s %8s %8s %8s\n", "rule", "held in", "ended", "q1", "median", "q3");
   out << line;
   for (int rule = 0; rule < chess::RULE_NB; ++rule) {
@@ -132,6 +136,7 @@ void print_json(const DrawstatsRequest& req, const DrawstatsResult& r, bool writ
   JsonObject o, rules;
   o.add("pgn", req.pgn).add("ruleset", ruleset_name(req.ruleset)).add("claims", claims_name(req.claims));
   o.add("games", (long)r.games.size()).add("skipped", (long)r.skipped.size()).add("plies", (long)r.plies);
+  o.add("skipped_variants", (long)r.skipped_variants());
   o.add("seconds", r.seconds).add("plies_per_second", r.seconds > 0 ? double(r.plies) / r.seconds : 0.0);
   for (int rule = 0; rule < chess::RULE_NB; ++rule) {
     const RuleSummary& s = r.rules[rule];
@@ -152,7 +157,7 @@ namespace {
 struct Outcome {
   bool ok = false;
   GameRow row;
-  SkippedGame skipped{0, 0, {}};
+  SkippedGame skipped{0, 0, {}, {}};
 };
 
 // Whole games of the stream and the text they lie in, numbered in stream order.
@@ -217,7 +222,7 @@ Outcome replay(const chess::PgnChunk& chunk, int64_t index, chess::Ruleset rules
   chess::PgnError error;
   Outcome o;
   if (!chess::parse_pgn_game(chunk, pgn, error)) {
-    o.skipped = {index, error.line, error.message};
+    o.skipped = {index, error.line, error.message, error.variant};
     return o;
   }
   chess::Game game(pgn.start, ruleset, claims);
@@ -237,6 +242,10 @@ Outcome replay(const chess::PgnChunk& chunk, int64_t index, chess::Ruleset rules
 }
 
 }  // namespace
+
+int64_t DrawstatsResult::skipped_variants() const {
+  return std::count_if(skipped.begin(), skipped.end(), [](const SkippedGame& s) { return !s.variant.empty(); });
+}
 
 DrawstatsResult compute_drawstats(const ReadBytes& read, const PgnStreamLimits& limits, chess::Ruleset ruleset,
                                   chess::ClaimPolicy claims, int threads, Progress* progress) {

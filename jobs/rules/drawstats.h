@@ -39,6 +39,7 @@ struct SkippedGame {
   int64_t index;
   int32_t line;
   std::string message;
+  std::string variant;  // the Variant tag of a game of a variant not read; empty for a malformed game
 };
 
 struct DrawstatsResult {
@@ -47,6 +48,8 @@ struct DrawstatsResult {
   RuleSummaries rules;
   int64_t plies = 0;
   double seconds = 0;
+  // Of the skipped games, those of a variant not read (the rest are malformed).
+  int64_t skipped_variants() const;
 };
 
 // How a PGN stream is read: in blocks of block_bytes, each block's whole games replayed

@@ -23,7 +23,7 @@ int SelfplayBatch::plan(const Ranks& ranks, std::ostream& err) {
       return EXIT_INPUT;
     }
   }
-  spec_.openings = {book_.empty() ? nullptr : &book_, req_.book_order, req_.random_plies, req_.seed};
+  spec_.openings = {book_.empty() ? nullptr : &book_, req_.book_order, req_.random_plies, req_.seed, req_.variant};
   spec_.ruleset = req_.ruleset, spec_.claims = req_.claims, spec_.adjudication = req_.adjudication;
   spec_.clock = req_.clock, spec_.seed = req_.seed;
   per_unit_ = req_.games_per_unit ? uint64_t(req_.games_per_unit) : GAMES_PER_UNIT;

@@ -61,8 +61,13 @@ int export_pgn(const std::string& path, std::ostream& out, std::ostream& err) {
   size_t row = 0;  // positions are in game order, like games
   for (size_t i = 0; i < g.size(); ++i) {
     chess::PgnGame pgn;
+    const std::optional<Variant> variant = variant_from_name(g.variant[i]);
+    if (!variant) {
+      err << "chesshpc export: game " << g.game[i] << ": unknown variant '" << g.variant[i] << "'\n";
+      return EXIT_INPUT;
+    }
     try {
-      pgn.start = chess::Position::from_fen(g.start_fen[i]);
+      pgn.start = variant_position(g.start_fen[i], *variant);
     } catch (const chess::FenError& e) {
       err << "chesshpc export: game " << g.game[i] << ": " << e.what() << "\n";
       return EXIT_INPUT;
@@ -78,6 +83,13 @@ int export_pgn(const std::string& path, std::ostream& out, std::ostream& err) {
                 {"TerminationDetail", g.termination[i]},
                 {"PlyCount", std::to_string(g.plies[i])}};
     if (!g.opening[i].empty()) pgn.tags.push_back({"Opening", g.opening[i]});
+    if (*variant != Variant::STANDARD) {
+      // "Chess960" for DFRC too: PGN readers (lichess, Arena, CuteChess, python-chess) know
+      // no DFRC tag, and Chess960's castling rule, from the FEN's rooks, is DFRC's. The FEN
+      // (X-FEN) is written even for the classical start, where castling is Chess960's.
+      pgn.tags.push_back({"Variant", "Chess960"});
+      pgn.tags.push_back({"FEN", pgn.start.fen()});
+    }
     pgn.result = g.result[i];
     // The moves come from /games/moves: with --dedup, /positions lacks the rows of positions
     // seen before, so its moves are not the game's. A ply's score comes from its row, when

@@ -69,12 +69,14 @@ std::vector<char> encode_games(const std::vector<GameRecord>& games) {
   w.put(uint32_t(games.size()));
   for (const GameRecord& g : games) {
     w.put(g.index), w.put(g.opening.id), w.put(g.opening.text), w.put(g.opening.start.fen());
+    w.put(uint8_t(g.opening.variant)), w.put(g.opening.start_number);
+    const bool chess960 = g.opening.start.is_chess960();
     w.put(g.white), w.put(g.black), w.put(g.white_settings), w.put(g.black_settings), w.put(g.seed);
     w.put(uint8_t(g.result)), w.put(uint8_t(g.ending)), w.put(g.termination);
     w.put(uint32_t(g.plies.size()));
     chess::Position pos = g.opening.start;
     for (const PlyRecord& p : g.plies) {
-      w.put(chess::to_uci(p.move)), w.put(chess::to_uci(p.best));
+      w.put(chess::to_uci(p.move, chess960)), w.put(chess::to_uci(p.best, chess960));
       w.put(uint8_t((p.score_cp ? HAS_SCORE : 0) | (p.mate_in ? HAS_MATE : 0) | (p.book ? BOOK : 0)));
       w.put(int32_t(p.score_cp.value_or(0))), w.put(int32_t(p.mate_in.value_or(0)));
       w.put(int32_t(p.depth)), w.put(p.nodes);
@@ -94,7 +96,10 @@ std::vector<GameRecord> decode_games(const std::vector<char>& bytes) {
     g.index = r.get<uint64_t>();
     g.opening.id = r.get<int64_t>();
     g.opening.text = r.text();
-    g.opening.start = chess::Position::from_fen(r.text());
+    std::string start = r.text();
+    g.opening.variant = Variant(r.get<uint8_t>());
+    g.opening.start_number = r.get<int64_t>();
+    g.opening.start = variant_position(start, g.opening.variant);
     g.white = r.text(), g.black = r.text();
     g.white_settings = r.text(), g.black_settings = r.text();
     g.seed = r.get<uint64_t>();

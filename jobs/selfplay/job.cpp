@@ -14,7 +14,10 @@ std::string SelfplayRequest::identity() const {
     for (const auto& [name, value] : p.options) s << "," << name << "=" << value;
   };
   s << "games=" << games << ";seed=" << seed << ";book=" << book << ";book_hash=" << book_digest
-    << ";book_order=" << (book_order == BookOrder::RANDOM ? "random" : "sequential") << ";random_plies=" << random_plies
+    << ";book_order=" << (book_order == BookOrder::RANDOM ? "random" : "sequential") << ";random_plies="
+    << random_plies
+    // Only a variant is named: standard batches keep the identity of parts written before.
+    << (variant == Variant::STANDARD ? "" : ";variant=" + std::string(variant_name(variant)))
     << ";ruleset=" << ruleset_name(ruleset) << ";claims=" << claims_name(claims);
   const Adjudication& a = adjudication;
   s << ";resign=" << a.resign_score << "/" << a.resign_moves << (a.resign_two_sided ? "/two-sided" : "/one-sided")
@@ -53,7 +56,7 @@ std::string player_settings(const PlayerSpec& p, const SelfplayRequest& req) {
 std::unique_ptr<Player> make_player(const PlayerSpec& spec, const SelfplayRequest& req) {
   if (spec.command.empty())
     return std::make_unique<SearchPlayer>(req.limits, req.hash_bytes, req.temperature, req.sample_plies);
-  return std::make_unique<UciPlayer>(spec.command, spec.options, req.limits);
+  return std::make_unique<UciPlayer>(spec.command, spec.options, req.limits, req.variant != Variant::STANDARD);
 }
 
 }  // namespace chesshpc

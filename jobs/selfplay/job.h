@@ -41,6 +41,7 @@ struct SelfplayRequest : RulesetChoice, ResultFile, Reporting {
   std::string book_digest;
   BookOrder book_order = BookOrder::SEQUENTIAL;
   int random_plies = 0;
+  Variant variant = Variant::STANDARD;
   Adjudication adjudication;
   TimeControl clock;
   MoveLimits limits;

@@ -18,7 +18,7 @@ namespace chesshpc {
 
 namespace {
 
-constexpr uint64_t BOOK_STREAM = 1, PLIES_STREAM = 2;
+constexpr uint64_t BOOK_STREAM = 1, PLIES_STREAM = 2, VARIANT_STREAM = 4;  // 3: the game's play
 
 std::string trim(const std::string& s) {
   size_t a = s.find_first_not_of(" \t\r\n"), b = s.find_last_not_of(" \t\r\n");
@@ -141,11 +141,34 @@ std::vector<BookLine> read_book(const std::string& path, std::string* digest) {
   return book;
 }
 
+std::optional<Variant> variant_from_name(std::string_view name) {
+  for (int v = 0; v < int(std::size(VARIANT_NAMES)); ++v)
+    if (VARIANT_NAMES[v] == name) return Variant(v);
+  return std::nullopt;
+}
+
+chess::Position variant_position(const std::string& fen, Variant v) {
+  return chess::Position::from_fen(fen, v != Variant::STANDARD);
+}
+
+chess::Position numbered_start(Variant v, int64_t number) {
+  if (v == Variant::DFRC)
+    return chess::Position::from_fen("dfrc:" + std::to_string(number / 960) + "," + std::to_string(number % 960));
+  return chess::Position::from_fen("chess960:" + std::to_string(number));
+}
+
 Opening opening_for(const OpeningSpec& spec, uint64_t game) {
   const uint64_t pair = game / 2;
   Opening o;
   o.id = -1;
   o.start = chess::Position::start();
+  o.variant = spec.variant;
+  if (spec.variant != Variant::STANDARD) {
+    chess::Random rng = chess::stream(spec.seed, pair, VARIANT_STREAM);
+    o.start_number = int64_t(rng.below(960));
+    if (spec.variant == Variant::DFRC) o.start_number = o.start_number * 960 + int64_t(rng.below(960));
+    o.start = numbered_start(spec.variant, o.start_number);
+  }
   if (spec.book) {
     const auto& book = *spec.book;
     size_t index = pair % book.size();

@@ -91,7 +91,9 @@ std::vector<OptionSpec> opening_options() {
   return {
       {"book", "FILE", "openings: an EPD or PGN book; each line played twice, colours swapped"},
       {"book-order", "sequential|random", "walk the book in order or in a seeded random order (default: sequential)"},
-      {"random-plies", "N", "random legal plies after the book line (default: 0)"}};
+      {"random-plies", "N", "random legal plies after the book line (default: 0)"},
+      {"variant", "standard|chess960|dfrc",
+       "chess960, dfrc: each game pair starts from a start position drawn from (seed, pair) (default: standard)"}};
 }
 
 void read_openings(const Options& opt, SelfplayRequest& req) {
@@ -101,6 +103,15 @@ void read_openings(const Options& opt, SelfplayRequest& req) {
     throw UsageError("--book-order must be sequential or random, not " + chess::quoted(order));
   req.book_order = order == "random" ? BookOrder::RANDOM : BookOrder::SEQUENTIAL;
   req.random_plies = opt.get_int("random-plies", 0, 0, 200);
+  std::string variant = opt.get("variant", "standard");
+  std::optional<Variant> v = variant_from_name(variant);
+  if (!v) throw UsageError("--variant must be standard, chess960 or dfrc, not '" + variant + "'");
+  req.variant = *v;
+  // A book's positions are standard chess's and a variant's start is drawn: one start per
+  // game pair, so the two cannot both decide it.
+  if (req.variant != Variant::STANDARD && !req.book.empty())
+    throw UsageError("--book cannot be combined with --variant " + variant +
+                     ": the variant draws each game pair's start position (add --random-plies for variety)");
 }
 
 // When the scores end a game early: resign and draw adjudication, and a ply limit.

@@ -4,14 +4,28 @@
 
 namespace chesshpc {
 
+namespace {
+
+std::vector<std::pair<std::string, std::string>> with_chess960(
+    const std::vector<std::pair<std::string, std::string>>& options, bool chess960) {
+  std::vector<std::pair<std::string, std::string>> all;
+  if (chess960) all.push_back({"UCI_Chess960", "true"});
+  all.insert(all.end(), options.begin(), options.end());
+  return all;
+}
+
+}  // namespace
+
 UciPlayer::UciPlayer(const std::string& command, const std::vector<std::pair<std::string, std::string>>& options,
-                     MoveLimits limits)
-    : engine_(command, options), limits_(limits), name_(engine_.name().empty() ? command : engine_.name()) {}
+                     MoveLimits limits, bool chess960)
+    : engine_(command, with_chess960(options, chess960)),
+      limits_(limits),
+      name_(engine_.name().empty() ? command : engine_.name()) {}
 
 MoveChoice UciPlayer::choose(const chess::Game& game, const std::optional<std::array<long, 2>>& clock_ms,
                              const TimeControl& tc, chess::Random&) {
   std::vector<std::string> moves;
-  for (chess::Move m : game.moves()) moves.push_back(chess::to_uci(m));
+  for (chess::Move m : game.moves()) moves.push_back(chess::to_uci(m, game.start().is_chess960()));
   UciLimits limits;
   if (clock_ms) {
     limits.wtime_ms = (*clock_ms)[chess::WHITE], limits.btime_ms = (*clock_ms)[chess::BLACK];

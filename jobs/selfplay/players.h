@@ -17,11 +17,13 @@ struct MoveLimits {
   long movetime_ms = 0;
 };
 
-// An external engine over UCI: `uci:/usr/games/stockfish` on the command line.
+// An external engine over UCI: `uci:/usr/games/stockfish` on the command line. With
+// chess960 the engine gets `setoption name UCI_Chess960 value true` before any other
+// option, and castling moves go both ways king-takes-rook (e1h1), as UCI_Chess960 asks.
 class UciPlayer : public Player {
  public:
   UciPlayer(const std::string& command, const std::vector<std::pair<std::string, std::string>>& options,
-            MoveLimits limits);
+            MoveLimits limits, bool chess960 = false);
   std::string name() const override { return name_; }
   void new_game() override { engine_.new_game(); }
   MoveChoice choose(const chess::Game& game, const std::optional<std::array<long, 2>>& clock_ms, const TimeControl& tc,

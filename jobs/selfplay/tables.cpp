@@ -41,6 +41,7 @@ void keep_rows(GameColumns& g, const std::vector<size_t>& order) {
   permute(g.black, order), permute(g.result, order), permute(g.termination, order), permute(g.start_fen, order);
   permute(g.moves, order), permute(g.plies, order), permute(g.book_plies, order), permute(g.checks_white, order);
   permute(g.checks_black, order), permute(g.first_fire, order), permute(g.perpetual_check, order);
+  permute(g.variant, order), permute(g.start_number, order);
 }
 
 void keep_rows(PositionColumns& p, const std::vector<size_t>& order) {
@@ -76,11 +77,14 @@ void SelfplayTables::append(const GameRecord& g) {
   c.result.emplace_back(chess::result_string(g.result));
   c.termination.push_back(g.termination);
   c.start_fen.push_back(g.opening.start.fen());
+  c.variant.emplace_back(variant_name(g.opening.variant));
+  c.start_number.push_back(g.opening.start_number);
+  const bool chess960 = g.opening.start.is_chess960();
   std::string moves;
   int book = 0;
   for (const PlyRecord& p : g.plies) {
     if (!moves.empty()) moves += ' ';
-    moves += chess::to_uci(p.move);
+    moves += chess::to_uci(p.move, chess960);
     book += p.book;
   }
   c.moves.push_back(moves);
@@ -98,8 +102,8 @@ void SelfplayTables::append(const GameRecord& g) {
     p.fen.push_back(pos.fen());
     chess::PackedPosition packed = chess::pack(pos);
     p.packed.insert(p.packed.end(), packed.begin(), packed.end());
-    p.move.push_back(chess::to_uci(r.move));
-    p.best.push_back(r.book ? "" : chess::to_uci(r.best));
+    p.move.push_back(chess::to_uci(r.move, chess960));
+    p.best.push_back(r.book ? "" : chess::to_uci(r.best, chess960));
     p.score_cp.push_back(r.score_cp ? double(*r.score_cp) : std::nan(""));
     p.mate_in.push_back(r.mate_in.value_or(0));
     p.depth.push_back(r.depth), p.nodes.push_back(r.nodes);
@@ -120,6 +124,7 @@ void SelfplayTables::append(const SelfplayTables& o) {
   concat(g.start_fen, h.start_fen), concat(g.moves, h.moves), concat(g.plies, h.plies);
   concat(g.book_plies, h.book_plies), concat(g.checks_white, h.checks_white), concat(g.checks_black, h.checks_black);
   concat(g.first_fire, h.first_fire), concat(g.perpetual_check, h.perpetual_check);
+  concat(g.variant, h.variant), concat(g.start_number, h.start_number);
   PositionColumns& p = positions;
   const PositionColumns& q = o.positions;
   concat(p.game, q.game), concat(p.ply, q.ply), concat(p.mate_in, q.mate_in), concat(p.depth, q.depth);
@@ -134,11 +139,12 @@ void SelfplayTables::sort_by_game() {
 }
 
 size_t SelfplayTables::dedup_positions() {
-  std::set<std::array<uint8_t, 26>> seen;  // the packed bytes without the clocks
+  std::set<std::array<uint8_t, 28>> seen;  // the packed bytes without the clocks
   std::vector<size_t> keep;
   for (size_t i = 0; i < positions.size(); ++i) {
-    std::array<uint8_t, 26> key;
+    std::array<uint8_t, 28> key;
     std::copy_n(positions.packed.begin() + long(32 * i), 26, key.begin());
+    std::copy_n(positions.packed.begin() + long(32 * i + 30), 2, key.begin() + 26);  // Chess960's rook files
     if (seen.insert(key).second) keep.push_back(i);
   }
   size_t dropped = positions.size() - keep.size();
@@ -162,8 +168,19 @@ constexpr auto GAMES = h5::table(
         h5::column<&GameColumns::seed>("seed", "the batch's seed; with game, it decides all of the game's randomness"),
         h5::column<&GameColumns::result>("result", "1-0, 0-1, 1/2-1/2, or * (void or error)"),
         h5::column<&GameColumns::termination>("termination", "rule or adjudication that ended the game"),
-        h5::column<&GameColumns::start_fen>("start_fen", "position before the first move (book moves included)"),
-        h5::column<&GameColumns::moves>("moves", "every move in UCI, space-separated, book moves first"),
+        h5::column<&GameColumns::variant>("variant",
+                                          "standard, chess960 or dfrc (Double Fischer Random); in the last two "
+                                          "castling moves are written king-takes-rook (e1h1)"),
+        h5::column<&GameColumns::start_number>(
+            "start_number",
+            "chess960: the start position's number N (0-959, 518 classical); "
+            "dfrc: W*960+B, white's back rank of number W, black's of B; -1 standard"),
+        h5::column<&GameColumns::start_fen>("start_fen",
+                                            "position before the first move (book moves included); X-FEN, read as "
+                                            "Chess960 unless variant is standard"),
+        h5::column<&GameColumns::moves>("moves",
+                                        "every move in UCI (UCI_Chess960's in a variant), space-separated, book moves "
+                                        "first"),
         h5::column<&GameColumns::plies>("plies", "moves played, book moves included"),
         h5::column<&GameColumns::book_plies>("book_plies", "moves from the opening, not chosen by a player"),
         h5::column<&GameColumns::checks_white>("checks_white", "checks given by White"),

@@ -17,8 +17,9 @@ namespace chesshpc {
 
 struct GameColumns {
   std::vector<uint64_t> game, seed;
-  std::vector<int64_t> opening_id;
+  std::vector<int64_t> opening_id, start_number;
   std::vector<std::string> opening, white, black, white_settings, black_settings, result, termination, start_fen, moves;
+  std::vector<std::string> variant;
   std::vector<int32_t> plies, book_plies, checks_white, checks_black;
   std::vector<std::array<int32_t, chess::RULE_NB>> first_fire;
   std::vector<bool> perpetual_check;

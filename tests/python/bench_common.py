@@ -13,6 +13,8 @@ PUBLISHED = {
     "pos4": [6, 264, 9467, 422333, 15833292],
     "pos5": [44, 1486, 62379, 2103487, 89941194],
     "pos6": [46, 2079, 89890, 3894594, 164075551],
+    # Chess960 start position 0: data/chess960.epd, depth 6 by Stockfish 15.1 (UCI_Chess960).
+    "chess960": [20, 400, 9006, 201143, 4975808, 121983565],
 }
 PERFT_BENCHMARKS = {"perft", "perft_threads", "hashed_perft", "cluster_perft", "stockfish_perft"}
 

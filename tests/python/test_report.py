@@ -33,6 +33,7 @@ import contextlib
 import importlib.util
 import io
 import json
+import math
 import os
 import re
 import shutil
@@ -235,11 +236,15 @@ def check_dedup(t):
     kept = int(h5py.File(stopped, "r").attrs["buckets_done"])
     s = by_path(report, stopped)
     assert (s["complete"], s["total"], s["buckets_done"], s["buckets_left"]) == (False, None, kept, BUCKETS - kept)
-    assert s["runs"][0]["phase_a_seconds"] > 0 and s["runs"][0]["phase_b_seconds"] is None, s["runs"]
+    # The stopped run keeps its /ranks rows (issue 14), so its phase B is its time until the stop.
+    assert s["runs"][0]["phase_a_seconds"] > 0 and s["runs"][0]["phase_b_seconds"] > 0, s["runs"]
+    assert s["runs"][0]["buckets"] == kept, s["runs"]
     s = by_path(report, resumed)
     assert (s["total"], s["verification"], s["buckets_resumed"]) == (START_D7, "verified", kept), s
     assert [(r["run"], r["ranks"], r["buckets"]) for r in s["runs"]] == [(0, 1, kept), (1, 2, BUCKETS - kept)]
-    assert s["seconds_source"] == "phases A + B; run 0 not timed" and s["seconds"] == s["runs"][1]["wall_seconds"]
+    # Both runs are timed now that the stopped one keeps its /ranks rows.
+    assert s["seconds_source"] == "phases A + B" and math.isclose(
+        s["seconds"], s["runs"][0]["wall_seconds"] + s["runs"][1]["wall_seconds"]), s["runs"]
     s = by_path(report, big)
     assert (s["total"], s["verification"], len(s["ranks"])) == (START_D10, "verified", 1000), s["total"]
     c = report["comparisons"]["perft_dedup"]

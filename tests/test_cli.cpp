@@ -12,6 +12,8 @@
 #include <fstream>
 #include <string>
 
+#include "tests/sanitizers.h"
+
 namespace {
 
 struct Result {
@@ -374,11 +376,12 @@ TEST(Cli, BenchQuickPrintsTheSummaryTable) {
   Result r = chesshpc("bench --suite quick --repeats 1 --threads 1 --stockfish none --quiet --out " + test_dir() +
                       "bench_quick.h5");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(r.out.rfind("bench quick (suite version 1): 1 thread, 1 rank, 1 repeat on ", 0), 0u) << r.out;
+  EXPECT_EQ(r.out.rfind("bench quick (suite version 2): 1 thread, 1 rank, 1 repeat on ", 0), 0u) << r.out;
   for (const char* row : {"\nperft            start         4       1     1        197281 ",
+                          "\nperft            chess960      4       1     1        201143 ",
                           "\nhashed_perft     start         5       1     1       4865609 ",
                           "\ncluster_perft    start         5       1     1       4865609 ",
-                          "\nStockfish: none (--stockfish PATH to compare)\n", " 14 measurements in "})
+                          "\nStockfish: none (--stockfish PATH to compare)\n", " 15 measurements in "})
     EXPECT_NE(r.out.find(row), std::string::npos) << row << " in " << r.out;
   EXPECT_EQ(r.err, "");
 }
@@ -491,7 +494,7 @@ TEST(Cli, BenchDiskFullAtTheEndPrintsTheMeasurements) {
   Result r = chesshpc("bench --suite quick --repeats 1 --threads 1 --stockfish none --quiet --out " + out,
                       file_size_limit(4096));
   EXPECT_EQ(r.code, 4);
-  EXPECT_NE(r.out.find("\nno file written: 14 measurements in "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nno file written: 15 measurements in "), std::string::npos) << r.out;
   EXPECT_EQ(lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find(" '" + out + ".partial': File too large\n"), std::string::npos) << r.err;
   EXPECT_FALSE(exists(out));
@@ -592,6 +595,7 @@ TEST(Cli, MemorySizeBeyondTheMachineIsUsageErrorBeforeAnyWork) {
 // Memory that runs out anyway (here an address-space limit below the table) is one line
 // and exit 2, not "chesshpc: error: std::bad_alloc" and exit 1.
 TEST(Cli, OutOfMemoryIsOneLineAndExitTwo) {
+  SKIP_UNDER_ASAN_WITH_ADDRESS_LIMIT();
   Result r = chesshpc("perft --depth 5 --hash 1G --threads 1", "prlimit --as=400000000 ");
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err,

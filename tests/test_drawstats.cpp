@@ -375,7 +375,7 @@ TEST(Drawstats, PlainGzipZstdAndStdinWriteTheSameTables) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("12000 games replayed, 4000 skipped as malformed"), std::string::npos) << r.out;
   std::map<std::string, std::string> expected = tables(temp_path("plain.h5"));
-  ASSERT_EQ(expected.size(), 7u + 10u + 6u + 3u);  // games (10 first_fire), rules, skipped
+  ASSERT_EQ(expected.size(), 7u + 10u + 6u + 4u);  // games (10 first_fire), rules, skipped
   for (const std::string& pgn : {gz, zst}) {
     Outcome c = drawstats(pgn, temp_path("compressed.h5"));
     ASSERT_EQ(c.code, 0) << pgn << ": " << c.err;

@@ -11,6 +11,7 @@
 
 #include "core/movegen.h"
 #include "core/uci.h"
+#include "tests/sanitizers.h"
 
 namespace {
 
@@ -162,6 +163,7 @@ TEST(Uci, ImpossibleMaterialIsRefusedAndThePositionKept) {
 // A Hash the machine cannot give (here beyond an address-space limit) ended the engine with
 // std::bad_alloc: it is said, the table kept, and the engine plays on.
 TEST(Uci, HashThatCannotBeAllocatedKeepsTheTable) {
+  SKIP_UNDER_ASAN_WITH_ADDRESS_LIMIT();
   std::string out = run_engine(
       "printf 'setoption name Hash value 4096\\nposition startpos\\ngo depth 4\\n'; sleep 1; printf 'quit\\n'",
       "prlimit --as=800000000 ");

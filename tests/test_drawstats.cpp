@@ -509,3 +509,131 @@ TEST(Drawstats, Chess960GamesAreReplayedAndOtherVariantsSkipped) {
   EXPECT_NE(j.str().find("\"games\": 5, \"skipped\": 3, \"plies\": 52, \"skipped_variants\": 3,"), std::string::npos)
       << j.str();
 }
+
+// Issue 14 item 12: `cat big.pgn.zst | chesshpc drawstats -` works. Standard input has no
+// name, so gzip and zstd are told by their first bytes; the tables are those of the plain
+// file, and the compressed files are left as they were.
+TEST(Drawstats, CompressedStdinIsToldByItsMagicBytes) {
+  std::string text = big_corpus();
+  std::string gz_bytes = gzip(text), zst_bytes = zstd(text);
+  std::string plain = write_bytes("magic.pgn", text), gz = write_bytes("magic-gz", gz_bytes),
+              zst = write_bytes("magic-zst", zst_bytes);
+  Outcome r = drawstats(plain, temp_path("magic-plain.h5"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::map<std::string, std::string> expected = tables(temp_path("magic-plain.h5"));
+  for (const std::string& pgn : {gz, zst}) {
+    Outcome s = drawstats_from_stdin(pgn, temp_path("magic-stdin.h5"));
+    ASSERT_EQ(s.code, 0) << pgn << ": " << s.err;
+    EXPECT_NE(s.out.find("-: 12000 games replayed, 4000 skipped as malformed"), std::string::npos) << s.out;
+    EXPECT_EQ(tables(temp_path("magic-stdin.h5")), expected) << pgn;
+  }
+  EXPECT_EQ(read_bytes(gz), gz_bytes);
+  EXPECT_EQ(read_bytes(zst), zst_bytes);
+}
+
+// Cut-short compressed data on standard input is refused as a file's would be.
+TEST(Drawstats, CutZstdOnStdinIsOneLineExitThree) {
+  std::string zst = zstd(big_corpus());
+  std::string path = write_bytes("cut-stdin", zst.substr(0, zst.size() / 4));
+  Outcome s = drawstats_from_stdin(path, temp_path("cut-stdin.h5"));
+  EXPECT_EQ(s.code, 3) << s.err;
+  EXPECT_EQ(s.err,
+            "chesshpc drawstats: PGN file '-' is corrupt: its zstd data are cut short (the file ends inside "
+            "a frame)\n");
+  EXPECT_FALSE(std::filesystem::exists(temp_path("cut-stdin.h5")));
+}
+
+// Without rows kept (no --out) nothing per game stays, and the totals and quartiles are
+// those computed with the rows.
+TEST(Drawstats, WithoutRowsTheSameStatistics) {
+  std::string big;
+  for (int i = 0; i < 50; ++i) big += CORPUS + std::string("\n");
+  size_t at = 0;
+  ReadBytes read = [&](char* buf, size_t n) {
+    size_t got = big.copy(buf, n, at);
+    at += got;
+    return got;
+  };
+  DrawstatsResult kept = compute_drawstats(big, chess::Ruleset::FIDE, chess::ClaimPolicy::FIRST, 2, nullptr);
+  DrawstatsResult bare = compute_drawstats(read, PgnStreamLimits{333, 1 << 20}, chess::Ruleset::FIDE,
+                                           chess::ClaimPolicy::FIRST, 2, nullptr, false);
+  EXPECT_EQ(bare.games.size(), 0u);
+  EXPECT_EQ(bare.replayed, 150);
+  EXPECT_EQ(kept.replayed, 150);
+  EXPECT_EQ(bare.plies, kept.plies);
+  EXPECT_EQ(bare.plies, 50 * (4 + 16 + 2));
+  for (int rule = 0; rule < chess::RULE_NB; ++rule) {
+    const RuleSummary &a = bare.rules[rule], &b = kept.rules[rule];
+    EXPECT_EQ(a.fired, b.fired) << rule;
+    EXPECT_EQ(a.ended, b.ended) << rule;
+    if (std::isnan(b.median)) {
+      EXPECT_TRUE(std::isnan(a.q1) && std::isnan(a.median) && std::isnan(a.q3)) << rule;
+    } else {
+      EXPECT_EQ(a.q1, b.q1) << rule;
+      EXPECT_EQ(a.median, b.median) << rule;
+      EXPECT_EQ(a.q3, b.q3) << rule;
+    }
+  }
+  EXPECT_EQ(bare.rules[int(Rule::THREEFOLD_REPETITION)].fired, 50);
+  EXPECT_EQ(bare.rules[int(Rule::THREEFOLD_REPETITION)].median, 8.0);
+}
+
+namespace {
+
+// numpy's default quantile (linear interpolation) over the plies, sorted: the rule the
+// counted quartiles must match exactly.
+double sorted_quantile(std::vector<int32_t> v, double q) {
+  std::sort(v.begin(), v.end());
+  double pos = q * double(v.size() - 1);
+  size_t lo = size_t(pos), hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (pos - double(lo)) * (v[hi] - v[lo]);
+}
+
+}  // namespace
+
+// Quartiles read from per-ply counts equal numpy's over the sorted plies, bit for bit:
+// known values ({1,2,3,4}: 1.75, 2.5, 3.25; numpy.quantile agrees), and many games with
+// repeated plies, gaps, and rules that never fire.
+TEST(RuleTally, QuartilesFromCountsAreThoseOfTheSortedPlies) {
+  RuleTally small;
+  for (int32_t ply : {4, 1, 3, 2}) {
+    std::array<int32_t, chess::RULE_NB> f;
+    f.fill(-1);
+    f[0] = ply;
+    small.add(f, ply == 3 ? 0 : -1);
+  }
+  RuleSummaries s = small.summaries();
+  EXPECT_EQ(s[0].fired, 4);
+  EXPECT_EQ(s[0].ended, 1);
+  EXPECT_EQ(s[0].q1, 1.75);
+  EXPECT_EQ(s[0].median, 2.5);
+  EXPECT_EQ(s[0].q3, 3.25);
+  EXPECT_TRUE(std::isnan(s[1].median));
+  EXPECT_EQ(s[1].fired, 0);
+
+  RuleTally tally;
+  std::array<std::vector<int32_t>, chess::RULE_NB> plies;
+  uint64_t x = 12345;
+  for (int g = 0; g < 10007; ++g) {
+    std::array<int32_t, chess::RULE_NB> f;
+    for (int rule = 0; rule < chess::RULE_NB; ++rule) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      int32_t ply = int32_t((x >> 33) % 700) - 200;  // about a third never fire
+      f[rule] = rule == 1 ? -1 : ply < 0 ? -1 : ply;
+      if (f[rule] >= 0) plies[rule].push_back(f[rule]);
+    }
+    tally.add(f, int32_t(g % chess::RULE_NB));
+  }
+  RuleSummaries t = tally.summaries();
+  for (int rule = 0; rule < chess::RULE_NB; ++rule) {
+    EXPECT_EQ(t[rule].fired, int64_t(plies[rule].size())) << rule;
+    if (plies[rule].empty()) {
+      EXPECT_TRUE(std::isnan(t[rule].q1)) << rule;
+      continue;
+    }
+    EXPECT_EQ(t[rule].q1, sorted_quantile(plies[rule], 0.25)) << rule;
+    EXPECT_EQ(t[rule].median, sorted_quantile(plies[rule], 0.5)) << rule;
+    EXPECT_EQ(t[rule].q3, sorted_quantile(plies[rule], 0.75)) << rule;
+  }
+  EXPECT_TRUE(std::isnan(t[1].median));
+}

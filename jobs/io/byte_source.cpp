@@ -37,16 +37,17 @@ size_t read_fd(int fd, char* buf, size_t n, const std::string& what) {
 
 class ByteSource::Decoder {
  public:
-  Decoder(int fd, const std::string& what) : fd_(fd), what_(what) {}
+  // peeked: the file's first bytes, already read to tell its format; read before the rest.
+  Decoder(int fd, const std::string& what, std::string peeked) : fd_(fd), what_(what), peeked_(std::move(peeked)) {}
   virtual ~Decoder() = default;
   // Up to n decoded bytes, fewer only at the end of the data.
-  virtual size_t decode(char* buf, size_t n) { return read_fd(fd_, buf, n, what_); }
+  virtual size_t decode(char* buf, size_t n) { return read_raw(buf, n); }
 
  protected:
   // The next block of compressed bytes into in_; 0 at the end of the file.
   size_t refill() {
     in_.resize(IN_BYTES);
-    return read_fd(fd_, in_.data(), in_.size(), what_);
+    return read_raw(in_.data(), in_.size());
   }
   // "PGN file 'x.gz' is corrupt: its gzip data are damaged (invalid block type)"
   ReadError corrupt(const char* format, const std::string& how) const {
@@ -57,6 +58,16 @@ class ByteSource::Decoder {
   int fd_;
   const std::string& what_;
   std::vector<char> in_;  // compressed bytes: a fixed block, allocated on the first read
+
+ private:
+  // Up to n bytes of the file as stored, the peeked ones first; fewer only at its end.
+  size_t read_raw(char* buf, size_t n) {
+    size_t got = peeked_.copy(buf, n);
+    peeked_.erase(0, got);
+    return got + read_fd(fd_, buf + got, n - got, what_);
+  }
+
+  std::string peeked_;
 };
 
 namespace {
@@ -65,7 +76,7 @@ namespace {
 // be between members.
 class Gzip : public ByteSource::Decoder {
  public:
-  Gzip(int fd, const std::string& what) : Decoder(fd, what) {
+  Gzip(int fd, const std::string& what, std::string peeked) : Decoder(fd, what, std::move(peeked)) {
     if (inflateInit2(&z_, 15 + 16) != Z_OK) throw out_of_memory();
   }
   ~Gzip() override { inflateEnd(&z_); }
@@ -110,7 +121,8 @@ class Gzip : public ByteSource::Decoder {
 // file ends, which must be between frames.
 class Zstd : public ByteSource::Decoder {
  public:
-  Zstd(int fd, const std::string& what) : Decoder(fd, what), d_(ZSTD_createDStream()) {
+  Zstd(int fd, const std::string& what, std::string peeked)
+      : Decoder(fd, what, std::move(peeked)), d_(ZSTD_createDStream()) {
     if (!d_) throw out_of_memory();
   }
   ~Zstd() override { ZSTD_freeDStream(d_); }
@@ -146,6 +158,16 @@ class Zstd : public ByteSource::Decoder {
   bool ended_ = false;
 };
 
+enum class Format { PLAIN, GZIP, ZSTD };
+
+// A stream's format from its first bytes (gzip: 1f 8b; zstd: 28 b5 2f fd), for standard
+// input, which has no name to tell it.
+Format sniff(const std::string& head) {
+  if (head.starts_with("\x1f\x8b")) return Format::GZIP;
+  if (head.starts_with("\x28\xb5\x2f\xfd")) return Format::ZSTD;
+  return Format::PLAIN;
+}
+
 }  // namespace
 
 ByteSource::ByteSource(const std::string& path, const std::string& kind) : what_(kind + " '" + path + "'") {
@@ -162,12 +184,19 @@ ByteSource::ByteSource(const std::string& path, const std::string& kind) : what_
     }
   }
   try {
-    if (path != "-" && path.ends_with(".gz"))
-      decoder_ = std::make_unique<Gzip>(fd_, what_);
-    else if (path != "-" && path.ends_with(".zst"))
-      decoder_ = std::make_unique<Zstd>(fd_, what_);
+    std::string peeked;
+    Format format = path.ends_with(".gz") ? Format::GZIP : path.ends_with(".zst") ? Format::ZSTD : Format::PLAIN;
+    if (path == "-") {
+      peeked.resize(4);
+      peeked.resize(read_fd(fd_, peeked.data(), peeked.size(), what_));
+      format = sniff(peeked);
+    }
+    if (format == Format::GZIP)
+      decoder_ = std::make_unique<Gzip>(fd_, what_, std::move(peeked));
+    else if (format == Format::ZSTD)
+      decoder_ = std::make_unique<Zstd>(fd_, what_, std::move(peeked));
     else
-      decoder_ = std::make_unique<Decoder>(fd_, what_);
+      decoder_ = std::make_unique<Decoder>(fd_, what_, std::move(peeked));
   } catch (...) {
     if (owns_fd_) ::close(fd_);
     throw;

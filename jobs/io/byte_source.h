@@ -1,6 +1,7 @@
 // A file's bytes, read in blocks into a caller's buffer: a plain file, a .gz file through
-// zlib, a .zst file through libzstd, or standard input for "-". Nothing but the decoder's
-// fixed input buffer is held, so a corpus of any size streams.
+// zlib, a .zst file through libzstd, or standard input for "-" (any of the three, told by
+// its first bytes). Nothing but the decoder's fixed input buffer is held, so a corpus of
+// any size streams.
 #pragma once
 
 #include <memory>
@@ -23,7 +24,8 @@ class ReadError : public std::runtime_error {
 
 class ByteSource {
  public:
-  // Opens path: "-" is standard input (read as it comes, uncompressed); a name ending in
+  // Opens path: "-" is standard input (gzip or zstd when its first bytes are their magic
+  // numbers, 1f 8b or 28 b5 2f fd, else read as it comes); a name ending in
   // ".gz" is gzip (members one after another, as pigz and bgzip write, read as one
   // stream), ".zst" zstd (frames one after another likewise), any other a plain file.
   // kind names the file in messages ("PGN file"). Throws ReadError.

@@ -28,14 +28,6 @@ using chess::Rule;
 
 namespace {
 
-void summarise(DrawstatsResult& r) {
-  std::vector<std::array<int32_t, chess::RULE_NB>> first_fire;
-  std::vector<int32_t> ended_by;
-  for (const GameRow& g : r.games) first_fire.push_back(g.first_fire), ended_by.push_back(g.termination);
-  r.rules = summarise_rules(first_fire, ended_by);
-  for (const GameRow& g : r.games) r.plies += g.plies;
-}
-
 constexpr auto GAMES = h5::table(
     "games", "one row per game replayed, in file order (index counts the skipped games too)",
     {
@@ -76,8 +68,7 @@ constexpr auto ROOT = std::to_array({
                    [](const Root& s) { return ruleset_name(s.req.ruleset); }),
     h5::attr<Root>("claim_policy", "when draws that must be claimed are claimed (--claims)",
                    [](const Root& s) { return claims_name(s.req.claims); }),
-    h5::attr<Root>("games", "games replayed: the rows of /games",
-                   [](const Root& s) { return int64_t(s.r.games.size()); }),
+    h5::attr<Root>("games", "games replayed: the rows of /games", [](const Root& s) { return s.r.replayed; }),
     h5::attr<Root>("skipped", "games not replayed (malformed or of another variant): the rows of /skipped",
                    [](const Root& s) { return int64_t(s.r.skipped.size()); }),
 });
@@ -117,7 +108,7 @@ void print_summary(const DrawstatsRequest& req, const DrawstatsResult& r, std::o
   std::snprintf(line, sizeof line, "%.3f s (%.2f M plies/s)", r.seconds,
                 r.seconds > 0 ? double(r.plies) / r.seconds / 1e6 : 0.0);
   const int64_t variants = r.skipped_variants();
-  out << req.pgn << ": " << r.games.size() << " games replayed, " << int64_t(r.skipped.size()) - variants
+  out << req.pgn << ": " << r.replayed << " games replayed, " << int64_t(r.skipped.size()) - variants
       << " skipped as malformed, " << variants << " as of other variants; " << r.plies << " plies in " << line
       << "; ruleset " << ruleset_name(req.ruleset) << ", claims " << claims_name(req.claims) << "\n";
   std::snprintf(line, sizeof line, "%-22s %10s %10s %8s %8s %8s\n", "rule", "held in", "ended", "q1", "median", "q3");
@@ -135,7 +126,7 @@ void print_summary(const DrawstatsRequest& req, const DrawstatsResult& r, std::o
 void print_json(const DrawstatsRequest& req, const DrawstatsResult& r, bool written, std::ostream& out) {
   JsonObject o, rules;
   o.add("pgn", req.pgn).add("ruleset", ruleset_name(req.ruleset)).add("claims", claims_name(req.claims));
-  o.add("games", (long)r.games.size()).add("skipped", (long)r.skipped.size()).add("plies", (long)r.plies);
+  o.add("games", (long)r.replayed).add("skipped", (long)r.skipped.size()).add("plies", (long)r.plies);
   o.add("skipped_variants", (long)r.skipped_variants());
   o.add("seconds", r.seconds).add("plies_per_second", r.seconds > 0 ? double(r.plies) / r.seconds : 0.0);
   for (int rule = 0; rule < chess::RULE_NB; ++rule) {
@@ -248,9 +239,10 @@ int64_t DrawstatsResult::skipped_variants() const {
 }
 
 DrawstatsResult compute_drawstats(const ReadBytes& read, const PgnStreamLimits& limits, chess::Ruleset ruleset,
-                                  chess::ClaimPolicy claims, int threads, Progress* progress) {
+                                  chess::ClaimPolicy claims, int threads, Progress* progress, bool keep_rows) {
   auto t0 = std::chrono::steady_clock::now();
   DrawstatsResult result;
+  RuleTally tally;
   GameBatches batches(read, limits);
   const int n = chess::resolve_threads(threads);
   // Reading and splitting (in order, one batch at a time) overlap the replay of the
@@ -278,14 +270,16 @@ DrawstatsResult compute_drawstats(const ReadBytes& read, const PgnStreamLimits& 
         }) & tbb::make_filter<Batch*, void>(tbb::filter_mode::serial_in_order, [&](Batch* b) {
           std::unique_ptr<Batch> owned(b);
           for (Outcome& o : owned->outcomes) {
-            if (o.ok)
-              result.games.push_back(std::move(o.row));
-            else
+            if (o.ok) {
+              tally.add(o.row.first_fire, o.row.termination);
+              ++result.replayed, result.plies += o.row.plies;
+              if (keep_rows) result.games.push_back(std::move(o.row));
+            } else
               result.skipped.push_back(std::move(o.skipped));
           }
         }));
   });
-  summarise(result);
+  result.rules = tally.summaries();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;
 }
@@ -308,7 +302,7 @@ int run_drawstats(const DrawstatsRequest& req, std::ostream& out, std::ostream& 
     ByteSource source(req.pgn, "PGN file");
     Progress progress(err, "drawstats", !req.quiet, req.progress_interval, "Mplies/s");
     r = compute_drawstats([&](char* buf, size_t n) { return source.read(buf, n); }, PgnStreamLimits{}, req.ruleset,
-                          req.claims, req.threads, &progress);
+                          req.claims, req.threads, &progress, !req.out.empty());
     progress.finish();
   } catch (const ReadError& e) {
     err << "chesshpc drawstats: " << e.what() << "\n";

@@ -43,7 +43,8 @@ struct SkippedGame {
 };
 
 struct DrawstatsResult {
-  std::vector<GameRow> games;
+  int64_t replayed = 0;        // games replayed: the rows of games when they are kept
+  std::vector<GameRow> games;  // kept only when asked for (the result file needs them)
   std::vector<SkippedGame> skipped;
   RuleSummaries rules;
   int64_t plies = 0;
@@ -71,10 +72,12 @@ struct GameTooLong {
 using ReadBytes = std::function<size_t(char* buf, size_t n)>;
 
 // Parses and replays every game of the stream, in parallel; rows come back in stream
-// order whatever the thread count, and the same whatever the block size. Throws
-// GameTooLong, and what read throws.
+// order whatever the thread count, and the same whatever the block size. The per-rule
+// statistics are gathered as games finish, so without keep_rows nothing per game stays in
+// memory. Throws GameTooLong, and what read throws.
 DrawstatsResult compute_drawstats(const ReadBytes& read, const PgnStreamLimits& limits, chess::Ruleset ruleset,
-                                  chess::ClaimPolicy claims, int threads, class Progress* progress);
+                                  chess::ClaimPolicy claims, int threads, class Progress* progress,
+                                  bool keep_rows = true);
 // The same over a text in memory.
 DrawstatsResult compute_drawstats(const std::string& pgn_text, chess::Ruleset ruleset, chess::ClaimPolicy claims,
                                   int threads, class Progress* progress);

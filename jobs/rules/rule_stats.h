@@ -23,6 +23,22 @@ struct RuleSummary {
 
 using RuleSummaries = std::array<RuleSummary, chess::RULE_NB>;
 
+// The statistics of RuleSummaries gathered game by game in memory bounded by the longest
+// first-fire ply, not by the number of games: a count of games per first-fire ply for each
+// rule. Plies are integers, so the quartiles read from the counts are exactly those of the
+// sorted plies.
+class RuleTally {
+ public:
+  // first_fire[rule]: the first ply at which the rule held, -1 if never; ended_by: the Rule
+  // that ended the game, -1 if none.
+  void add(const std::array<int32_t, chess::RULE_NB>& first_fire, int32_t ended_by);
+  RuleSummaries summaries() const;
+
+ private:
+  std::array<std::vector<int64_t>, chess::RULE_NB> games_at_ply_;
+  std::array<int64_t, chess::RULE_NB> fired_{}, ended_{};
+};
+
 // first_fire[g][rule]: the first ply at which the rule held in game g, -1 if never;
 // ended_by[g]: the Rule that ended game g, -1 if none.
 RuleSummaries summarise_rules(const std::vector<std::array<int32_t, chess::RULE_NB>>& first_fire,

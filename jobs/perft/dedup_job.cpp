@@ -36,6 +36,12 @@ namespace {
 
 constexpr size_t MB = size_t(1) << 20;
 constexpr size_t MIN_TABLE = 16 * MB;  // below this a table is not worth having
+// The most a table gets by default. Phase B's transpositions stay within a bucket (whole
+// groups of one waiting side), so the table need hold little more than the bucket being
+// counted, and a small one stays in the TLB's reach: perft(9) at L = 6 on 2 ranks took
+// 68.4 s with 512 MB each against 73.9-80.5 s with 3.5 GB each, and 119 s on one rank
+// with 1 GB against 126 s with 7 GB. --hash sets any size.
+constexpr size_t MAX_DEFAULT_TABLE = 512 * MB;
 
 // Bytes per rank for the positions of plies L - 1 and L (an owner's share with 10% to
 // spare, as buckets are not all of one size) and the routing buffers (three, each at most
@@ -64,7 +70,7 @@ int DedupPerft::auto_ply(const std::vector<double>& unique, int ranks) const {
 // The request's depths (1 <= K <= L < D; K defaults to min(L, 3): every level below K is
 // routed, and the plan of K = 3, 5,362 units from the start position, is instant) and
 // the memory per rank: with --memory the positions and the table must fit, and the table
-// gets what the positions leave unless --hash names its size.
+// gets what the positions leave, up to MAX_DEFAULT_TABLE, unless --hash names its size.
 int DedupPerft::check(const chess::Position& root, int ranks, std::ostream& say) {
   const bool auto_ply = req_.dedup_ply == PerftRequest::DEDUP_PLY_AUTO;
   unique_ = estimate_unique(root, auto_ply ? std::max(1, req_.depth - 2) : std::clamp(req_.dedup_ply, 1, 19));
@@ -86,7 +92,8 @@ int DedupPerft::check(const chess::Position& root, int ranks, std::ostream& say)
   if (req_.memory_bytes) {
     const size_t positions = positions_bytes(unique_, ply, ranks);
     const bool table = req_.depth - ply > 2;
-    if (table && !req_.hash_bytes && req_.memory_bytes > positions) req_.hash_bytes = req_.memory_bytes - positions;
+    if (table && !req_.hash_bytes && req_.memory_bytes > positions)
+      req_.hash_bytes = std::min(req_.memory_bytes - positions, MAX_DEFAULT_TABLE);
     const size_t need = positions + (table ? std::max(req_.hash_bytes, MIN_TABLE) : 0);
     if (need > req_.memory_bytes) {
       say << "chesshpc perft: the plan needs about " << (need >> 20) << " MB per rank (" << (positions >> 20)

@@ -790,11 +790,6 @@ TEST(Cli, DrawstatsGameLongerThanTheBoundIsOneLineExitThree) {
 
 namespace {
 
-std::string file_text(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
 }  // namespace
@@ -810,7 +805,7 @@ TEST(Cli, EpdDepthPastTheCapIsBadInputNamingTheLine) {
   EXPECT_EQ(r.err,
             "chesshpc perft: " + epd + ":3: depth 21 is past perft's cap of 20 (as for --depth); no count checked\n");
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(file_text(epd), text);
+  EXPECT_EQ(read_all(epd), text);
   Result max = chesshpc("perft --epd " + epd + " --max-depth 21");
   EXPECT_EQ(max.code, 2);
   EXPECT_EQ(first_line(max.err), "chesshpc: --max-depth must be a whole number from 1 to 20, not '21'");
@@ -867,7 +862,7 @@ TEST(Cli, SanMarksTheMoveBeliesAreBadInput) {
       << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
   EXPECT_FALSE(exists(out));
-  EXPECT_EQ(file_text(book), pgn_text);
+  EXPECT_EQ(read_all(book), pgn_text);
 
   // A corpus: the game is skipped with its line and index; the reading goes on.
   const std::string corpus_text = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 d5 2. e4# *\n";
@@ -877,7 +872,7 @@ TEST(Cli, SanMarksTheMoveBeliesAreBadInput) {
   EXPECT_EQ(first_line(d.err), "chesshpc drawstats: " + corpus +
                                    ":7: game 1 skipped: move 'e4#' marks a mate ('#') but does not mate at ply 3");
   EXPECT_NE(d.out.find(": 1 games replayed, 1 skipped as malformed"), std::string::npos) << d.out;
-  EXPECT_EQ(file_text(corpus), corpus_text);
+  EXPECT_EQ(read_all(corpus), corpus_text);
 }
 
 // Issue 14: the move number is 16 bits (a Position stays 88 bytes). A FEN beyond is bad
@@ -903,7 +898,7 @@ TEST(Cli, MoveNumberPastItsSixteenBitsIsRefusedNeverWrapped) {
     std::string corpus = write_file(name, text);
     Result d = chesshpc("drawstats " + corpus);
     EXPECT_EQ(d.code, 0) << d.err;
-    EXPECT_EQ(file_text(corpus), text);
+    EXPECT_EQ(read_all(corpus), text);
     return first_line(d.err).substr(std::min(first_line(d.err).size(), ("chesshpc drawstats: " + corpus).size()));
   };
   EXPECT_EQ(skipped("last_move.pgn", "4k3/8/8/8/8/8/8/4K2R b - - 0 65535", "65535... Kd7"),
@@ -933,7 +928,7 @@ TEST(Cli, MessagesQuoteBoundedEscapedExcerpts) {
   EXPECT_EQ(e.code, 1);
   EXPECT_EQ(first_line(e.err), "chesshpc perft: " + epd + ":1: unreadable line: 'D2 \\xC3\\xA9" + std::string(49, '6') +
                                    "...' does not end in one non-negative count");
-  EXPECT_EQ(file_text(epd), epd_text);
+  EXPECT_EQ(read_all(epd), epd_text);
 
   const std::string pgn_text = "[Event \"a\"]\n\n1. e4 " + std::string(5000, 'Q') + " *\n";
   std::string corpus = write_file("long_move.pgn", pgn_text);

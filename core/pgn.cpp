@@ -345,6 +345,7 @@ void append_wrapped(std::string& out, std::string& line, std::string_view unit) 
   line += unit;
 }
 
+constexpr std::string_view CHESS960_TAG = "Chess960";
 constexpr std::string_view ROSTER[] = {"Event", "Site", "Date", "Round", "White", "Black", "Result"};
 
 // What the PGN standard writes for an unknown roster tag.
@@ -467,8 +468,14 @@ std::string write_pgn(const PgnGame& game) {
     write_tag(out, "SetUp", "1");
     write_tag(out, "FEN", game.start.fen());
   }
-  for (const auto& [name, value] : game.tags)
-    if (!in_roster(name) && name != "SetUp" && name != "FEN") write_tag(out, name, value);
+  // A Chess960 start is written with Variant "Chess960" whatever the game's tags say (a
+  // named start, "chess960:4", reads without it), or the FEN would not read back.
+  const bool chess960 = game.start.is_chess960();
+  for (const auto& [name, value] : game.tags) {
+    if (in_roster(name) || name == "SetUp" || name == "FEN") continue;
+    write_tag(out, name, chess960 && name == "Variant" ? std::string_view(CHESS960_TAG) : std::string_view(value));
+  }
+  if (chess960 && !find_tag(game, "Variant")) write_tag(out, "Variant", CHESS960_TAG);
   out += '\n';
 
   std::string line, unit;

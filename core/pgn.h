@@ -90,7 +90,8 @@ bool parse_pgn_game(const PgnChunk& chunk, PgnGame& game, PgnError& error);
 // The game as PGN: the seven-tag roster first (Event, Site, Date, Round, White, Black,
 // Result; "?" where missing, except Date "????.??.??" and Result the game's result, as
 // the PGN standard writes them), then SetUp "1" and FEN when the start is not the
-// standard position (or the game has a FEN tag), then the other tags in their order,
+// standard position (or the game has a FEN tag), then the other tags in their order
+// (Variant "Chess960" for a Chess960 start, added when missing, so that the text reads back),
 // then SAN movetext wrapped at 80 columns with each move's comment in braces after it,
 // ending with the result and a blank line.
 std::string write_pgn(const PgnGame& game);

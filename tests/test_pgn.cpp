@@ -423,6 +423,27 @@ TEST(Pgn, WritesSetUpGameExactly) {
             "\n");
 }
 
+// A FEN tag naming a Chess960 start reads without a Variant tag; written, the game gets
+// Variant "Chess960" (its FEN in X-FEN would not read as standard chess: the fuzzer's
+// find), and a Variant tag saying otherwise is corrected.
+TEST(Pgn, WritesChess960StartWithItsVariantTag) {
+  for (const char* variant_tag : {"", "[Variant \"Standard\"]\n"}) {
+    PgnGame game;
+    PgnError error;
+    const std::string text = std::string(variant_tag) + "[FEN \"chess960:4\"]\n\n1. e4 Nd6 *\n";
+    ASSERT_TRUE(parse_pgn_game(split_pgn(text).at(0), game, error)) << error.what();
+    const std::string written = write_pgn(game);
+    EXPECT_NE(written.find("[FEN \"qbbnnrkr/pppppppp/8/8/8/8/PPPPPPPP/QBBNNRKR w KQkq - 0 1\"]\n"), std::string::npos)
+        << written;
+    EXPECT_NE(written.find("[Variant \"Chess960\"]\n"), std::string::npos) << written;
+    EXPECT_NE(written.find("1. e4 Nd6 *"), std::string::npos) << written;
+    PgnGame again;
+    ASSERT_TRUE(parse_pgn_game(split_pgn(written).at(0), again, error)) << error.what();
+    EXPECT_EQ(again.start, game.start);
+    EXPECT_EQ(again.moves, game.moves);
+  }
+}
+
 TEST(Pgn, WritesEmptyGame) {
   PgnGame game;
   EXPECT_EQ(write_pgn(game),

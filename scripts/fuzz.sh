@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
-# Runs every libFuzzer harness (tests/fuzz: fen, move, pgn, epd, uci) for SECONDS each,
-# as many at once as there are cores, from the seed corpus and the regression inputs in
-# tests/fuzz. Builds them first in build-fuzz with clang (CHESSHPC_FUZZ=ON). Inputs the
-# fuzzer adds go to build-fuzz/corpus/HARNESS, never into the repository; an input that
-# crashes is saved in build-fuzz/crashes/HARNESS and the script exits 1 naming it: fix
-# the bug, then add the input to tests/fuzz/regressions/HARNESS, which test_fuzz_inputs
-# replays in every build.
-# usage: scripts/fuzz.sh [SECONDS]   (default 60)
+# Runs every libFuzzer harness (tests/fuzz: fen, move, pgn, epd, uci), as many at once as
+# there are cores, from the seed corpus and the regression inputs in tests/fuzz. Builds
+# them first in build-fuzz with clang (CHESSHPC_FUZZ=ON). Inputs the fuzzer adds go to
+# build-fuzz/corpus/HARNESS, never into the repository; an input that crashes is saved in
+# build-fuzz/crashes/HARNESS and the script exits 1 naming it: fix the bug, then add the
+# input to tests/fuzz/regressions/HARNESS, which test_fuzz_inputs replays in every build.
+#
+# Two modes:
+# - SECONDS: each harness for that long from a random seed, to explore (run it for
+#   minutes before a change to a parser lands).
+# - --fixed: what CI runs. Each harness a fixed number of inputs (FIXED_RUNS, about 40 s
+#   each on CI's machine) from seed 1, so that a clean clone always tries the same inputs
+#   and CI's verdict is the same on every run of one commit: a random find would turn CI
+#   red on a commit that did not cause it.
+# usage: scripts/fuzz.sh [SECONDS | --fixed]   (default 60)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 seconds=${1:-60}
 build=$root/build-fuzz
 harnesses=(fen move pgn epd uci)
-[[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: SECONDS must be a whole number above 0, not '$seconds'" >&2; exit 2; }
+declare -A FIXED_RUNS=([fen]=2000000 [move]=600000 [pgn]=600000 [epd]=300000 [uci]=4000)
+[[ $seconds == --fixed || $seconds =~ ^[1-9][0-9]*$ ]] \
+  || { echo "fuzz.sh: give SECONDS (a whole number above 0) or --fixed, not '$seconds'" >&2; exit 2; }
 command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ not found; run bash scripts/setup.sh" >&2; exit 2; }
 
 cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCHESSHPC_FUZZ=ON
@@ -25,7 +34,9 @@ fuzz_one() {
   [[ -d $root/tests/fuzz/regressions/$h ]] && inputs+=("$root/tests/fuzz/regressions/$h")
   mkdir -p "$build/corpus/$h" "$build/crashes/$h" "$build/logs"
   local log=$build/logs/$h.log
-  if "$build/tests/fuzz/fuzz_$h" -max_total_time="$seconds" -timeout=20 -max_len=4096 \
+  local budget=(-max_total_time="$seconds")
+  [[ $seconds == --fixed ]] && budget=(-runs="${FIXED_RUNS[$h]}" -seed=1)
+  if "$build/tests/fuzz/fuzz_$h" "${budget[@]}" -timeout=20 -max_len=4096 \
       -artifact_prefix="$build/crashes/$h/" "$build/corpus/$h" "${inputs[@]}" >"$log" 2>&1; then
     echo "fuzz_$h: $(grep -o 'Done [0-9]* runs in [0-9]* second(s)' "$log" | tail -1), no crash"
   else

@@ -84,7 +84,8 @@ int export_command(const Options& opt, const std::string&) {
 int uci_command(const Options&, const std::string&) { return run_uci_server(std::cin, std::cout); }
 
 int verify_command(const Options& opt, const std::string& command_line) {
-  return run_verify(verify_request(opt, command_line), std::cout, std::cerr);
+  VerifySuite job(verify_request(opt, command_line));
+  return run_unit_job(job, std::cout, std::cerr);
 }
 
 int perftree_command(const Options& opt, const std::string&) { return run_perftree(opt, std::cout, std::cerr); }

@@ -1,19 +1,15 @@
 #include "jobs/verify/job.h"
 
 #include <algorithm>
-#include <atomic>
 #include <fstream>
-#include <mutex>
 #include <sstream>
-#include <thread>
 
 #include "core/perft.h"
 #include "core/san.h"
 #include "core/uci.h"
+#include "jobs/io/byte_codec.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
-#include "jobs/io/progress.h"
-#include "jobs/io/provenance.h"
 #include "jobs/perft/epd.h"
 #include "jobs/verify/file.h"
 #include "jobs/verify/random_positions.h"
@@ -129,61 +125,104 @@ bool verify_tasks(const VerifyRequest& req, std::vector<VerifyTask>& tasks, int&
   return true;
 }
 
-int run_verify(const VerifyRequest& req, std::ostream& out, std::ostream& err) {
-  const std::string started = utc_now();
-  std::vector<VerifyTask> tasks;
-  int code = EXIT_OK;
-  if (!verify_tasks(req, tasks, code, err)) return code;
+Payload encode_result(const CheckResult& r) {
+  ByteWriter w;
+  auto strings = [&](const std::vector<std::string>& v) {
+    w.put(uint32_t(v.size()));
+    for (const std::string& x : v) w.put(x);
+  };
+  auto moves = [&](const std::vector<ReportedMove>& v) {
+    w.put(uint32_t(v.size()));
+    for (const ReportedMove& m : v) w.put(m.uci), w.put(m.san);
+  };
+  w.put(r.root_fen), strings(r.moves), w.put(int32_t(r.depth)), w.put(r.nodes), w.put(r.engine_nodes);
+  w.put(r.engine_seconds), w.put(int32_t(r.queries));
+  const Fault& f = r.fault;
+  w.put(uint8_t(f.kind)), w.put(f.fen), w.put(int32_t(f.depth)), strings(f.path), w.put(f.path_san);
+  moves(f.missing), moves(f.illegal), moves(f.duplicate);
+  w.put(f.move), w.put(f.engine_count), w.put(f.expected_count), w.put(f.message);
+  return w.take();
+}
 
-  // The first engine starts before any work: one that cannot start is bad input now.
-  const int workers = std::max(1, std::min<int>(req.threads, int(tasks.size())));
-  std::vector<std::unique_ptr<PerftEngine>> engines(workers);
+CheckResult decode_result(const Payload& bytes) {
+  ByteReader in(bytes, "truncated verify result");
+  auto strings = [&] {
+    std::vector<std::string> v(in.get<uint32_t>());
+    for (std::string& x : v) x = in.text();
+    return v;
+  };
+  auto moves = [&] {
+    std::vector<ReportedMove> v(in.get<uint32_t>());
+    for (ReportedMove& m : v) m.uci = in.text(), m.san = in.text();
+    return v;
+  };
+  CheckResult r;
+  r.root_fen = in.text(), r.moves = strings(), r.depth = in.get<int32_t>(), r.nodes = in.get<uint64_t>();
+  r.engine_nodes = in.get<uint64_t>(), r.engine_seconds = in.get<double>(), r.queries = in.get<int32_t>();
+  Fault& f = r.fault;
+  f.kind = FaultKind(in.get<uint8_t>()), f.fen = in.text(), f.depth = in.get<int32_t>(), f.path = strings();
+  f.path_san = in.text(), f.missing = moves(), f.illegal = moves(), f.duplicate = moves();
+  f.move = in.text(), f.engine_count = in.get<uint64_t>(), f.expected_count = in.get<uint64_t>();
+  f.message = in.text();
+  return r;
+}
+
+int VerifySuite::plan(const Ranks& ranks, std::ostream& err) {
+  int code = EXIT_OK;
+  std::ostringstream quiet;
+  // Every rank reads the same positions; rank 0 alone says what is wrong with them.
+  if (!verify_tasks(req_, tasks_, code, ranks.root() ? err : quiet)) return code;
+  return EXIT_OK;
+}
+
+// The engine must start before any work: one that cannot is bad input now, not a fault
+// in every position.
+int VerifySuite::open(const std::string& started, std::ostream& err) {
+  started_ = started;
+  results_.resize(tasks_.size());
   try {
-    engines[0] = start_engine(req.engine);
+    start_engine(req_.engine);  // and ends it: each computing thread starts its own
   } catch (const UciError& e) {
     err << "chesshpc verify: " << e.what() << "\n";
     return EXIT_INPUT;
   }
+  return EXIT_OK;
+}
 
-  std::vector<CheckResult> results(tasks.size());
-  std::atomic<size_t> next{0};
-  std::atomic<int> faults{0};
-  std::mutex print;
-  std::string start_error;
-  Progress progress(err, "verify", !req.quiet && !req.json, req.progress_interval, "Mnps");
-  progress.set_unit_name("positions");
-  progress.add_total(tasks.size());
-  progress.set_detail([&] { return std::to_string(faults.load()) + " faults"; });
-  auto work = [&](int w) {
+UnitJobInfo VerifySuite::info() const {
+  UnitJobInfo i = unit_job_info("verify", req_, ResultFile{}, req_.command_line);
+  i.items = "positions";
+  i.total_items = i.items_to_do = tasks_.size();
+  return i;
+}
+
+Payload VerifySuite::compute(size_t unit) {
+  const VerifyTask& t = tasks_[unit];
+  std::unique_ptr<PerftEngine>& engine = engines_.local();
+  if (!engine) {
     try {
-      if (!engines[w]) engines[w] = start_engine(req.engine);
+      engine = start_engine(req_.engine);
     } catch (const UciError& e) {
-      std::lock_guard lock(print);
-      start_error = e.what();
-      return;
+      CheckResult r;
+      r.root_fen = t.root.fen(), r.depth = t.depth;
+      r.fault.kind = FaultKind::CRASH, r.fault.fen = r.root_fen, r.fault.depth = t.depth, r.fault.message = e.what();
+      return encode_result(r);
     }
-    for (size_t i; (i = next++) < tasks.size();) {
-      const VerifyTask& t = tasks[i];
-      results[i] = check_position(*engines[w], t.root, t.moves, t.depth);
-      progress.done(1, results[i].nodes);
-      if (results[i].fault.kind == FaultKind::NONE) continue;
-      ++faults;
-      if (req.json) continue;
-      std::lock_guard lock(print);
-      out << fault_line(results[i]) << std::endl;
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int w = 1; w < workers; ++w) threads.emplace_back(work, w);
-  work(0);
-  for (std::thread& t : threads) t.join();
-  progress.finish();
-  engines.clear();
-  if (!start_error.empty()) {
-    err << "chesshpc verify: " << start_error << "\n";
-    return EXIT_INPUT;
   }
+  return encode_result(check_position(*engine, t.root, t.moves, t.depth));
+}
 
+Recorded VerifySuite::record(size_t unit, Payload&& result, double, int) {
+  results_[unit] = decode_result(result);
+  faults_ += results_[unit].fault.kind != FaultKind::NONE;
+  return {1, results_[unit].nodes};
+}
+
+int VerifySuite::finish(const UnitRun&, std::ostream& out, std::ostream& err) {
+  engines_.clear();
+  const std::vector<CheckResult>& results = results_;
+  const std::vector<VerifyTask>& tasks = tasks_;
+  const VerifyRequest& req = req_;
   uint64_t nodes = 0, queries = 0;
   double engine_seconds = 0;
   int trap_counts[TRAP_COUNT] = {};
@@ -196,12 +235,14 @@ int run_verify(const VerifyRequest& req, std::ostream& out, std::ostream& err) {
     for (size_t i = 0; i < tasks.size(); ++i) items.push_back(json_result(results[i], tasks[i].trap));
     JsonObject o;
     o.add("command", "verify").add("engine", req.engine.command).add("positions", (unsigned long)tasks.size());
-    o.add("faults", faults.load()).add("nodes", (unsigned long long)nodes).add("queries", (unsigned long long)queries);
+    o.add("faults", faults_).add("nodes", (unsigned long long)nodes).add("queries", (unsigned long long)queries);
     o.add("engine_seconds", engine_seconds).raw("results", json_list(items));
     out << o.str() << "\n";
   } else {
-    out << "verify: " << tasks.size() << " positions, " << nodes << " nodes, " << faults.load() << " faults, "
-        << queries << " engine queries, engine " << format_seconds(engine_seconds) << "\n";
+    for (const CheckResult& r : results)
+      if (r.fault.kind != FaultKind::NONE) out << fault_line(r) << "\n";
+    out << "verify: " << tasks.size() << " positions, " << nodes << " nodes, " << faults_ << " faults, " << queries
+        << " engine queries, engine " << format_seconds(engine_seconds) << "\n";
     if (req.random) {
       out << "traps:";
       for (int t = 0; t < TRAP_COUNT; ++t)
@@ -224,10 +265,10 @@ int run_verify(const VerifyRequest& req, std::ostream& out, std::ostream& err) {
     }
   }
   if (!req.out.empty()) {
-    std::string error = write_verify_file(req, tasks, results, started);
+    std::string error = write_verify_file(req, tasks, results, started_);
     if (int c = say_unwritten("verify", error, "", err)) return c;
   }
-  return faults.load() ? EXIT_MISMATCH : EXIT_OK;
+  return faults_ ? EXIT_MISMATCH : EXIT_OK;
 }
 
 }  // namespace chesshpc

@@ -27,7 +27,7 @@ const CommandOptions VERIFY_OPTIONS = command_options(
         {"random", "N", "check N seeded positions from random play biased to generator traps (with --seed, --depth)"},
         {"seed", "S", "with --random: the seed (default 1)"},
         {"chess960", "", "the engine plays Chess960 (UCI_Chess960; --fen read as Chess960, --random from 960 starts)"},
-        {"threads", "N", "engine processes run at once (default 1)"},
+        {"threads", "N", "engine processes run at once, on each rank (default 1)"},
         {"timeout", "S", "seconds an engine may take for one query before it is killed and restarted (default 60)"},
         {"save-epd", "FILE", "write the positions checked with chesshpc's counts as EPD, to repeat a run"},
         out_option("write positions, depths, counts, engine time and every mismatch with its drill-down path to HDF5"),

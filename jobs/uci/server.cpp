@@ -332,12 +332,12 @@ std::string divide_text(const chess::Position& pos, int depth, DivideFormat form
   chess::perft::Options opt;
   std::vector<chess::perft::RootCount> roots = chess::perft::divide(pos, depth, opt);
   const bool stockfish = format == DivideFormat::STOCKFISH;
-  std::string text;
+  std::ostringstream text;
   for (const chess::perft::RootCount& r : roots)
-    text += chess::to_uci(r.move, pos.is_chess960()) + (stockfish ? ": " : " ") + chess::to_string(r.nodes) + "\n";
-  text += "\n" + std::string(stockfish ? "Nodes searched: " : "") + chess::to_string(chess::perft::total(roots)) + "\n";
-  if (stockfish) text += "\n";
-  return text;
+    text << chess::to_uci(r.move, pos.is_chess960()) << (stockfish ? ": " : " ") << chess::to_string(r.nodes) << "\n";
+  text << "\n" << (stockfish ? "Nodes searched: " : "") << chess::to_string(chess::perft::total(roots)) << "\n";
+  if (stockfish) text << "\n";
+  return text.str();
 }
 
 int run_uci_server(std::istream& in, std::ostream& out) {

@@ -22,7 +22,7 @@ from chesshpc_report.errors import ReportError  # noqa: E402
 
 def parse(argv):
     p = argparse.ArgumentParser(prog="chesshpc-report", description="Any chesshpc result file as a report.")
-    p.add_argument("files", nargs="+", metavar="FILE.h5", help="chesshpc result files (perft, drawstats, selfplay, bench)")
+    p.add_argument("files", nargs="+", metavar="FILE.h5", help="chesshpc result files (perft, drawstats, selfplay, bench, verify)")
     p.add_argument("--html", metavar="PAGE", help="also write a self-contained HTML page with the plots")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of Markdown")
     p.add_argument("--title", help="title of the HTML page")

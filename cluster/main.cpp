@@ -23,6 +23,8 @@
 #include "jobs/selfplay/export.h"
 #include "jobs/selfplay/options.h"
 #include "jobs/uci/server.h"
+#include "jobs/verify/options.h"
+#include "jobs/verify/perftree.h"
 
 namespace chesshpc {
 namespace {
@@ -35,7 +37,9 @@ const char* USAGE =
     "  drawstats  replay a PGN corpus: per game and per rule, when each draw rule would have fired\n"
     "  selfplay   play a batch of games over ranks and threads into an HDF5 dataset\n"
     "  export     a selfplay dataset as PGN\n"
-    "  uci        play chess over the UCI protocol on standard input and output\n"
+    "  uci        play chess over the UCI protocol on standard input and output (and answer go perft)\n"
+    "  verify     check another engine's perft (UCI go perft or perftree) and drill down to the wrong move\n"
+    "  perftree   the divide perftree reads: chesshpc perftree DEPTH FEN [MOVES]\n"
     "  bench      the benchmark suite into an HDF5 file; 'bench search': the search's node-count signature\n"
     "run 'chesshpc COMMAND --help' for its options; 'chesshpc --version' for the build.\n";
 
@@ -79,6 +83,13 @@ int export_command(const Options& opt, const std::string&) {
 
 int uci_command(const Options&, const std::string&) { return run_uci_server(std::cin, std::cout); }
 
+int verify_command(const Options& opt, const std::string& command_line) {
+  VerifySuite job(verify_request(opt, command_line));
+  return run_unit_job(job, std::cout, std::cerr);
+}
+
+int perftree_command(const Options& opt, const std::string&) { return run_perftree(opt, std::cout, std::cerr); }
+
 // The kind's own table: an option of the other kind is refused, and --help shows the
 // kind's options.
 const CommandOptions& bench_options(const Options& any) {
@@ -93,7 +104,8 @@ int bench_command(const Options& opt, const std::string& command_line) {
 const CommandOptions UCI_OPTIONS = command_options("uci", {},
                                                    "usage: chesshpc uci\n"
                                                    "plays chess over the UCI protocol on standard input and output "
-                                                   "(uci, isready, setoption, position, go, stop, quit)\n");
+                                                   "(uci, isready, setoption, position, go, stop, quit); "
+                                                   "'go perft D' prints the divide as Stockfish does\n");
 
 // A command: its options, parsed (and --help answered) before run is called with them.
 // own, when set, picks the table the arguments are parsed with again (bench's kinds).
@@ -112,6 +124,8 @@ const Command COMMANDS[] = {
     {"drawstats", DRAWSTATS_OPTIONS, drawstats_command},
     {"selfplay", SELFPLAY_OPTIONS, selfplay_command},
     {"export", EXPORT_OPTIONS, export_command},
+    {"verify", VERIFY_OPTIONS, verify_command},
+    {"perftree", PERFTREE_OPTIONS, perftree_command},
 };
 
 // A word as a POSIX shell reads it back: as it is when it holds only characters no shell

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import (bench, bench_view, drawstats, drawstats_view, perft, perft_dedup, perft_dedup_view, perft_view, selfplay,
-               selfplay_view)
+               selfplay_view, verify, verify_view)
 
 
 @dataclass(frozen=True)
@@ -60,5 +60,13 @@ JOBS = {
         compare=bench.compare,
         compare_sections=bench_view.compare_sections,
         compare_plots=lambda c, files: bench_view.compare_plots(c),
+    ),
+    "verify": JobReport(
+        summarise=verify.summarise,
+        sections=verify_view.sections,
+        plots=lambda s, f: [],
+        compare=verify.compare,
+        compare_sections=verify_view.compare_sections,
+        compare_plots=lambda c, files: [],
     ),
 }

@@ -5,55 +5,11 @@
 #include <string>
 
 #include "core/uci.h"
+#include "jobs/io/byte_codec.h"
 
 namespace chesshpc {
 
 namespace {
-
-class Writer {
- public:
-  template <typename T>
-  void put(T v) {
-    const char* p = reinterpret_cast<const char*>(&v);
-    out_.insert(out_.end(), p, p + sizeof v);
-  }
-  void put(const std::string& s) {
-    put(uint32_t(s.size()));
-    out_.insert(out_.end(), s.begin(), s.end());
-  }
-  std::vector<char> take() { return std::move(out_); }
-
- private:
-  std::vector<char> out_;
-};
-
-class Reader {
- public:
-  explicit Reader(const std::vector<char>& in) : in_(in) {}
-  template <typename T>
-  T get() {
-    T v;
-    need(sizeof v);
-    std::memcpy(&v, in_.data() + at_, sizeof v);
-    at_ += sizeof v;
-    return v;
-  }
-  std::string text() {
-    uint32_t n = get<uint32_t>();
-    need(n);
-    std::string s(in_.data() + at_, n);
-    at_ += n;
-    return s;
-  }
-  bool done() const { return at_ == in_.size(); }
-
- private:
-  void need(size_t n) const {
-    if (in_.size() - at_ < n) throw std::runtime_error("truncated game records");
-  }
-  const std::vector<char>& in_;
-  size_t at_ = 0;
-};
 
 enum : uint8_t { HAS_SCORE = 1, HAS_MATE = 2, BOOK = 4 };
 
@@ -65,7 +21,7 @@ chess::Move move_from(const chess::Position& pos, const std::string& uci) {
 }  // namespace
 
 std::vector<char> encode_games(const std::vector<GameRecord>& games) {
-  Writer w;
+  ByteWriter w;
   w.put(uint32_t(games.size()));
   for (const GameRecord& g : games) {
     w.put(g.index), w.put(g.opening.id), w.put(g.opening.text), w.put(g.opening.start.fen());
@@ -90,7 +46,7 @@ std::vector<char> encode_games(const std::vector<GameRecord>& games) {
 }
 
 std::vector<GameRecord> decode_games(const std::vector<char>& bytes) {
-  Reader r(bytes);
+  ByteReader r(bytes, "truncated game records");
   std::vector<GameRecord> games(r.get<uint32_t>());
   for (GameRecord& g : games) {
     g.index = r.get<uint64_t>();

@@ -1,5 +1,4 @@
 #include "jobs/uci/engine.h"
-#include "core/quote.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -54,73 +53,108 @@ void parse_info(const std::string& line, UciAnswer& a) {
 
 }  // namespace
 
-UciEngine::UciEngine(const std::string& command, const std::vector<std::pair<std::string, std::string>>& options,
-                     double timeout_seconds)
-    : command_(command) {
-  std::vector<std::string> words = split_words(command);
+std::vector<std::string> split_command_line(const std::string& command) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  for (size_t i = 0; i < command.size(); ++i) {
+    char c = command[i];
+    if (c == ' ' || c == '\t' || c == '\n') {
+      if (in_word) words.push_back(word), word.clear(), in_word = false;
+      continue;
+    }
+    in_word = true;
+    if (c == '\\' && i + 1 < command.size()) {
+      word += command[++i];
+    } else if (c == '\'' || c == '"') {
+      size_t close = command.find(c, i + 1);
+      if (close == std::string::npos) throw UciError("unclosed quote in engine command " + chess::quoted(command));
+      word += command.substr(i + 1, close - i - 1);
+      i = close;
+    } else {
+      word += c;
+    }
+  }
+  if (in_word) words.push_back(word);
+  return words;
+}
+
+ChildProcess::ChildProcess(const std::vector<std::string>& words, const std::string& shown) : shown_(shown) {
   if (words.empty()) throw UciError("empty engine command");
   int in[2], out[2];
-  if (pipe(in) != 0 || pipe(out) != 0) throw UciError("cannot create pipes for '" + command + "'");
+  if (pipe(in) != 0 || pipe(out) != 0) throw UciError("cannot create pipes for '" + shown + "'");
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, in[0], 0);
   posix_spawn_file_actions_adddup2(&actions, out[1], 1);
   posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
   for (int fd : {in[0], in[1], out[0], out[1]}) posix_spawn_file_actions_addclose(&actions, fd);
+  std::vector<std::string> copy = words;
   std::vector<char*> argv;
-  for (std::string& w : words) argv.push_back(w.data());
+  for (std::string& w : copy) argv.push_back(w.data());
   argv.push_back(nullptr);
   int rc = posix_spawnp(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   close(in[0]), close(out[1]);
-  to_engine_ = in[1], from_engine_ = out[0];
-  fcntl(to_engine_, F_SETFD, FD_CLOEXEC), fcntl(from_engine_, F_SETFD, FD_CLOEXEC);
+  to_child_ = in[1], from_child_ = out[0];
+  fcntl(to_child_, F_SETFD, FD_CLOEXEC), fcntl(from_child_, F_SETFD, FD_CLOEXEC);
   if (rc != 0) {
     pid_ = -1;
-    throw UciError("cannot start engine '" + command + "': " + std::strerror(rc));
+    close(to_child_), close(from_child_);
+    throw UciError("cannot start engine '" + shown + "': " + std::strerror(rc));
   }
-  send("uci");
-  for (std::string line; (line = read_line(timeout_seconds)) != "uciok";)
-    if (line.rfind("id name ", 0) == 0) name_ = line.substr(8);
-  for (const auto& [name, value] : options) send("setoption name " + name + " value " + value);
-  send("isready");
-  wait_for("readyok", timeout_seconds);
 }
 
-UciEngine::~UciEngine() {
-  if (pid_ > 0) {
-    signal(SIGPIPE, SIG_IGN);
-    (void)!write(to_engine_, "quit\n", 5);
-    int status = 0;
-    auto deadline = Clock::now() + std::chrono::seconds(1);
-    while (waitpid(pid_, &status, WNOHANG) == 0) {
-      if (Clock::now() > deadline) {
-        kill(pid_, SIGKILL);
-        waitpid(pid_, &status, 0);
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+ChildProcess::~ChildProcess() {
+  close_input();
+  wait_end(1);
+  if (from_child_ >= 0) close(from_child_);
+}
+
+void ChildProcess::close_input() {
+  if (to_child_ >= 0) close(to_child_);
+  to_child_ = -1;
+}
+
+void ChildProcess::kill_now() {
+  if (pid_ <= 0) return;
+  kill(pid_, SIGKILL);
+  waitpid(pid_, nullptr, 0);
+  pid_ = -1;
+}
+
+std::string ChildProcess::wait_end(double seconds) {
+  if (pid_ <= 0) return "";
+  int status = 0;
+  auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  while (waitpid(pid_, &status, WNOHANG) == 0) {
+    if (Clock::now() > deadline) {
+      kill_now();
+      return "killed after " + std::to_string(seconds) + " s";
     }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  if (to_engine_ >= 0) close(to_engine_);
-  if (from_engine_ >= 0) close(from_engine_);
+  pid_ = -1;
+  if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
+  if (WIFEXITED(status) && WEXITSTATUS(status) != 0) return "exit status " + std::to_string(WEXITSTATUS(status));
+  return "";
 }
 
-void UciEngine::send(const std::string& line) {
+void ChildProcess::send(const std::string& line) {
   std::string text = line + "\n";
-  // An engine that died closes the pipe: report it as an error, not as SIGPIPE.
+  // A child that died closes the pipe: report it as an error, not as SIGPIPE.
   signal(SIGPIPE, SIG_IGN);
   for (size_t done = 0; done < text.size();) {
-    ssize_t n = write(to_engine_, text.data() + done, text.size() - done);
+    ssize_t n = to_child_ < 0 ? -1 : write(to_child_, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
     // The pipe breaks when the engine exits, which may come before or after it reads a
     // line: either way the user learns the same thing.
-    if (n <= 0) throw UciError("engine '" + command_ + "' exited or stopped reading its input");
+    if (n <= 0) throw UciExited("engine '" + shown_ + "' exited or stopped reading its input");
     done += size_t(n);
   }
 }
 
-std::string UciEngine::read_line(double seconds) {
+std::optional<std::string> ChildProcess::next_line(double seconds) {
   auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   while (true) {
     if (size_t eol = buffer_.find('\n'); eol != std::string::npos) {
@@ -130,16 +164,44 @@ std::string UciEngine::read_line(double seconds) {
       return line;
     }
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) throw UciError("engine '" + command_ + "' did not answer in time");
-    pollfd p{from_engine_, POLLIN, 0};
+    if (left <= 0) throw UciTimeout("engine '" + shown_ + "' did not answer in time");
+    pollfd p{from_child_, POLLIN, 0};
     int ready = poll(&p, 1, int(std::min<long long>(left, 1000)));
-    if (ready < 0 && errno != EINTR) throw UciError("cannot read from engine '" + command_ + "'");
+    if (ready < 0 && errno != EINTR) throw UciError("cannot read from engine '" + shown_ + "'");
     if (ready <= 0) continue;
     char chunk[4096];
-    ssize_t n = read(from_engine_, chunk, sizeof chunk);
+    ssize_t n = read(from_child_, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw UciError("engine '" + command_ + "' exited");
+    if (n <= 0) {
+      if (buffer_.empty()) return std::nullopt;
+      buffer_ += '\n';  // a last line without its end
+      continue;
+    }
     buffer_.append(chunk, size_t(n));
+  }
+}
+
+std::string ChildProcess::read_line(double seconds) {
+  std::optional<std::string> line = next_line(seconds);
+  if (!line) throw UciExited("engine '" + shown_ + "' exited");
+  return *line;
+}
+
+UciEngine::UciEngine(const std::string& command, const std::vector<std::pair<std::string, std::string>>& options,
+                     double timeout_seconds)
+    : command_(command), child_(split_command_line(command), command) {
+  send("uci");
+  for (std::string line; (line = read_line(timeout_seconds)) != "uciok";)
+    if (line.rfind("id name ", 0) == 0) name_ = line.substr(8);
+  for (const auto& [name, value] : options) send("setoption name " + name + " value " + value);
+  send("isready");
+  wait_for("readyok", timeout_seconds);
+}
+
+UciEngine::~UciEngine() {
+  try {
+    send("quit");
+  } catch (const UciError&) {  // already gone
   }
 }
 
@@ -182,6 +244,15 @@ UciPerft UciEngine::perft(const std::string& position, int depth, double timeout
     p.nodes = std::strtoull(line.c_str() + key.size(), &end, 10);
     if (end == line.c_str() + key.size()) throw UciError("engine '" + command_ + "' sent " + chess::quoted(line));
     return p;
+  }
+}
+
+void UciEngine::perft_lines(const std::string& position, const std::vector<std::string>& moves, int depth,
+                            double timeout_seconds, const std::function<bool(const std::string&)>& line) {
+  auto start = Clock::now();
+  set_position(position, moves);
+  send("go perft " + std::to_string(depth));
+  while (line(read_line(timeout_seconds - std::chrono::duration<double>(Clock::now() - start).count()))) {
   }
 }
 

@@ -5,6 +5,7 @@
 #include <new>
 #include <sstream>
 
+#include "core/perft.h"
 #include "core/quote.h"
 #include "core/uci.h"
 #include "jobs/io/job_common.h"
@@ -15,6 +16,8 @@ namespace chesshpc {
 namespace {
 
 constexpr int MAX_HASH_MB = 65536;
+// The deepest `go perft`: as deep as `chesshpc perft --depth` counts.
+constexpr int MAX_PERFT_DEPTH = 20;
 
 std::vector<std::string> split(const std::string& line) {
   std::vector<std::string> tokens;
@@ -217,6 +220,20 @@ void UciServer::position(const std::vector<std::string>& tokens) {
 }
 
 void UciServer::go(const std::vector<std::string>& tokens) {
+  if (tokens.size() >= 2 && tokens[1] == "perft") {
+    // Stockfish's extension, counted on this thread as Stockfish does: the reference
+    // answer other engines are checked against (chesshpc verify).
+    int64_t depth = 0;
+    if (tokens.size() != 3 || !parse_int64(tokens[2], depth) || depth < 1 || depth > MAX_PERFT_DEPTH) {
+      send("info string go perft needs a depth from 1 to " + std::to_string(MAX_PERFT_DEPTH));
+      return;
+    }
+    finish_search();
+    std::string text = divide_text(position_, int(depth), DivideFormat::STOCKFISH);
+    text.pop_back();  // send() ends the last line
+    send(text);
+    return;
+  }
   if (thread_.joinable()) {
     // A finite search ends by itself: a second "go" queues behind it, so a script may
     // send its commands without waiting. An infinite one needs "stop" first.
@@ -309,6 +326,18 @@ void UciServer::finish_search() {
   stop_cv_.notify_all();
   search_->stop();
   thread_.join();
+}
+
+std::string divide_text(const chess::Position& pos, int depth, DivideFormat format) {
+  chess::perft::Options opt;
+  std::vector<chess::perft::RootCount> roots = chess::perft::divide(pos, depth, opt);
+  const bool stockfish = format == DivideFormat::STOCKFISH;
+  std::ostringstream text;
+  for (const chess::perft::RootCount& r : roots)
+    text << chess::to_uci(r.move, pos.is_chess960()) << (stockfish ? ": " : " ") << chess::to_string(r.nodes) << "\n";
+  text << "\n" << (stockfish ? "Nodes searched: " : "") << chess::to_string(chess::perft::total(roots)) << "\n";
+  if (stockfish) text << "\n";
+  return text.str();
 }
 
 int run_uci_server(std::istream& in, std::ostream& out) {

@@ -52,6 +52,13 @@ class UciServer {
   bool infinite_ = false;     // the running search is "go infinite"
 };
 
+// The divide of pos at depth as a reference tool prints it, every line ending in '\n':
+// STOCKFISH: "e2e4: 20" lines, a blank line, "Nodes searched: N", a blank line (`go
+// perft`); PERFTREE: "e2e4 20" lines, a blank line, the total (perftree's script
+// interface). Moves in chesshpc's order, UCI as pos's variant writes them.
+enum class DivideFormat { STOCKFISH, PERFTREE };
+std::string divide_text(const chess::Position& pos, int depth, DivideFormat format);
+
 // chesshpc uci: the engine on standard input and output.
 int run_uci_server(std::istream& in, std::ostream& out);
 

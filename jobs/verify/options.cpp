@@ -1,0 +1,90 @@
+#include "jobs/verify/options.h"
+
+#include <sstream>
+
+#include "core/quote.h"
+
+namespace chesshpc {
+
+namespace {
+
+constexpr int MAX_VERIFY_DEPTH = 15;  // every subtree count of a game position fits in 64 bits
+
+}  // namespace
+
+const CommandOptions VERIFY_OPTIONS = command_options(
+    "verify",
+    {
+        {"engine", "CMD", "the engine to check: a command line, split as a shell splits words (required)"},
+        {"protocol", "uci|perftree",
+         "uci: one process, 'position fen F moves ...' and 'go perft D' (Stockfish's divide); perftree: CMD "
+         "DEPTH \"FEN\" \"MOVES\" run once per query (default: uci)"},
+        {"fen", "FEN", "one position to check (with --depth)"},
+        {"moves", "\"M1 M2 ...\"", "with --fen: moves played first (UCI or SAN), given to the engine as moves"},
+        {"depth", "D", "plies to count, with --fen or --random"},
+        {"epd", "FILE", "check every line of an EPD suite at its deepest ';Dn' (up to --max-depth)"},
+        {"max-depth", "D", "with --epd: check no deeper than D"},
+        {"random", "N", "check N seeded positions from random play biased to generator traps (with --seed, --depth)"},
+        {"seed", "S", "with --random: the seed (default 1)"},
+        {"chess960", "", "the engine plays Chess960 (UCI_Chess960; --fen read as Chess960, --random from 960 starts)"},
+        {"threads", "N", "engine processes run at once, on each rank (default 1)"},
+        {"timeout", "S", "seconds an engine may take for one query before it is killed and restarted (default 60)"},
+        {"save-epd", "FILE", "write the positions checked with chesshpc's counts as EPD, to repeat a run"},
+        out_option("write positions, depths, counts, engine time and every mismatch with its drill-down path to HDF5"),
+        force_option(),
+        reporting_options("print the results as one JSON object"),
+    },
+    "usage: chesshpc verify --engine CMD [--protocol uci|perftree] --fen FEN [--moves \"...\"] --depth D "
+    "[options]\n"
+    "       chesshpc verify --engine CMD --epd FILE [--max-depth D] [options]\n"
+    "       chesshpc verify --engine CMD --random N [--seed S] --depth D [options]\n");
+
+const CommandOptions PERFTREE_OPTIONS = command_options(
+    "perftree", {},
+    "usage: chesshpc perftree DEPTH FEN [MOVES]\n"
+    "prints the divide of FEN after MOVES (UCI, separated by spaces) as perftree reads it: 'move count' lines, a "
+    "blank line, the total\n",
+    3);
+
+VerifyRequest verify_request(const Options& opt, const std::string& command_line) {
+  VerifyRequest req;
+  req.command_line = command_line;
+  if (!opt.has("engine")) throw UsageError("verify needs --engine CMD");
+  req.engine.command = opt.get("engine", "");
+  const std::string protocol = opt.get("protocol", "uci");
+  if (protocol != "uci" && protocol != "perftree")
+    throw UsageError("--protocol is uci or perftree, not " + chess::quoted(protocol));
+  req.engine.protocol = protocol == "uci" ? Protocol::UCI : Protocol::PERFTREE;
+  req.engine.chess960 = opt.has("chess960");
+  req.engine.timeout_seconds = opt.get_double("timeout", 60, 0.01, 1e6);
+  const int sources = int(opt.has("fen")) + int(opt.has("epd")) + int(opt.has("random"));
+  if (sources != 1) throw UsageError("verify checks one of --fen FEN, --epd FILE or --random N");
+  if (opt.has("moves") && !opt.has("fen")) throw UsageError("--moves goes with --fen");
+  if (opt.has("max-depth") && !opt.has("epd")) throw UsageError("--max-depth goes with --epd");
+  if (opt.has("seed") && !opt.has("random")) throw UsageError("--seed goes with --random");
+  if (opt.has("epd")) {
+    if (opt.has("depth")) throw UsageError("--epd takes its depths from the file (limit them with --max-depth)");
+    req.epd = opt.get("epd", "");
+    req.max_depth = opt.get_int("max-depth", 0, 1, MAX_VERIFY_DEPTH);
+  } else {
+    if (!opt.has("depth")) throw UsageError("verify needs --depth D with --fen or --random");
+    req.depth = opt.get_int("depth", 0, 1, MAX_VERIFY_DEPTH);
+  }
+  if (opt.has("fen")) {
+    req.fen = opt.get("fen", "");
+    std::istringstream moves(opt.get("moves", ""));
+    for (std::string m; moves >> m;) req.moves.push_back(m);
+  }
+  if (opt.has("random")) {
+    req.random = opt.get_u64("random", 0);
+    if (req.random == 0 || req.random > 10'000'000) throw UsageError("--random takes 1 to 10000000 positions");
+    req.seed = opt.get_u64("seed", 1);
+  }
+  req.threads = opt.get_int("threads", 1, 1, 1024);
+  req.save_epd = opt.get("save-epd", "");
+  req.out = read_out(opt);
+  read_reporting(opt, req);
+  return req;
+}
+
+}  // namespace chesshpc

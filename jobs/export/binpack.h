@@ -98,7 +98,7 @@ class Writer {
 // that is not a whole binpack file: a chunk that does not start with "BINP", a chunk
 // larger than MAX_CHUNK or cut short, a position no legal game has (as a FEN would be
 // refused), an illegal move, a result out of range, bytes left over after a chunk's
-// last chain.
+// last chain; std::runtime_error when the stream itself fails.
 void read_each(std::istream& in, const std::function<void(const Entry&)>& f);
 std::vector<Entry> read_all(std::istream& in);
 

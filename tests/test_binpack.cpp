@@ -119,6 +119,30 @@ TEST(Binpack, CastlingChainBytesByHand) {
   expect_same(read(bytes), entries);
 }
 
+// The other special codes and the clocks, two stems. "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 40"
+// (ply 79): e1 king 10, d4 black pawn 1, e4 the pawn that can be taken en passant 12, e8
+// black king with black to move 15: occupancy bits 4, 27, 28, 60 = 10 00 00 00 18 00 00
+// 10, nibbles 1A FC; move d4e3 en passant (3) << 14 | d4 (27) << 8 | e3 (20) << 2 = DB 50;
+// score -5 -> 9; ply 79, result 0: 00 4F; clock 0; no plies. "4k3/8/8/8/8/8/8/R3K3 w Q -
+// 300 151" (ply 300): a1 rook with its right 13, e1 10, e8 11: bits 0, 4, 60 = 10 00 00 00
+// 00 00 00 11, nibbles AD 0B; move a1a8 56 << 2 = 00 E0; score 300 -> 600 = 02 58; ply 300
+// | result 1 -> 2 << 14 = 81 2C; clock 300 = 01 2C.
+TEST(Binpack, EnPassantBlackToMoveAndClocksBytesByHand) {
+  const Position ep = Position::from_fen("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 40");
+  const Position rook = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w Q - 300 151");
+  ASSERT_EQ(ep.ep_square(), SQ_E3);
+  const std::vector<Entry> entries = {{ep, Move(SQ_D4, SQ_E3, EN_PASSANT), -5, 79, 0},
+                                      {rook, Move(SQ_A1, SQ_A8), 300, 300, 1}};
+  std::vector<uint8_t> want = {'B', 'I', 'N', 'P', 68, 0, 0, 0, 0x10, 0, 0, 0, 0x18, 0, 0, 0x10, 0x1A, 0xFC};
+  want.resize(8 + 24, 0);
+  for (uint8_t b : {0xDB, 0x50, 0, 9, 0, 0x4F, 0, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0x11, 0xAD, 0x0B}) want.push_back(b);
+  want.resize(8 + 34 + 24, 0);
+  for (uint8_t b : {0x00, 0xE0, 0x02, 0x58, 0x81, 0x2C, 0x01, 0x2C, 0, 0}) want.push_back(b);
+  const std::string bytes = write(entries);
+  EXPECT_EQ(bytes_of(bytes), want);
+  expect_same(read(bytes), entries);
+}
+
 // Seeded random games that take castlings, en-passant captures and promotions whenever
 // they can (half the time), with scores anywhere in int16, dropped entries, best moves
 // other than the one played and finished games' last positions without a move: every

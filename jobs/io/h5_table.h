@@ -69,6 +69,7 @@ struct ColumnInfo {
   Type type;
   size_t width = 0;            // BYTES: bytes a row
   const Keys* keys = nullptr;  // a family: a dataset per key
+  bool since_added = false;    // added after files were written: read only when there
 };
 
 // The data a table is written from: rows (any contiguous range of them) or the struct of
@@ -305,6 +306,14 @@ constexpr auto byte_rows(std::string_view name, std::string_view description) {
       {name, description, Type::BYTES, Width}, &detail::write_bytes<C, M, Width>, &detail::read_bytes<C, M, Width>};
 }
 
+// A column added to a table after files were written without it: read_table leaves it
+// empty in those files, and the reader derives it or does without.
+template <class Src>
+constexpr Column<Src> since_added(Column<Src> c) {
+  c.since_added = true;
+  return c;
+}
+
 // A table from a braced list of columns, which all read the same Src.
 template <class Src, size_t N>
 constexpr Table<Src, N> table(std::string_view group, std::string_view description, const Column<Src> (&columns)[N]) {
@@ -319,13 +328,15 @@ void write_table(const Group& parent, const Table<Src, N>& t, typename Data<Src>
 }
 
 // Reads the table's group into data (empty rows, or a struct of empty columns): every
-// column but the computed ones. Throws Error when one is missing or of another length.
+// column but the computed ones, and the since_added ones the file has. Throws Error when
+// one is missing or of another length.
 template <class Src, size_t N>
 void read_table(const Group& parent, const Table<Src, N>& t, Src& data) {
   Group g = open_group(parent, t.group);
   bool first = true;
   for (const Column<Src>& c : t.columns)
-    if (c.read) c.read(g, c, data, std::exchange(first, false));
+    if (c.read && (!c.since_added || has_dataset(g, detail::dataset_name(c, 0))))
+      c.read(g, c, data, std::exchange(first, false));
 }
 
 // The table's part of the README: "/group: description", then a line a column,

@@ -34,9 +34,25 @@ struct PositionColumns {
   std::vector<double> score_cp;  // the mover's view; NaN without a centipawn score (book move, mate)
   std::vector<double> result;    // final result from the mover's view: 1, 0.5, 0; NaN if none
   std::vector<uint64_t> nodes;
+  std::vector<int32_t> time_ms;  // the player's time on the move; 0 for a book move
   std::vector<bool> in_check, book;
+  // Added for the trainers' filters: files written before them lack these columns, and
+  // derive_filter_columns() fills them in from the others.
+  std::vector<bool> is_capture;   // the move played or the best move captures or promotes
+  std::vector<bool> gives_check;  // the move played gives check
+  std::vector<int32_t> wdl;       // result as WDL_WIN, WDL_DRAW, WDL_LOSS or WDL_NONE
   size_t size() const { return game.size(); }
 };
+
+// The mover's game result as /positions/wdl holds it (the form trainers' files use).
+enum Wdl : int32_t { WDL_LOSS = -1, WDL_DRAW = 0, WDL_WIN = 1, WDL_NONE = 2 };
+Wdl wdl_of(double mover_result);
+// A capture (en passant included) or a promotion: what the trainers' capture filter skips.
+bool captures_or_promotes(const chess::Position& pos, chess::Move m);
+// Fills is_capture, gives_check and wdl from packed, move, best and result when a file
+// read back lacks them (written before they were added). Throws h5::Error on a move that
+// is not legal in its position.
+void derive_filter_columns(PositionColumns& p);
 
 struct SelfplayTables {
   GameColumns games;

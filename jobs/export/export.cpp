@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <unordered_set>
+#include <vector>
 
 #include "core/pack.h"
 #include "jobs/export/pgn.h"
@@ -93,6 +94,16 @@ class Sink {
   bool committed_ = false;
 };
 
+// The /positions columns a position format does without: most of the reading time is
+// HDF5's, and its text columns cost most. best is needed only to derive is_capture in a
+// file written before it.
+std::vector<std::string_view> unread_columns(const Format& format, const h5::Group& file) {
+  std::vector<std::string_view> unread = {"depth", "nodes", "halfmove_clock", "time_ms"};
+  if (!format.needs_fen) unread.push_back("fen");
+  if (h5::has_dataset(h5::open_group(file, "positions"), "is_capture")) unread.push_back("best");
+  return unread;
+}
+
 // Puts what the sink holds in place: EXIT_OK, or EXIT_IO after saying why not.
 int commit(Sink& sink, std::ostream& err) {
   const std::string error = sink.commit();
@@ -151,11 +162,15 @@ int export_positions(const ExportRequest& req, PositionColumns& p, Sink& sink, s
       ++skipped[why];
       continue;
     }
-    ExportPosition e{chess::unpack_trusted(packed), chess::Move::none(), p.fen[i], p.move[i], score, Wdl(p.wdl[i])};
+    ExportPosition e{chess::unpack_trusted(packed),
+                     chess::Move::none(),
+                     p.fen.empty() ? std::string_view() : std::string_view(p.fen[i]),
+                     p.move[i],
+                     score,
+                     Wdl(p.wdl[i])};
     const std::optional<chess::Move> m = decode_move(e.pos, e.move_uci);
     if (!m) {
-      err << "chesshpc export: /positions row " << i << ": move " << p.move[i] << " names no move in " << p.fen[i]
-          << "\n";
+      err << "chesshpc export: /positions row " << i << ": move " << p.move[i] << " names no move of its position\n";
       return EXIT_INPUT;
     }
     e.move = *m;
@@ -184,9 +199,13 @@ int run_export(const ExportRequest& req, std::ostream& out, std::ostream& err) {
       err << "chesshpc export: '" << req.path << "' is not a chesshpc selfplay file\n";
       return EXIT_INPUT;
     }
-    data.tables = read_selfplay_tables(f);
-    data.started = h5::read_attr(f, h5::STARTED);
-    data.host = h5::read_attr(f, h5::HOST);
+    if (req.format->make) {
+      data.tables.positions = read_selfplay_positions(f, unread_columns(*req.format, f));
+    } else {
+      data.tables = read_selfplay_tables(f);
+      data.started = h5::read_attr(f, h5::STARTED);
+      data.host = h5::read_attr(f, h5::HOST);
+    }
   } catch (const h5::Error& e) {
     err << "chesshpc export: " << e.what() << "\n";
     return EXIT_INPUT;

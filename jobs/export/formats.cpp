@@ -24,16 +24,17 @@ void append_bytes(const ExportPosition& p, std::string& out) {
 
 constexpr Format FORMATS[] = {
     {"plain", "Stockfish's text records (fen, move, score, ply, result): nnue-pytorch and Stockfish's tools convert it",
-     0, false, false, record_writer<append_plain>},
-    {"bin", "Stockfish's 40-byte PackedSfenValue records: nnue-pytorch reads it", sizeof(BinRecord), true, false,
+     0, false, false, true, record_writer<append_plain>},
+    {"bin", "Stockfish's 40-byte PackedSfenValue records: nnue-pytorch reads it", sizeof(BinRecord), true, false, false,
      record_writer<append_bytes<bin_record>>},
-    {"bullet", "bullet's 32-byte ChessBoard records", sizeof(BulletBoard), true, true,
+    {"bullet", "bullet's 32-byte ChessBoard records", sizeof(BulletBoard), true, true, false,
      record_writer<append_bytes<bullet_board>>},
-    {"bullet-text", "bullet's text lines 'FEN | score | result', White's view", 0, false, true,
+    {"bullet-text", "bullet's text lines 'FEN | score | result', White's view", 0, false, true, true,
      record_writer<append_bullet_text>},
-    {"epd", "EPD lines with hmvc, fmvn, ce (mover's view) and c9 (result): Texel-style tuners", 0, false, false,
+    {"epd", "EPD lines with hmvc, fmvn, ce (mover's view) and c9 (result): Texel-style tuners", 0, false, false, true,
      record_writer<append_epd>},
-    {"pgn", "every game as PGN with scores, depth, time and nodes per move: any PGN reader", 0, false, false, nullptr},
+    {"pgn", "every game as PGN with scores, depth, time and nodes per move: any PGN reader", 0, false, false, true,
+     nullptr},
 };
 
 }  // namespace

@@ -12,6 +12,7 @@
 //   h5::write_table(file, SKIPPED, result.skipped);
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -328,14 +329,17 @@ void write_table(const Group& parent, const Table<Src, N>& t, typename Data<Src>
 }
 
 // Reads the table's group into data (empty rows, or a struct of empty columns): every
-// column but the computed ones, and the since_added ones the file has. Throws Error when
-// one is missing or of another length.
+// column but the computed ones, the since_added ones the file lacks, and those named in
+// leave_out (a reader that needs few columns of a big table: they stay empty). Throws
+// Error when one is missing or of another length.
 template <class Src, size_t N>
-void read_table(const Group& parent, const Table<Src, N>& t, Src& data) {
+void read_table(const Group& parent, const Table<Src, N>& t, Src& data,
+                std::span<const std::string_view> leave_out = {}) {
   Group g = open_group(parent, t.group);
   bool first = true;
   for (const Column<Src>& c : t.columns)
-    if (c.read && (!c.since_added || has_dataset(g, detail::dataset_name(c, 0))))
+    if (c.read && (!c.since_added || has_dataset(g, detail::dataset_name(c, 0))) &&
+        std::find(leave_out.begin(), leave_out.end(), c.name) == leave_out.end())
       c.read(g, c, data, std::exchange(first, false));
 }
 

@@ -90,7 +90,7 @@ void derive_filter_columns(PositionColumns& p) {
     const std::optional<chess::Move> best = p.best[i].empty() ? move : chess::parse_uci(pos, p.best[i]);
     if (!move || !best)
       throw h5::Error("/positions row " + std::to_string(i) + ": the move " + p.move[i] + " or " + p.best[i] +
-                      " is not legal in " + p.fen[i]);
+                      " is not legal in its position");
     p.is_capture[i] = captures_or_promotes(pos, *move) || captures_or_promotes(pos, *best);
     p.gives_check[i] = pos.gives_check(*move);
     p.wdl[i] = wdl_of(p.result[i]);
@@ -271,6 +271,12 @@ SelfplayTables read_selfplay_tables(const h5::Group& file) {
   h5::read_table(file, GAMES, t.games);
   h5::read_table(file, POSITIONS, t.positions);
   return t;
+}
+
+PositionColumns read_selfplay_positions(const h5::Group& file, std::span<const std::string_view> leave_out) {
+  PositionColumns p;
+  h5::read_table(file, POSITIONS, p, leave_out);
+  return p;
 }
 
 std::string selfplay_tables_readme() { return h5::readme(GAMES) + h5::readme(POSITIONS) + h5::readme(DRAWSTATS); }

@@ -5,7 +5,9 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/game.h"
@@ -71,6 +73,9 @@ struct SelfplayTables {
 void write_selfplay_tables(const h5::Group& file, const SelfplayTables& t);
 // Reads /games and /positions back. Throws h5::Error.
 SelfplayTables read_selfplay_tables(const h5::Group& file);
+// /positions alone, without the columns named in leave_out (they stay empty): for a reader
+// of millions of rows that needs a few columns. Throws h5::Error.
+PositionColumns read_selfplay_positions(const h5::Group& file, std::span<const std::string_view> leave_out);
 // Those three tables' part of the file's README attribute.
 std::string selfplay_tables_readme();
 

@@ -10,11 +10,13 @@ descriptions, sharing nothing with chesshpc's encoders:
 - bullet's text "FEN | score | result", White's view.
 
 Every record is checked against /positions as h5py reads it: FEN, score (Stockfish's scale:
-mate in N moves 32000 - (2N - 1), mated -32000 + 2N), move and result.
+mate in N moves 32000 - (2N - 1), mated -32000 + 2N), move and result. A copy of the file
+without the columns added for the filters exports the same bytes.
 
 usage: read_export.py CHESSHPC
 """
 import math
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -180,6 +182,19 @@ def main():
             white = fen[i].split()[1] == "w"
             wdl = mover_wdl[i] if white else -mover_wdl[i]
             assert line == f"{fen[i]} | {score[i] if white else -score[i]} | {(wdl + 1) / 2:.1f}", (i, line)
+
+        # A file written before is_capture, gives_check, wdl and time_ms existed: they are
+        # derived as it is read, and every format comes out the same, byte for byte.
+        old = f"{tmp}/old.h5"
+        shutil.copy(h5, old)
+        with h5py.File(old, "r+") as f:
+            for column in ("is_capture", "gives_check", "wdl", "time_ms"):
+                del f["positions"][column]
+        for fmt in ("bin", "plain"):
+            run([binary, "export", "--format", fmt, old, "--out", f"{tmp}/old.{fmt}", "--skip-capture"])
+            run([binary, "export", "--format", fmt, h5, "--out", f"{tmp}/new.{fmt}", "--skip-capture"])
+            with open(f"{tmp}/old.{fmt}", "rb") as a, open(f"{tmp}/new.{fmt}", "rb") as b:
+                assert a.read() == b.read(), fmt
 
         per = {fmt: len(data) / (len(rows) if fmt in ("plain", "bin") else len(scored)) for fmt, data in sizes.items()}
         print(f"{len(rows)} positions ({len(scored)} scored) read back in plain, bin, bullet and bullet-text; "

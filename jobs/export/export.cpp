@@ -125,7 +125,7 @@ Skip skip_reason(const PositionColumns& p, size_t i, int score, const ExportFilt
   return SKIP_NB;
 }
 
-// "1234 of 1500 positions written as bin (49360 bytes, 40 a position); left out: 100 book"
+// "1234 of 1500 positions written as bin (49360 bytes, 40.0 a position); left out: 100 book"
 std::string summary(const Format& format, size_t rows, size_t written, size_t bytes, const size_t (&skipped)[SKIP_NB]) {
   std::string s = std::to_string(written) + " of " + std::to_string(rows) + " positions written as " +
                   std::string(format.name) + " (" + std::to_string(bytes) + " bytes";

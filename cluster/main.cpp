@@ -1,6 +1,8 @@
 // chesshpc: the command line. Each command's options and the request they make live
 // beside its job (jobs/<job>/options.h); here, which command runs and on what: one
 // process or the MPI farm.
+#include <unistd.h>
+
 #include <iostream>
 #include <new>
 #include <string>
@@ -13,6 +15,7 @@
 #include "core/quote.h"
 #include "core/zobrist.h"
 #include "jobs/bench/options.h"
+#include "jobs/export/options.h"
 #include "jobs/io/options.h"
 #include "jobs/io/version.h"
 #include "jobs/perft/dedup_job.h"
@@ -20,7 +23,6 @@
 #include "jobs/perft/split_job.h"
 #include "jobs/rules/options.h"
 #include "jobs/selfplay/batch.h"
-#include "jobs/selfplay/export.h"
 #include "jobs/selfplay/options.h"
 #include "jobs/uci/server.h"
 #include "jobs/verify/options.h"
@@ -36,7 +38,7 @@ const char* USAGE =
     "  rules      play moves under a ruleset: how and when the game ends, when each rule first held\n"
     "  drawstats  replay a PGN corpus: per game and per rule, when each draw rule would have fired\n"
     "  selfplay   play a batch of games over ranks and threads into an HDF5 dataset\n"
-    "  export     a selfplay dataset as PGN\n"
+    "  export     a selfplay dataset in a trainer's format (Stockfish, bullet, EPD) or as PGN\n"
     "  uci        play chess over the UCI protocol on standard input and output (and answer go perft)\n"
     "  verify     check another engine's perft (UCI go perft or perftree) and drill down to the wrong move\n"
     "  perftree   the divide perftree reads: chesshpc perftree DEPTH FEN [MOVES]\n"
@@ -78,7 +80,7 @@ int selfplay_command(const Options& opt, const std::string& command_line) {
 }
 
 int export_command(const Options& opt, const std::string&) {
-  return export_pgn(export_file(opt), std::cout, std::cerr);
+  return run_export(export_request(opt, isatty(STDOUT_FILENO)), std::cout, std::cerr);
 }
 
 int uci_command(const Options&, const std::string&) { return run_uci_server(std::cin, std::cout); }

@@ -91,4 +91,25 @@ Position unpack(const PackedPosition& b) {
   return Position::from_fen(fen, chess960);
 }
 
+Position unpack_trusted(const uint8_t* b) {
+  Bitboard occupied = 0;
+  for (int i = 0; i < 8; ++i) occupied |= Bitboard(b[i]) << (8 * i);
+  Bitboard by_type[PIECE_TYPE_NB] = {}, black = 0;
+  int n = 0;
+  for (Bitboard bb = occupied; bb; ++n) {
+    const Square s = pop_lsb(bb);
+    const int c = b[8 + n / 2] >> (4 * (n % 2)) & 15;
+    by_type[c % 6] |= square_bb(s);
+    if (c >= 6) black |= square_bb(s);
+  }
+  const uint16_t files = uint16_t(b[30] | b[31] << 8);
+  CastlingSetup setup;
+  setup.chess960 = files & CHESS960_BIT;
+  if (setup.chess960)
+    for (int i = 0; i < 4; ++i) setup.rook_file[i] = File(files >> (3 * i) & 7);
+  const Position pos = Position::from_bitboards(by_type, black, Color(b[24] & 1), CastlingRights(b[24] >> 1 & 15),
+                                                b[25] < 64 ? Square(b[25]) : SQ_NONE, false, setup);
+  return pos.with_clocks(b[26] | b[27] << 8, b[28] | b[29] << 8);
+}
+
 }  // namespace chess

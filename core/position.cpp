@@ -442,7 +442,7 @@ bool Position::operator==(const Position& o) const {
   return by_color_[WHITE] == o.by_color_[WHITE] && by_color_[BLACK] == o.by_color_[BLACK] &&
          std::equal(by_type_, by_type_ + PIECE_TYPE_NB, o.by_type_) && side_ == o.side_ && ep_ == o.ep_ &&
          castling_ == o.castling_ && castle_mask_ == o.castle_mask_ && chess960_ == o.chess960_ &&
-         rule50_ == o.rule50_ && fullmove_ == o.fullmove_ && key_ == o.key_;
+         rule50_ == o.rule50_ && fullmove_ == o.fullmove_;
 }
 
 }  // namespace chess

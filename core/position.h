@@ -76,6 +76,12 @@ class Position {
   // is checked; the rights' rooks stand on setup's files. With_key false leaves the key zero.
   static Position from_bitboards(const Bitboard (&by_type)[PIECE_TYPE_NB], Bitboard black, Color side,
                                  CastlingRights castling, Square ep, bool with_key, const CastlingSetup& setup = {});
+  // This position with other clocks (from_bitboards' positions have none).
+  Position with_clocks(int rule50, int fullmove) const {
+    Position p = *this;
+    p.rule50_ = uint16_t(rule50), p.fullmove_ = uint16_t(fullmove);
+    return p;
+  }
   std::string fen(FenStyle style = FenStyle::XFEN) const;
 
   Bitboard pieces() const { return by_color_[WHITE] | by_color_[BLACK]; }
@@ -146,7 +152,9 @@ class Position {
   // Passes the move: for null-move search and tests; illegal when in check.
   void do_null_move();
 
-  bool operator==(const Position& o) const;  // same pieces, side, rights and clocks
+  // Same pieces, side, rights and clocks; the key, which follows from them, is not compared
+  // (a trusted unpack's positions have none).
+  bool operator==(const Position& o) const;
 
  private:
   void put_piece(Color c, PieceType pt, Square s);

@@ -967,3 +967,56 @@ TEST(Cli, SelfplayVariantIsCheckedAndRefusesABook) {
   EXPECT_EQ(both.err.rfind("chesshpc: --book cannot be combined with --variant dfrc", 0), 0u) << both.err;
   EXPECT_FALSE(exists(out));
 }
+
+// ---- export to the trainers' formats (issue 17) -------------------------------------------
+
+// A file of another job (exit 3), a missing file (exit 4), an unknown format (exit 2), an
+// --out in a missing directory (exit 4): one line each, and nothing written.
+TEST(Cli, ExportBadInputOneLineAndExitCode) {
+  const std::string dir = test_dir(), perft = dir + "p.h5", out = dir + "x.bin";
+  ASSERT_EQ(chesshpc("perft --depth 3 --split-depth 1 --out " + perft).code, 0);
+  Result other = chesshpc("export --format bin " + perft + " --out " + out);
+  EXPECT_EQ(other.code, 3);
+  EXPECT_EQ(other.err, "chesshpc export: '" + perft + "' is not a chesshpc selfplay file\n");
+  Result missing = chesshpc("export --format bin " + dir + "none.h5 --out " + out);
+  EXPECT_EQ(missing.code, 4);
+  EXPECT_EQ(missing.err, "chesshpc export: cannot read '" + dir + "none.h5': No such file or directory\n");
+  Result format = chesshpc("export --format csv " + perft);
+  EXPECT_EQ(format.code, 2);
+  EXPECT_EQ(format.err,
+            "chesshpc: --format must be plain|bin|binpack|bullet|bullet-text|epd|pgn, not 'csv'\n"
+            "see 'chesshpc export --help'\n");
+  Result unwritable = chesshpc("export --format bin " + perft + " --out " + dir + "no/x.bin");
+  EXPECT_EQ(unwritable.code, 4);
+  EXPECT_EQ(unwritable.err,
+            "chesshpc export: cannot write '" + dir + "no/x.bin': there is no directory '" + dir + "no'\n");
+  EXPECT_FALSE(exists(out));
+  EXPECT_FALSE(exists(out + ".partial"));
+}
+
+// --format pgn is --pgn; an existing --out is kept without --force and replaced with it,
+// and the summary line counts what was written.
+TEST(Cli, ExportFormatsToFilesKeepAndForce) {
+  const std::string dir = test_dir(), h5 = dir + "s.h5", out = dir + "s.plain";
+  ASSERT_EQ(chesshpc("selfplay --games 2 --nodes 100 --random-plies 2 --seed 3 --threads 1 --quiet --out " + h5).code,
+            0);
+  EXPECT_EQ(chesshpc("export --format pgn " + h5).out, chesshpc("export --pgn " + h5).out);
+  std::ofstream(out) << "keep me";
+  Result kept = chesshpc("export --format plain " + h5 + " --out " + out);
+  EXPECT_EQ(kept.code, 2);
+  EXPECT_EQ(kept.err, "chesshpc: '" + out + "' exists: add --force to overwrite it\nsee 'chesshpc export --help'\n");
+  EXPECT_EQ(read_all(out), "keep me");
+  Result forced = chesshpc("export --format plain " + h5 + " --out " + out + " --force");
+  ASSERT_EQ(forced.code, 0) << forced.err;
+  EXPECT_EQ(forced.out, "");
+  const std::string text = read_all(out);
+  size_t records = 0;
+  for (size_t at = 0; (at = text.find("\ne\n", at)) != std::string::npos; at += 3) ++records;
+  char per[32];
+  std::snprintf(per, sizeof per, "%.1f", double(text.size()) / double(records));
+  EXPECT_EQ(forced.err, "chesshpc export: " + std::to_string(records) + " of " + std::to_string(records) +
+                            " positions written as plain (" + std::to_string(text.size()) + " bytes, " + per +
+                            " a position)\n");
+  Result piped = chesshpc("export --format plain " + h5);
+  EXPECT_EQ(piped.out, text);
+}

@@ -11,6 +11,7 @@
 
 #include "core/zobrist.h"
 #include "jobs/bench/options.h"
+#include "jobs/export/options.h"
 #include "jobs/io/byte_size.h"
 #include "jobs/io/options.h"
 #include "jobs/perft/options.h"
@@ -535,13 +536,46 @@ TEST(SelfplayOptions, OtherUsageErrors) {
   EXPECT_EQ(error({"--temperature", "101"}), "--temperature must be a number from 0 to 100, not '101'");
 }
 
-TEST(ExportOptions, NeedsTheSelfplayFile) {
-  EXPECT_EQ(export_file(EXPORT_OPTIONS.parse({"--pgn", "s.h5"})), "s.h5");
-  EXPECT_EQ(usage_error([] { export_file(EXPORT_OPTIONS.parse({})); }), "export needs --pgn FILE.h5");
-  EXPECT_EQ(EXPORT_OPTIONS.help,
-            "usage: chesshpc export --pgn FILE.h5 > games.pgn\n"
-            "  --pgn FILE.h5         write the games of a selfplay file as PGN on stdout\n"
-            "  --help                show this help\n");
+ExportRequest export_req(const Args& args, bool terminal = false) {
+  return export_request(EXPORT_OPTIONS.parse(args), terminal);
+}
+std::string export_error(const Args& args, bool terminal = false) {
+  return usage_error([&] { export_req(args, terminal); });
+}
+
+// The format and the file; --pgn FILE.h5 as it was before --format; the filters.
+TEST(ExportOptions, FormatFileAndFilters) {
+  ExportRequest r = export_req({"--format", "bin", "s.h5", "--skip-plies", "8", "--skip-book", "--skip-in-check",
+                                "--skip-capture", "--skip-mate", "--max-score", "3000", "--dedup"});
+  EXPECT_EQ(r.path, "s.h5");
+  EXPECT_EQ(r.format->name, "bin");
+  EXPECT_EQ(r.out, "");
+  const ExportFilters& f = r.filters;
+  EXPECT_EQ(f.skip_plies, 8);
+  EXPECT_TRUE(f.skip_book && f.skip_in_check && f.skip_capture && f.skip_mate && f.dedup);
+  EXPECT_EQ(f.max_score, 3000);
+  EXPECT_FALSE(export_req({"--format", "plain", "s.h5"}).filters.any());
+  ExportRequest pgn = export_req({"--pgn", "s.h5"});
+  EXPECT_EQ(pgn.path, "s.h5");
+  EXPECT_EQ(pgn.format->name, "pgn");
+  // Text formats go to a terminal; binary ones to a file or a pipe.
+  EXPECT_EQ(export_req({"--format", "bullet-text", "s.h5"}, true).format->name, "bullet-text");
+  EXPECT_EQ(export_req({"--format", "bullet", "s.h5"}, false).format->name, "bullet");
+}
+
+TEST(ExportOptions, BadUsageOneLineEach) {
+  EXPECT_EQ(export_error({"s.h5"}), "export needs --format plain|bin|binpack|bullet|bullet-text|epd|pgn");
+  EXPECT_EQ(export_error({"--format", "csv", "s.h5"}),
+            "--format must be plain|bin|binpack|bullet|bullet-text|epd|pgn, not 'csv'");
+  EXPECT_EQ(export_error({"--format", "bin"}), "export needs the selfplay file: chesshpc export --format bin FILE.h5");
+  EXPECT_EQ(export_error({"--format", "pgn", "s.h5", "--skip-book"}),
+            "the filters choose positions: --format pgn writes whole games");
+  EXPECT_EQ(export_error({"--format", "bin", "s.h5"}, true),
+            "--format bin writes binary records: give --out FILE or redirect standard output");
+  EXPECT_EQ(export_error({"--format", "plain", "--pgn", "s.h5"}), "--pgn is --format pgn: give one format");
+  EXPECT_EQ(export_error({"--format", "plain", "s.h5", "--max-score", "-1"}),
+            "--max-score must be a whole number from 0 to 32000, not '-1'");
+  EXPECT_EQ(usage_error([] { EXPORT_OPTIONS.parse({"a.h5", "b.h5"}); }), "unexpected argument 'b.h5' for 'export'");
 }
 
 // --- bench ---

@@ -10,10 +10,10 @@
 #include "core/movegen.h"
 #include "core/san.h"
 #include "core/uci.h"
+#include "jobs/export/export.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/provenance.h"
 #include "jobs/selfplay/batch.h"
-#include "jobs/selfplay/export.h"
 #include "jobs/selfplay/file.h"
 #include "jobs/selfplay/game.h"
 #include "jobs/selfplay/game_bytes.h"
@@ -491,14 +491,14 @@ TEST(SelfplayVariant, ExportWritesVariantFenAndCastlingInSan) {
   req.out = dir + "/s.h5";
   SelfplayStore(req.out, req).finish(t, "2026-01-01T00:00:00Z", 1, 1);
   std::ostringstream out, err;
-  ASSERT_EQ(export_pgn(req.out, out, err), 0) << err.str();
+  ASSERT_EQ(run_export({req.out, find_format("pgn"), "", {}}, out, err), 0) << err.str();
   EXPECT_EQ(err.str(), "");
   EXPECT_EQ(out.str(), "[Event \"chesshpc selfplay\"]\n[Site \"" + host_name() +
                            "\"]\n[Date \"2026.01.01\"]\n[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n"
                            "[Result \"1/2-1/2\"]\n[SetUp \"1\"]\n"
                            "[FEN \"bbqnrknr/pppppppp/8/8/8/8/PPPPPPPP/BBQNRKNR w KQkq - 0 1\"]\n"
                            "[Termination \"normal\"]\n[TerminationDetail \"threefold_repetition\"]\n"
-                           "[PlyCount \"12\"]\n[Variant \"Chess960\"]\n\n"
+                           "[PlyCount \"12\"]\n[Variant \"Chess960\"]\n[GameDuration \"00:00:00\"]\n\n"
                            "1. Nf3 Nf6 2. O-O O-O 3. Ng5 Ng4 4. Nf3 Nf6 5. Ng5 Ng4 6. Nf3 Nf6 1/2-1/2\n\n");
 }
 

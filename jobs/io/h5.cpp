@@ -333,6 +333,10 @@ void set_attr(const Group& obj, const std::string& name, double value) {
 
 bool has_attr(const Group& obj, const std::string& name) { return H5Aexists(Id::of(obj), name.c_str()) > 0; }
 
+bool has_dataset(const Group& g, const std::string& name) {
+  return H5Lexists(Id::of(g), name.c_str(), H5P_DEFAULT) > 0;
+}
+
 void read_attr(const Group& obj, const std::string& name, std::string& out) {
   Handle a = open_attr(obj, name);
   Handle t = string_type();

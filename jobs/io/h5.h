@@ -87,6 +87,8 @@ void read_column(const Group& g, const std::string& name, std::vector<double>& o
 void read_column(const Group& g, const std::string& name, std::vector<std::string>& out);
 void read_column(const Group& g, const std::string& name, std::vector<bool>& out);
 void read_byte_rows(const Group& g, const std::string& name, std::vector<uint8_t>& flat, size_t cols);
+// Whether g has a dataset (or any link) of that name.
+bool has_dataset(const Group& g, const std::string& name);
 
 // Scalar attributes.
 void set_attr(const Group& obj, const std::string& name, const std::string& value);

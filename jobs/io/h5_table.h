@@ -12,6 +12,7 @@
 //   h5::write_table(file, SKIPPED, result.skipped);
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -69,6 +70,7 @@ struct ColumnInfo {
   Type type;
   size_t width = 0;            // BYTES: bytes a row
   const Keys* keys = nullptr;  // a family: a dataset per key
+  bool since_added = false;    // added after files were written: read only when there
 };
 
 // The data a table is written from: rows (any contiguous range of them) or the struct of
@@ -305,6 +307,14 @@ constexpr auto byte_rows(std::string_view name, std::string_view description) {
       {name, description, Type::BYTES, Width}, &detail::write_bytes<C, M, Width>, &detail::read_bytes<C, M, Width>};
 }
 
+// A column added to a table after files were written without it: read_table leaves it
+// empty in those files, and the reader derives it or does without.
+template <class Src>
+constexpr Column<Src> since_added(Column<Src> c) {
+  c.since_added = true;
+  return c;
+}
+
 // A table from a braced list of columns, which all read the same Src.
 template <class Src, size_t N>
 constexpr Table<Src, N> table(std::string_view group, std::string_view description, const Column<Src> (&columns)[N]) {
@@ -319,13 +329,18 @@ void write_table(const Group& parent, const Table<Src, N>& t, typename Data<Src>
 }
 
 // Reads the table's group into data (empty rows, or a struct of empty columns): every
-// column but the computed ones. Throws Error when one is missing or of another length.
+// column but the computed ones, the since_added ones the file lacks, and those named in
+// leave_out (a reader that needs few columns of a big table: they stay empty). Throws
+// Error when one is missing or of another length.
 template <class Src, size_t N>
-void read_table(const Group& parent, const Table<Src, N>& t, Src& data) {
+void read_table(const Group& parent, const Table<Src, N>& t, Src& data,
+                std::span<const std::string_view> leave_out = {}) {
   Group g = open_group(parent, t.group);
   bool first = true;
   for (const Column<Src>& c : t.columns)
-    if (c.read) c.read(g, c, data, std::exchange(first, false));
+    if (c.read && (!c.since_added || has_dataset(g, detail::dataset_name(c, 0))) &&
+        std::find(leave_out.begin(), leave_out.end(), c.name) == leave_out.end())
+      c.read(g, c, data, std::exchange(first, false));
 }
 
 // The table's part of the README: "/group: description", then a line a column,

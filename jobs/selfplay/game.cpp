@@ -1,5 +1,7 @@
 #include "jobs/selfplay/game.h"
 
+#include <cmath>
+
 #include "core/movegen.h"
 
 namespace chesshpc {
@@ -119,7 +121,8 @@ GameRecord play_game(const GameSpec& spec, uint64_t index, Player& first, Player
     }
     streaks.add(adj, us, adjudication_score(c), pos.fullmove());
     game.play(c.move);
-    rec.plies.push_back({c.move, c.best, c.score_cp, c.mate_in, c.depth, c.nodes, false});
+    rec.plies.push_back(
+        {c.move, c.best, c.score_cp, c.mate_in, c.depth, c.nodes, false, int32_t(std::lround(c.seconds * 1000))});
   }
   if (game.over()) finish(rec, Ending::RULE, game.result(), std::string(chess::rule_name(*game.termination())));
   rec.first_fire = game.first_fire();

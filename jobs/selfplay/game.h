@@ -64,7 +64,8 @@ struct PlyRecord {
   std::optional<int> score_cp, mate_in;  // the mover's view
   int depth = 0;
   uint64_t nodes = 0;
-  bool book = false;  // played from the opening, not chosen by a player
+  bool book = false;    // played from the opening, not chosen by a player
+  int32_t time_ms = 0;  // the player's time choosing it
 };
 
 struct GameRecord {

@@ -35,7 +35,7 @@ std::vector<char> encode_games(const std::vector<GameRecord>& games) {
       w.put(chess::to_uci(p.move, chess960)), w.put(chess::to_uci(p.best, chess960));
       w.put(uint8_t((p.score_cp ? HAS_SCORE : 0) | (p.mate_in ? HAS_MATE : 0) | (p.book ? BOOK : 0)));
       w.put(int32_t(p.score_cp.value_or(0))), w.put(int32_t(p.mate_in.value_or(0)));
-      w.put(int32_t(p.depth)), w.put(p.nodes);
+      w.put(int32_t(p.depth)), w.put(p.nodes), w.put(p.time_ms);
       pos = pos.after(p.move);
     }
     for (int f : g.first_fire) w.put(int32_t(f));
@@ -72,7 +72,7 @@ std::vector<GameRecord> decode_games(const std::vector<char>& bytes) {
       if (flags & HAS_SCORE) p.score_cp = score;
       if (flags & HAS_MATE) p.mate_in = mate;
       p.book = flags & BOOK;
-      p.depth = r.get<int32_t>(), p.nodes = r.get<uint64_t>();
+      p.depth = r.get<int32_t>(), p.nodes = r.get<uint64_t>(), p.time_ms = r.get<int32_t>();
       if (p.book) g.opening.moves.push_back(p.move);
       pos = pos.after(p.move);
     }

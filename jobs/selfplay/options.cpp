@@ -191,13 +191,4 @@ SelfplayRequest selfplay_request(const Options& opt, const std::string& command_
   return req;
 }
 
-const CommandOptions EXPORT_OPTIONS =
-    command_options("export", {{"pgn", "FILE.h5", "write the games of a selfplay file as PGN on stdout"}},
-                    "usage: chesshpc export --pgn FILE.h5 > games.pgn\n");
-
-std::string export_file(const Options& opt) {
-  if (!opt.has("pgn")) throw UsageError("export needs --pgn FILE.h5");
-  return opt.get("pgn", "");
-}
-
 }  // namespace chesshpc

@@ -1,4 +1,4 @@
-// `chesshpc selfplay` and `chesshpc export`: their options and the requests they make.
+// `chesshpc selfplay`: its options and the request they make.
 #pragma once
 
 #include <string>
@@ -12,9 +12,5 @@ extern const CommandOptions SELFPLAY_OPTIONS;
 // Throws UsageError for a batch selfplay refuses: no games, not exactly one limit per
 // move (--nodes, --depth, --movetime or --tc), a player, clock or book order it cannot read.
 SelfplayRequest selfplay_request(const Options& opt, const std::string& command_line);
-
-extern const CommandOptions EXPORT_OPTIONS;
-// The selfplay file whose games `export --pgn` writes; throws UsageError without one.
-std::string export_file(const Options& opt);
 
 }  // namespace chesshpc

@@ -48,7 +48,8 @@ void keep_rows(PositionColumns& p, const std::vector<size_t>& order) {
   permute(p.game, order), permute(p.ply, order), permute(p.mate_in, order), permute(p.depth, order);
   permute(p.halfmove, order), permute(p.fen, order), permute(p.move, order), permute(p.best, order);
   permute_rows(p.packed, order, 32), permute(p.score_cp, order), permute(p.result, order), permute(p.nodes, order);
-  permute(p.in_check, order), permute(p.book, order);
+  permute(p.in_check, order), permute(p.book, order), permute(p.time_ms, order), permute(p.is_capture, order);
+  permute(p.gives_check, order), permute(p.wdl, order);
 }
 
 template <typename T>
@@ -65,6 +66,36 @@ std::vector<size_t> stable_order(const std::vector<uint64_t>& keys) {
 }
 
 }  // namespace
+
+Wdl wdl_of(double mover_result) {
+  if (std::isnan(mover_result)) return WDL_NONE;
+  return mover_result == 1 ? WDL_WIN : mover_result == 0 ? WDL_LOSS : WDL_DRAW;
+}
+
+bool captures_or_promotes(const chess::Position& pos, chess::Move m) {
+  if (m.kind() == chess::PROMOTION || m.kind() == chess::EN_PASSANT) return true;
+  // Castling is the king taking its own rook: not a capture.
+  return m.kind() == chess::NORMAL && (pos.pieces(~pos.side_to_move()) & (chess::Bitboard(1) << m.to()));
+}
+
+void derive_filter_columns(PositionColumns& p) {
+  const size_t n = p.size();
+  if (p.is_capture.size() == n && p.gives_check.size() == n && p.wdl.size() == n) return;
+  p.is_capture.assign(n, false), p.gives_check.assign(n, false), p.wdl.assign(n, WDL_NONE);
+  for (size_t i = 0; i < n; ++i) {
+    chess::PackedPosition packed;
+    std::copy_n(p.packed.begin() + long(32 * i), 32, packed.begin());
+    const chess::Position pos = chess::unpack(packed);
+    const std::optional<chess::Move> move = chess::parse_uci(pos, p.move[i]);
+    const std::optional<chess::Move> best = p.best[i].empty() ? move : chess::parse_uci(pos, p.best[i]);
+    if (!move || !best)
+      throw h5::Error("/positions row " + std::to_string(i) + ": the move " + p.move[i] + " or " + p.best[i] +
+                      " is not legal in its position");
+    p.is_capture[i] = captures_or_promotes(pos, *move) || captures_or_promotes(pos, *best);
+    p.gives_check[i] = pos.gives_check(*move);
+    p.wdl[i] = wdl_of(p.result[i]);
+  }
+}
 
 void SelfplayTables::append(const GameRecord& g) {
   GameColumns& c = games;
@@ -106,11 +137,14 @@ void SelfplayTables::append(const GameRecord& g) {
     p.best.push_back(r.book ? "" : chess::to_uci(r.best, chess960));
     p.score_cp.push_back(r.score_cp ? double(*r.score_cp) : std::nan(""));
     p.mate_in.push_back(r.mate_in.value_or(0));
-    p.depth.push_back(r.depth), p.nodes.push_back(r.nodes);
+    p.depth.push_back(r.depth), p.nodes.push_back(r.nodes), p.time_ms.push_back(r.time_ms);
     p.in_check.push_back(pos.checkers() != 0);
     p.book.push_back(r.book);
     p.halfmove.push_back(pos.rule50());
     p.result.push_back(mover_result(g.result, pos.side_to_move()));
+    p.is_capture.push_back(captures_or_promotes(pos, r.move) || (!r.book && captures_or_promotes(pos, r.best)));
+    p.gives_check.push_back(pos.gives_check(r.move));
+    p.wdl.push_back(wdl_of(p.result.back()));
     pos = pos.after(r.move);
   }
 }
@@ -130,7 +164,8 @@ void SelfplayTables::append(const SelfplayTables& o) {
   concat(p.game, q.game), concat(p.ply, q.ply), concat(p.mate_in, q.mate_in), concat(p.depth, q.depth);
   concat(p.halfmove, q.halfmove), concat(p.fen, q.fen), concat(p.move, q.move), concat(p.best, q.best);
   concat(p.packed, q.packed), concat(p.score_cp, q.score_cp), concat(p.result, q.result), concat(p.nodes, q.nodes);
-  concat(p.in_check, q.in_check), concat(p.book, q.book);
+  concat(p.in_check, q.in_check), concat(p.book, q.book), concat(p.time_ms, q.time_ms);
+  concat(p.is_capture, q.is_capture), concat(p.gives_check, q.gives_check), concat(p.wdl, q.wdl);
 }
 
 void SelfplayTables::sort_by_game() {
@@ -207,6 +242,13 @@ constexpr auto POSITIONS = h5::table(
         h5::column<&PositionColumns::halfmove>("halfmove_clock", "plies since the last capture or pawn move"),
         h5::column<&PositionColumns::result>("result",
                                              "game result for the mover: 1 win, 0.5 draw, 0 loss; NaN if none"),
+        h5::since_added(h5::column<&PositionColumns::time_ms>(
+            "time_ms", "milliseconds the player took for the move (varies by run); 0 for a book move")),
+        h5::since_added(h5::column<&PositionColumns::is_capture>(
+            "is_capture", "the move played or the best move captures (en passant too) or promotes")),
+        h5::since_added(h5::column<&PositionColumns::gives_check>("gives_check", "the move played gives check")),
+        h5::since_added(h5::column<&PositionColumns::wdl>(
+            "wdl", "result as trainers label it, mover's view: 1 win, 0 draw, -1 loss; 2 if none")),
     });
 
 constexpr auto DRAWSTATS = rule_summary_table("drawstats", "one row per rule of both rulesets, over the games");
@@ -229,6 +271,12 @@ SelfplayTables read_selfplay_tables(const h5::Group& file) {
   h5::read_table(file, GAMES, t.games);
   h5::read_table(file, POSITIONS, t.positions);
   return t;
+}
+
+PositionColumns read_selfplay_positions(const h5::Group& file, std::span<const std::string_view> leave_out) {
+  PositionColumns p;
+  h5::read_table(file, POSITIONS, p, leave_out);
+  return p;
 }
 
 std::string selfplay_tables_readme() { return h5::readme(GAMES) + h5::readme(POSITIONS) + h5::readme(DRAWSTATS); }

@@ -5,7 +5,9 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/game.h"
@@ -34,9 +36,25 @@ struct PositionColumns {
   std::vector<double> score_cp;  // the mover's view; NaN without a centipawn score (book move, mate)
   std::vector<double> result;    // final result from the mover's view: 1, 0.5, 0; NaN if none
   std::vector<uint64_t> nodes;
+  std::vector<int32_t> time_ms;  // the player's time on the move; 0 for a book move
   std::vector<bool> in_check, book;
+  // Added for the trainers' filters: files written before them lack these columns, and
+  // derive_filter_columns() fills them in from the others.
+  std::vector<bool> is_capture;   // the move played or the best move captures or promotes
+  std::vector<bool> gives_check;  // the move played gives check
+  std::vector<int32_t> wdl;       // result as WDL_WIN, WDL_DRAW, WDL_LOSS or WDL_NONE
   size_t size() const { return game.size(); }
 };
+
+// The mover's game result as /positions/wdl holds it (the form trainers' files use).
+enum Wdl : int32_t { WDL_LOSS = -1, WDL_DRAW = 0, WDL_WIN = 1, WDL_NONE = 2 };
+Wdl wdl_of(double mover_result);
+// A capture (en passant included) or a promotion: what the trainers' capture filter skips.
+bool captures_or_promotes(const chess::Position& pos, chess::Move m);
+// Fills is_capture, gives_check and wdl from packed, move, best and result when a file
+// read back lacks them (written before they were added). Throws h5::Error on a move that
+// is not legal in its position.
+void derive_filter_columns(PositionColumns& p);
 
 struct SelfplayTables {
   GameColumns games;
@@ -55,6 +73,9 @@ struct SelfplayTables {
 void write_selfplay_tables(const h5::Group& file, const SelfplayTables& t);
 // Reads /games and /positions back. Throws h5::Error.
 SelfplayTables read_selfplay_tables(const h5::Group& file);
+// /positions alone, without the columns named in leave_out (they stay empty): for a reader
+// of millions of rows that needs a few columns. Throws h5::Error.
+PositionColumns read_selfplay_positions(const h5::Group& file, std::span<const std::string_view> leave_out);
 // Those three tables' part of the file's README attribute.
 std::string selfplay_tables_readme();
 

@@ -1,4 +1,4 @@
-#include "jobs/selfplay/export.h"
+#include "jobs/export/pgn.h"
 
 #include <cmath>
 #include <cstdio>
@@ -6,10 +6,7 @@
 
 #include "core/pgn.h"
 #include "core/uci.h"
-#include "jobs/io/h5.h"
 #include "jobs/io/job_common.h"
-#include "jobs/selfplay/file.h"
-#include "jobs/selfplay/tables.h"
 
 namespace chesshpc {
 
@@ -23,12 +20,36 @@ std::string pgn_termination(const std::string& t) {
   return "normal";
 }
 
-std::string score_comment(double cp, int mate, int depth) {
-  char buf[48];
-  if (mate)
-    std::snprintf(buf, sizeof buf, "%sM%d/%d", mate > 0 ? "+" : "-", std::abs(mate), depth);
-  else
-    std::snprintf(buf, sizeof buf, "%+.2f/%d", cp / 100, depth);
+// Row `row`'s comment: score/depth, then the time when the file has it, then the nodes.
+std::string move_comment(const PositionColumns& p, size_t row) {
+  char buf[96];
+  const int mate = p.mate_in[row];
+  int n = mate ? std::snprintf(buf, sizeof buf, "%sM%d/%d", mate > 0 ? "+" : "-", std::abs(mate), p.depth[row])
+               : std::snprintf(buf, sizeof buf, "%+.2f/%d", p.score_cp[row] / 100, p.depth[row]);
+  if (row < p.time_ms.size())
+    n += std::snprintf(buf + n, sizeof buf - size_t(n), " %.3fs", double(p.time_ms[row]) / 1000);
+  std::snprintf(buf + n, sizeof buf - size_t(n), " %llun", (unsigned long long)p.nodes[row]);
+  return buf;
+}
+
+// " tc=10000+100ms" in a player's settings as PGN's TimeControl "10+0.1"; "" without one.
+std::string time_control(const std::string& settings) {
+  long base = 0, inc = 0;
+  const size_t at = settings.find("tc=");
+  if (at == std::string::npos || std::sscanf(settings.c_str() + at, "tc=%ld+%ldms", &base, &inc) != 2) return "";
+  auto seconds = [](long ms) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", double(ms) / 1000);
+    return std::string(buf);
+  };
+  return seconds(base) + "+" + seconds(inc);
+}
+
+// Milliseconds as h:mm:ss, as cutechess writes GameDuration.
+std::string duration(long ms) {
+  const long s = ms / 1000;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%02ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
   return buf;
 }
 
@@ -40,24 +61,10 @@ std::string pgn_date(const std::string& iso) {
 
 }  // namespace
 
-int export_pgn(const std::string& path, std::ostream& out, std::ostream& err) {
-  SelfplayTables t;
-  std::string date, site;
-  try {
-    h5::Group f = h5::open_read(path);
-    if (!h5::is_job(f, SELFPLAY_JOB)) {
-      err << "chesshpc export: '" << path << "' is not a chesshpc selfplay file\n";
-      return EXIT_INPUT;
-    }
-    t = read_selfplay_tables(f);
-    date = pgn_date(h5::read_attr(f, h5::STARTED));
-    site = h5::read_attr(f, h5::HOST);
-  } catch (const h5::Error& e) {
-    err << "chesshpc export: " << e.what() << "\n";
-    return EXIT_INPUT;
-  }
-  const GameColumns& g = t.games;
-  const PositionColumns& p = t.positions;
+int write_pgn(const SelfplayFileData& data, std::ostream& out, std::ostream& err) {
+  const std::string date = pgn_date(data.started), site = data.host;
+  const GameColumns& g = data.tables.games;
+  const PositionColumns& p = data.tables.positions;
   size_t row = 0;  // positions are in game order, like games
   for (size_t i = 0; i < g.size(); ++i) {
     chess::PgnGame pgn;
@@ -83,6 +90,12 @@ int export_pgn(const std::string& path, std::ostream& out, std::ostream& err) {
                 {"TerminationDetail", g.termination[i]},
                 {"PlyCount", std::to_string(g.plies[i])}};
     if (!g.opening[i].empty()) pgn.tags.push_back({"Opening", g.opening[i]});
+    const std::string white_tc = time_control(g.white_settings[i]), black_tc = time_control(g.black_settings[i]);
+    if (white_tc == black_tc && !white_tc.empty()) pgn.tags.push_back({"TimeControl", white_tc});
+    if (white_tc != black_tc) {
+      if (!white_tc.empty()) pgn.tags.push_back({"WhiteTimeControl", white_tc});
+      if (!black_tc.empty()) pgn.tags.push_back({"BlackTimeControl", black_tc});
+    }
     if (*variant != Variant::STANDARD) {
       // "Chess960" for DFRC too: PGN readers (lichess, Arena, CuteChess, python-chess) know
       // no DFRC tag, and Chess960's castling rule, from the FEN's rooks, is DFRC's. The FEN
@@ -98,7 +111,8 @@ int export_pgn(const std::string& path, std::ostream& out, std::ostream& err) {
     }
     chess::Position pos = pgn.start;
     std::istringstream moves(g.moves[i]);
-    int ply = 0;
+    int ply = 0, rows = 0;
+    long time_ms = 0;
     for (std::string text; moves >> text; ++ply) {
       std::optional<chess::Move> m = chess::parse_uci(pos, text);
       if (!m) {
@@ -109,14 +123,18 @@ int export_pgn(const std::string& path, std::ostream& out, std::ostream& err) {
       }
       const bool has_row = row < p.size() && p.game[row] == g.game[i] && p.ply[row] == ply;
       const bool scored = has_row && !p.book[row] && (p.mate_in[row] || !std::isnan(p.score_cp[row]));
+      rows += has_row;
+      if (has_row && row < p.time_ms.size()) time_ms += p.time_ms[row];
       pgn.moves.push_back(*m);
-      pgn.comments.push_back(scored ? score_comment(p.score_cp[row], p.mate_in[row], p.depth[row]) : "");
+      pgn.comments.push_back(scored ? move_comment(p, row) : "");
       pos = pos.after(*m);
     }
     if (ply != g.plies[i]) {
       err << "chesshpc export: game " << g.game[i] << ": " << ply << " moves, but its plies say " << g.plies[i] << "\n";
       return EXIT_INPUT;
     }
+    // The players' time, when every move has its row (a --dedup dataset lacks some).
+    if (rows == ply && !p.time_ms.empty()) pgn.tags.push_back({"GameDuration", duration(time_ms)});
     out << chess::write_pgn(pgn);
   }
   return EXIT_OK;

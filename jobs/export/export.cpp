@@ -1,0 +1,228 @@
+#include "jobs/export/export.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <unordered_set>
+#include <vector>
+
+#include "core/pack.h"
+#include "jobs/export/pgn.h"
+#include "jobs/io/h5.h"
+#include "jobs/io/job_common.h"
+#include "jobs/selfplay/file.h"
+
+namespace chesshpc {
+
+namespace {
+
+// Why a position was left out: the filters in ExportFilters' order, then what a format
+// cannot hold.
+enum Skip : uint8_t { PLIES, BOOK, IN_CHECK, CAPTURE, MATE, MAX_SCORE, REPEATED, NO_RESULT, NO_SCORE, SKIP_NB };
+constexpr const char* SKIP_NAMES[SKIP_NB] = {
+    "in the first plies",    "book",           "in check", "capture", "mate", "above --max-score", "repeated",
+    "without a game result", "without a score"};
+
+// A position's identity for --dedup: pieces, side, castling and en passant (and Chess960's
+// rook files), the packed bytes without the clocks.
+struct PositionKey {
+  std::array<uint8_t, 28> bytes;
+  bool operator==(const PositionKey&) const = default;
+};
+struct PositionKeyHash {
+  size_t operator()(const PositionKey& k) const {
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (size_t i = 0; i < k.bytes.size(); i += 4) {
+      uint32_t w;
+      std::memcpy(&w, k.bytes.data() + i, 4);
+      h = (h ^ w) * 0xBF58476D1CE4E5B9ULL;
+      h ^= h >> 31;
+    }
+    return size_t(h);
+  }
+};
+
+PositionKey position_key(const uint8_t* packed) {
+  PositionKey k;
+  std::copy_n(packed, 26, k.bytes.begin());
+  std::copy_n(packed + 30, 2, k.bytes.begin() + 26);
+  return k;
+}
+
+// Where the records go: standard output, or FILE.partial renamed to FILE when complete.
+class Sink {
+ public:
+  Sink(const std::string& path, std::ostream& out) : path_(path), out_(&out) {
+    if (!path_.empty()) {
+      file_.open(path_ + ".partial", std::ios::binary | std::ios::trunc);
+      out_ = &file_;
+    }
+  }
+  ~Sink() {
+    if (!path_.empty() && !committed_) std::remove((path_ + ".partial").c_str());
+  }
+  std::ostream& stream() { return *out_; }
+  // Writes buffer out when it is big enough (or always) and empties it.
+  void flush(std::string& buffer, bool always = false) {
+    if (buffer.size() < (1 << 20) && !always) return;
+    out_->write(buffer.data(), std::streamsize(buffer.size()));
+    bytes_ += buffer.size();
+    buffer.clear();
+  }
+  size_t bytes() const { return bytes_; }
+  // "" when every byte is written (and the file is in place), else why not.
+  std::string commit() {
+    out_->flush();
+    if (path_.empty()) return *out_ ? "" : "cannot write to standard output";
+    file_.close();
+    if (!file_) return "cannot write '" + path_ + "': " + std::strerror(errno);
+    std::error_code ec;
+    std::filesystem::rename(path_ + ".partial", path_, ec);
+    if (ec) return "cannot write '" + path_ + "': " + ec.message();
+    committed_ = true;
+    return "";
+  }
+
+ private:
+  std::string path_;
+  std::ofstream file_;
+  std::ostream* out_;
+  size_t bytes_ = 0;
+  bool committed_ = false;
+};
+
+// The /positions columns a position format does without: most of the reading time is
+// HDF5's, and its text columns cost most. best is needed only to derive is_capture in a
+// file written before it.
+std::vector<std::string_view> unread_columns(const Format& format, const h5::Group& file) {
+  std::vector<std::string_view> unread = {"depth", "nodes", "halfmove_clock", "time_ms"};
+  if (!format.needs_fen) unread.push_back("fen");
+  if (h5::has_dataset(h5::open_group(file, "positions"), "is_capture")) unread.push_back("best");
+  return unread;
+}
+
+// Puts what the sink holds in place: EXIT_OK, or EXIT_IO after saying why not.
+int commit(Sink& sink, std::ostream& err) {
+  const std::string error = sink.commit();
+  if (error.empty()) return EXIT_OK;
+  err << "chesshpc export: " << error << "\n";
+  return EXIT_IO;
+}
+
+// The reason row i is left out, or SKIP_NB when it is written.
+Skip skip_reason(const PositionColumns& p, size_t i, int score, const ExportFilters& f, const Format& format) {
+  if (p.wdl[i] == WDL_NONE) return NO_RESULT;
+  if (p.ply[i] < f.skip_plies) return PLIES;
+  if (f.skip_book && p.book[i]) return BOOK;
+  if (f.skip_in_check && p.in_check[i]) return IN_CHECK;
+  if (f.skip_capture && p.is_capture[i]) return CAPTURE;
+  if (f.skip_mate && p.mate_in[i]) return MATE;
+  if (f.max_score && score != VALUE_NONE && std::abs(score) > *f.max_score) return MAX_SCORE;
+  if (format.needs_score && score == VALUE_NONE) return NO_SCORE;
+  return SKIP_NB;
+}
+
+// "1234 of 1500 positions written as bin (49360 bytes, 40.0 a position); left out: 100 book"
+std::string summary(const Format& format, size_t rows, size_t written, size_t bytes, const size_t (&skipped)[SKIP_NB]) {
+  std::string s = std::to_string(written) + " of " + std::to_string(rows) + " positions written as " +
+                  std::string(format.name) + " (" + std::to_string(bytes) + " bytes";
+  if (written) {
+    char per[32];
+    std::snprintf(per, sizeof per, ", %.1f a position", double(bytes) / double(written));
+    s += per;
+  }
+  s += ")";
+  const char* sep = "; left out: ";
+  for (int k = 0; k < SKIP_NB; ++k)
+    if (skipped[k]) s += sep + std::to_string(skipped[k]) + " " + SKIP_NAMES[k], sep = ", ";
+  return s;
+}
+
+int export_positions(const ExportRequest& req, PositionColumns& p, Sink& sink, std::ostream& err) {
+  try {
+    derive_filter_columns(p);
+  } catch (const h5::Error& e) {
+    err << "chesshpc export: " << e.what() << "\n";
+    return EXIT_INPUT;
+  }
+  const Format& format = *req.format;
+  std::unique_ptr<PositionWriter> writer = format.make();
+  std::unordered_set<PositionKey, PositionKeyHash> seen;
+  size_t skipped[SKIP_NB] = {}, written = 0;
+  std::string buffer;
+  for (size_t i = 0; i < p.size(); ++i) {
+    const int score = stockfish_score(p.score_cp[i], p.mate_in[i]);
+    Skip why = skip_reason(p, i, score, req.filters, format);
+    const uint8_t* packed = p.packed.data() + 32 * i;
+    if (why == SKIP_NB && req.filters.dedup && !seen.insert(position_key(packed)).second) why = REPEATED;
+    if (why != SKIP_NB) {
+      ++skipped[why];
+      continue;
+    }
+    ExportPosition e{chess::unpack_trusted(packed),
+                     chess::Move::none(),
+                     p.fen.empty() ? std::string_view() : std::string_view(p.fen[i]),
+                     p.move[i],
+                     score,
+                     Wdl(p.wdl[i])};
+    if (format.standard_only && e.pos.is_chess960()) {
+      err << "chesshpc export: " << format.name << " holds standard chess only, and /positions row " << i
+          << " is a Chess960 position (plain, bullet and epd write Chess960)\n";
+      return EXIT_INPUT;
+    }
+    const std::optional<chess::Move> m = decode_move(e.pos, e.move_uci);
+    if (!m) {
+      err << "chesshpc export: /positions row " << i << ": move " << p.move[i] << " names no move of its position\n";
+      return EXIT_INPUT;
+    }
+    e.move = *m;
+    writer->add(e, buffer);
+    ++written;
+    sink.flush(buffer);
+  }
+  writer->finish(buffer);
+  sink.flush(buffer, true);
+  if (int code = commit(sink, err); code != EXIT_OK) return code;
+  err << "chesshpc export: " << summary(format, p.size(), written, sink.bytes(), skipped) << "\n";
+  return EXIT_OK;
+}
+
+}  // namespace
+
+int run_export(const ExportRequest& req, std::ostream& out, std::ostream& err) {
+  SelfplayFileData data;
+  if (std::ifstream in(req.path); !unreadable_input(req.path, in).empty()) {
+    err << "chesshpc export: cannot read '" << req.path << "': " << unreadable_input(req.path, in) << "\n";
+    return EXIT_IO;
+  }
+  try {
+    h5::Group f = h5::open_read(req.path);
+    if (!h5::is_job(f, SELFPLAY_JOB)) {
+      err << "chesshpc export: '" << req.path << "' is not a chesshpc selfplay file\n";
+      return EXIT_INPUT;
+    }
+    if (req.format->make) {
+      data.tables.positions = read_selfplay_positions(f, unread_columns(*req.format, f));
+    } else {
+      data.tables = read_selfplay_tables(f);
+      data.started = h5::read_attr(f, h5::STARTED);
+      data.host = h5::read_attr(f, h5::HOST);
+    }
+  } catch (const h5::Error& e) {
+    err << "chesshpc export: " << e.what() << "\n";
+    return EXIT_INPUT;
+  }
+  Sink sink(req.out, out);
+  if (!sink.stream()) {
+    err << "chesshpc export: cannot write '" << req.out << "': " << std::strerror(errno) << "\n";
+    return EXIT_IO;
+  }
+  if (req.format->make) return export_positions(req, data.tables.positions, sink, err);
+  if (int code = write_pgn(data, sink.stream(), err); code != EXIT_OK) return code;
+  return commit(sink, err);
+}
+
+}  // namespace chesshpc

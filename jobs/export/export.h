@@ -1,0 +1,41 @@
+// chesshpc export: a selfplay dataset in a trainer's format or as PGN, with the filters
+// trainers apply to positions.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "jobs/export/formats.h"
+
+namespace chesshpc {
+
+// Which positions are left out; each counts under the first filter that drops it, in
+// this order.
+struct ExportFilters {
+  int skip_plies = 0;      // the first N plies of every game
+  bool skip_book = false;  // opening moves, not searched
+  bool skip_in_check = false;
+  bool skip_capture = false;     // the played or the best move captures or promotes
+  bool skip_mate = false;        // a mate score
+  std::optional<int> max_score;  // |score| above it (a mate is above any)
+  bool dedup = false;            // a position (pieces, side, castling, en passant) seen before
+  bool any() const {
+    return skip_plies || skip_book || skip_in_check || skip_capture || skip_mate || max_score || dedup;
+  }
+};
+
+struct ExportRequest {
+  std::string path;  // the selfplay file
+  const Format* format = nullptr;
+  std::string out;  // "" for standard output
+  ExportFilters filters;
+};
+
+// Writes the file's positions (or games, for pgn) to out, or to req.out when given (as
+// req.out.partial, renamed into place when complete). For position formats, says on err
+// how many positions were written and why the others were left out. Returns an ExitCode:
+// 3 for a file that is not a selfplay file, 4 when req.out cannot be written.
+int run_export(const ExportRequest& req, std::ostream& out, std::ostream& err);
+
+}  // namespace chesshpc

@@ -1,0 +1,80 @@
+#include "jobs/export/options.h"
+
+#include "core/quote.h"
+
+namespace chesshpc {
+
+namespace {
+
+std::vector<OptionSpec> format_options() {
+  return {{"format", "FORMAT", "what to write (required; the formats are listed above)"},
+          {"pgn", "FILE.h5", "the same as --format pgn FILE.h5"}};
+}
+
+// The usage lines, then a line a format.
+std::string usage() {
+  std::string s = "usage: chesshpc export --format FORMAT FILE.h5 [--out FILE] [filters]\nformats:\n";
+  for (const Format& f : formats()) {
+    std::string name = "  " + std::string(f.name);
+    name.resize(15, ' ');
+    s.append(name).append(f.help).append("\n");
+  }
+  return s;
+}
+
+std::vector<OptionSpec> filter_options() {
+  return {{"skip-plies", "N", "leave out the first N plies of every game"},
+          {"skip-book", "", "leave out opening moves (book and random plies: not searched, no score)"},
+          {"skip-in-check", "", "leave out positions where the mover is in check"},
+          {"skip-capture", "", "leave out positions whose played or best move captures or promotes"},
+          {"skip-mate", "", "leave out positions with a mate score"},
+          {"max-score", "CP", "leave out positions whose |score| is above CP centipawns (mates too)"},
+          {"dedup", "", "write each position (pieces, side, castling, en passant) once, the first in game order"}};
+}
+
+}  // namespace
+
+const CommandOptions EXPORT_OPTIONS = command_options("export",
+                                                      {
+                                                          format_options(),
+                                                          out_option("write to FILE instead of standard output"),
+                                                          force_option(),
+                                                          filter_options(),
+                                                      },
+                                                      usage(), 1);
+
+ExportRequest export_request(const Options& opt, bool stdout_is_terminal) {
+  ExportRequest req;
+  const std::vector<std::string>& files = opt.positional();
+  if (opt.has("pgn")) {
+    if (opt.has("format") && opt.get("format", "") != "pgn") throw UsageError("--pgn is --format pgn: give one format");
+    if (!files.empty()) throw UsageError("--pgn names the file: give it once");
+    req.path = opt.get("pgn", "");
+    req.format = find_format("pgn");
+  } else {
+    if (!opt.has("format")) throw UsageError("export needs --format " + format_names());
+    const std::string name = opt.get("format", "");
+    req.format = find_format(name);
+    if (!req.format) throw UsageError("--format must be " + format_names() + ", not " + chess::quoted(name));
+    if (files.empty())
+      throw UsageError("export needs the selfplay file: chesshpc export --format " + name + " FILE.h5");
+    req.path = files[0];
+  }
+  ExportFilters& f = req.filters;
+  f.skip_plies = opt.get_int("skip-plies", 0, 0, 100000);
+  f.skip_book = opt.has("skip-book");
+  f.skip_in_check = opt.has("skip-in-check");
+  f.skip_capture = opt.has("skip-capture");
+  f.skip_mate = opt.has("skip-mate");
+  if (opt.has("max-score")) f.max_score = opt.get_int("max-score", 0, 0, VALUE_MATE);
+  f.dedup = opt.has("dedup");
+  if (!req.format->make && f.any())
+    throw UsageError("the filters choose positions: --format " + std::string(req.format->name) + " writes whole games");
+  req.out = read_out(opt);
+  if (req.out.empty() && req.format->binary && stdout_is_terminal)
+    throw UsageError("--format " + std::string(req.format->name) +
+                     " writes binary records: give --out FILE or redirect standard output");
+  return req;
+}
+
+}  // namespace chesshpc

@@ -1,0 +1,14 @@
+// `chesshpc export`: its options and the request they make.
+#pragma once
+
+#include "jobs/export/export.h"
+#include "jobs/io/options.h"
+
+namespace chesshpc {
+
+extern const CommandOptions EXPORT_OPTIONS;
+// The request of the arguments; throws UsageError (an unknown format, a filter with pgn, a
+// binary format for a terminal: stdout_is_terminal) and FileError (an unwritable --out).
+ExportRequest export_request(const Options& opt, bool stdout_is_terminal);
+
+}  // namespace chesshpc

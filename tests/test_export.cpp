@@ -1,0 +1,439 @@
+// chesshpc export: every binary format's bytes for one position worked out by hand from
+// its published description, readers of our own that read an exported dataset back row
+// by row against /positions, and each filter's effect on the counts.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "core/uci.h"
+#include "jobs/export/binpack.h"
+#include "jobs/export/codecs.h"
+#include "jobs/export/export.h"
+#include "jobs/io/h5.h"
+#include "jobs/selfplay/file.h"
+#include "jobs/selfplay/game.h"
+#include "jobs/selfplay/search_player.h"
+
+using namespace chesshpc;
+
+namespace {
+
+// Sixteen games of the built-in search at 300 nodes a move after 4 random plies, to 160
+// plies at most: book moves, captures, checks, mates and both results, in about a second.
+std::string make_dataset(const std::string& name, Variant variant = Variant::STANDARD) {
+  const std::string path = testing::TempDir() + name;
+  std::filesystem::remove(path);
+  GameSpec spec;
+  spec.seed = 5;
+  spec.openings.variant = variant;
+  spec.openings.seed = 5;
+  spec.openings.random_plies = 4;
+  spec.adjudication.max_plies = 160;
+  SearchPlayer a(MoveLimits{300, 0, 0}, 1 << 20, 0, 0), b(MoveLimits{300, 0, 0}, 1 << 20, 0, 0);
+  SelfplayTables t;
+  for (uint64_t i = 0; i < 16; ++i) t.append(play_game(spec, i, a, b));
+  SelfplayRequest req;
+  SelfplayStore(path, req).finish(t, "2026-01-01T00:00:00Z", 1, 1);
+  return path;
+}
+
+PositionColumns read_positions(const std::string& path) { return read_selfplay_tables(h5::open_read(path)).positions; }
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// Exports path as format with filters into path.format; the exit code and stderr.
+std::pair<int, std::string> export_to(const std::string& path, const char* format, ExportFilters filters = {}) {
+  ExportRequest req{path, find_format(format), path + "." + format, filters};
+  std::ostringstream out, err;
+  int code = run_export(req, out, err);
+  return {code, err.str()};
+}
+
+// The score every Stockfish format holds, from /positions, worked out here again: mate in
+// N moves is 32000 - (2N - 1) plies, mated in N is -32000 + 2N, none 32002.
+int expected_score(const PositionColumns& p, size_t i) {
+  if (p.mate_in[i] > 0) return 32000 - (2 * p.mate_in[i] - 1);
+  if (p.mate_in[i] < 0) return -32000 + 2 * -p.mate_in[i];
+  return std::isnan(p.score_cp[i]) ? 32002 : int(std::lround(p.score_cp[i]));
+}
+
+// The rows every position format writes without filters: those of games with a result.
+std::vector<size_t> rows_with_result(const PositionColumns& p) {
+  std::vector<size_t> rows;
+  for (size_t i = 0; i < p.size(); ++i)
+    if (!std::isnan(p.result[i])) rows.push_back(i);
+  return rows;
+}
+
+// --- A reader of Stockfish's .bin, from the tools branch's description -------------------
+
+class BitReader {
+ public:
+  explicit BitReader(const uint8_t* data) : data_(data) {}
+  unsigned get(int n) {
+    unsigned v = 0;
+    for (int i = 0; i < n; ++i, ++cursor_) v |= unsigned(data_[cursor_ / 8] >> (cursor_ % 8) & 1) << i;
+    return v;
+  }
+  int cursor() const { return cursor_; }
+
+ private:
+  const uint8_t* data_;
+  int cursor_ = 0;
+};
+
+std::string square_name(unsigned sq) { return {char('a' + sq % 8), char('1' + sq / 8)}; }
+
+// The FEN a PackedSfen holds.
+std::string sfen_to_fen(const uint8_t* data) {
+  BitReader r(data);
+  const bool black = r.get(1);
+  const unsigned wk = r.get(6), bk = r.get(6);
+  char board[64];
+  for (int rank = 7; rank >= 0; --rank)
+    for (int file = 0; file < 8; ++file) {
+      const unsigned sq = unsigned(8 * rank + file);
+      if (sq == wk || sq == bk) {
+        board[sq] = sq == wk ? 'K' : 'k';
+        continue;
+      }
+      if (!r.get(1)) {
+        board[sq] = 0;
+        continue;
+      }
+      // After the leading 1: 000 pawn, 100 knight, 010 bishop, 110 rook, 001 queen.
+      const unsigned rest = r.get(3);
+      static const std::map<unsigned, char> PIECE = {
+          {0b000, 'p'}, {0b001, 'n'}, {0b010, 'b'}, {0b011, 'r'}, {0b100, 'q'}};
+      char c = PIECE.at(rest);
+      board[sq] = r.get(1) ? c : char(std::toupper(c));
+    }
+  std::string fen;
+  for (int rank = 7; rank >= 0; --rank) {
+    int empty = 0;
+    for (int file = 0; file < 8; ++file) {
+      const char c = board[8 * rank + file];
+      if (!c) {
+        ++empty;
+        continue;
+      }
+      if (empty) fen += char('0' + empty), empty = 0;
+      fen += c;
+    }
+    if (empty) fen += char('0' + empty);
+    if (rank) fen += '/';
+  }
+  fen += black ? " b " : " w ";
+  std::string castling;
+  for (char c : std::string("KQkq"))
+    if (r.get(1)) castling += c;
+  fen += castling.empty() ? "-" : castling;
+  fen += ' ';
+  fen += r.get(1) ? square_name(r.get(6)) : "-";
+  unsigned rule50 = r.get(6);
+  unsigned fullmove = r.get(8);
+  fullmove |= r.get(8) << 8;
+  rule50 |= r.get(1) << 6;
+  EXPECT_LE(r.cursor(), 256);
+  return fen + " " + std::to_string(rule50) + " " + std::to_string(fullmove);
+}
+
+// A Stockfish move as UCI, castling (the king taking its rook) as standard chess writes it.
+std::string sf_move_to_uci(uint16_t m) {
+  const unsigned to = m & 63, from = m >> 6 & 63, promo = m >> 12 & 3, kind = m >> 14;
+  unsigned dest = to;
+  if (kind == 3) dest = to > from ? from + 2 : from - 2;
+  std::string s = square_name(from) + square_name(dest);
+  if (kind == 1) s += "nbrq"[promo];
+  return s;
+}
+
+template <class T>
+T get_le(const uint8_t* at) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < sizeof(T); ++i) v |= uint64_t(at[i]) << (8 * i);
+  return T(v);
+}
+
+// --- A reader of bullet's ChessBoard, from the bulletformat crate's description -----------
+
+// The board of a FEN as the mover sees it: 64 characters from a1, ranks flipped and case
+// swapped when black is to move ('.' empty).
+std::string mover_board(const std::string& fen) {
+  std::string board(64, '.');
+  int rank = 7, file = 0;
+  for (char c : fen.substr(0, fen.find(' '))) {
+    if (c == '/')
+      --rank, file = 0;
+    else if (std::isdigit(c))
+      file += c - '0';
+    else
+      board[size_t(8 * rank + file++)] = c;
+  }
+  if (fen[fen.find(' ') + 1] == 'w') return board;
+  std::string flipped(64, '.');
+  for (size_t sq = 0; sq < 64; ++sq) {
+    const char c = board[sq ^ 56];
+    flipped[sq] = std::isupper(c) ? char(std::tolower(c)) : char(std::toupper(c));
+  }
+  return flipped;
+}
+
+struct BulletRead {
+  std::string board;  // as mover_board writes it
+  int score, result, ksq, opp_ksq;
+  bool extra_zero;
+};
+
+BulletRead read_bullet(const uint8_t* r) {
+  BulletRead b{std::string(64, '.'), get_le<int16_t>(r + 24), r[26], r[27], r[28], !r[29] && !r[30] && !r[31]};
+  uint64_t occ = get_le<uint64_t>(r);
+  for (int idx = 0; occ; occ &= occ - 1, ++idx) {
+    const int sq = __builtin_ctzll(occ);
+    const unsigned nibble = r[8 + idx / 2] >> (4 * (idx & 1)) & 15;
+    const char c = "PNBRQK"[nibble & 7];
+    b.board[size_t(sq)] = nibble & 8 ? char(std::tolower(c)) : c;
+  }
+  return b;
+}
+
+}  // namespace
+
+// Stockfish's PackedSfenValue of the start position with e2e4, score 25 and a win, bit by
+// bit from the tools branch's description (values least significant bit first, from bit 0
+// of byte 0): side 0; white king e1 = 4: 001000; black king e8 = 60: 001111; rank 8 (the
+// king left out) r 11101, n 11001, b 10101, q 10011, b 10101, n 11001, r 11101; rank 7
+// eight 10001; ranks 6-3 thirty-two 0; rank 2 eight 10000; rank 1 R 11100, N 11000, B
+// 10100, Q 10010, B 10100, N 11000, R 11100; castling 1111; no en passant 0; clock 000000;
+// full move 1: 10000000 then 00000000; the clock's 7th bit 0 (223 bits, the rest 0). Then
+// score 25 (19 00), move e2e4 = 12 << 6 | 28 = 0x031C (1C 03), gamePly 0, result 1, a 0.
+TEST(ExportBytes, BinStartPositionE2e4Score25Win) {
+  const std::string fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+  const chess::Position pos = chess::Position::from_fen(fen);
+  const ExportPosition p{pos, *chess::parse_uci(pos, "e2e4"), fen, "e2e4", 25, WDL_WIN};
+  const BinRecord expected = {0x08, 0xFE, 0xCE, 0x9A, 0xEB, 0xBC, 0x31, 0xC6, 0x18, 0x63, 0x8C, 0x00, 0x00, 0x00,
+                              0x00, 0x21, 0x84, 0x10, 0x42, 0x08, 0x67, 0x94, 0x54, 0xC6, 0x79, 0x40, 0x00, 0x00,
+                              0x00, 0x00, 0x00, 0x00, 0x19, 0x00, 0x1C, 0x03, 0x00, 0x00, 0x01, 0x00};
+  EXPECT_EQ(bin_record(p), expected);
+}
+
+// bullet's ChessBoard of the same: occupancy 0xFFFF00000000FFFF; pieces from a1 in square
+// order, 4 bits each, the first in the low nibble: R N B Q K B N R = 3 1 2 4 5 2 1 3, eight
+// pawns 0, eight opponent pawns 8, r n b q k b n r = 11 9 10 12 13 10 9 11; score 25 (19
+// 00); result 2 (a win); our king e1 = 4; theirs e8 = 60, flipped: 60 ^ 56 = 4; three 0.
+TEST(ExportBytes, BulletStartPositionE2e4Score25Win) {
+  const std::string fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+  const chess::Position pos = chess::Position::from_fen(fen);
+  const ExportPosition p{pos, *chess::parse_uci(pos, "e2e4"), fen, "e2e4", 25, WDL_WIN};
+  const BulletBoard expected = {0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0x13, 0x42, 0x25,
+                                0x31, 0x00, 0x00, 0x00, 0x00, 0x88, 0x88, 0x88, 0x88, 0x9B, 0xCA,
+                                0xAD, 0xB9, 0x19, 0x00, 0x02, 0x04, 0x04, 0x00, 0x00, 0x00};
+  EXPECT_EQ(bullet_board(p), expected);
+}
+
+// The text formats of the same position, line for line.
+TEST(ExportBytes, TextFormatsStartPositionE2e4Score25Win) {
+  const std::string fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+  const chess::Position pos = chess::Position::from_fen(fen);
+  const ExportPosition p{pos, *chess::parse_uci(pos, "e2e4"), fen, "e2e4", 25, WDL_WIN};
+  std::string plain, bullet, epd;
+  append_plain(p, plain), append_bullet_text(p, bullet), append_epd(p, epd);
+  EXPECT_EQ(plain, "fen " + fen + "\nmove e2e4\nscore 25\nply 0\nresult 1\ne\n");
+  EXPECT_EQ(bullet, fen + " | 25 | 1.0\n");
+  EXPECT_EQ(epd, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - hmvc 0; fmvn 1; ce 25; c9 \"1-0\";\n");
+  // Black to move after e2e4, losing the game, mated in 2: bullet-text is White's view.
+  const chess::Position after = pos.after(p.move);
+  const std::string after_fen = after.fen();
+  const ExportPosition q{after, *chess::parse_uci(after, "e7e5"), after_fen, "e7e5", -32000 + 4, WDL_LOSS};
+  std::string bullet_black, epd_black;
+  append_bullet_text(q, bullet_black), append_epd(q, epd_black);
+  EXPECT_EQ(bullet_black, after_fen + " | 31996 | 1.0\n");
+  EXPECT_EQ(epd_black,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - hmvc 0; fmvn 1; ce -32763; c9 \"1-0\";\n");
+}
+
+// Every record of an exported .bin read back with the reader above: the FEN, score, move,
+// game ply and result of its /positions row, row by row.
+TEST(ExportRoundTrip, BinEveryFieldMatchesPositions) {
+  const std::string path = make_dataset("roundtrip_bin.h5");
+  const auto [code, err] = export_to(path, "bin");
+  ASSERT_EQ(code, 0) << err;
+  const PositionColumns p = read_positions(path);
+  const std::vector<size_t> rows = rows_with_result(p);
+  const std::string bytes = read_bytes(path + ".bin");
+  ASSERT_EQ(bytes.size(), 40 * rows.size());
+  std::set<int> kinds;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const size_t i = rows[k];
+    const uint8_t* r = reinterpret_cast<const uint8_t*>(bytes.data()) + 40 * k;
+    const std::string fen = sfen_to_fen(r);
+    EXPECT_EQ(fen, p.fen[i]) << "row " << i;
+    EXPECT_EQ(get_le<int16_t>(r + 32), expected_score(p, i)) << "row " << i;
+    EXPECT_EQ(sf_move_to_uci(get_le<uint16_t>(r + 34)), p.move[i]) << "row " << i;
+    kinds.insert(get_le<uint16_t>(r + 34) >> 14);
+    const int fullmove = std::stoi(fen.substr(fen.rfind(' ') + 1));
+    EXPECT_EQ(get_le<uint16_t>(r + 36), 2 * (fullmove - 1) + (fen.find(" b ") != std::string::npos)) << "row " << i;
+    EXPECT_EQ(int8_t(r[38]), p.result[i] == 1 ? 1 : p.result[i] == 0 ? -1 : 0) << "row " << i;
+    EXPECT_EQ(r[39], 0);
+  }
+  EXPECT_TRUE(kinds.count(0)) << "no normal move";
+}
+
+// An exported .binpack read back with the codec's reader: every position (FEN with its
+// clocks: the move number comes back from the ply), move, score and result of its
+// /positions row, in order; a game's positions chain, so it takes a few bytes a position.
+TEST(ExportRoundTrip, BinpackEveryFieldMatchesPositions) {
+  const std::string path = make_dataset("roundtrip_binpack.h5");
+  const auto [code, err] = export_to(path, "binpack");
+  ASSERT_EQ(code, 0) << err;
+  const PositionColumns p = read_positions(path);
+  const std::vector<size_t> rows = rows_with_result(p);
+  std::ifstream in(path + ".binpack", std::ios::binary);
+  const std::vector<binpack::Entry> entries = binpack::read_all(in);
+  ASSERT_EQ(entries.size(), rows.size());
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const size_t i = rows[k];
+    const binpack::Entry& e = entries[k];
+    EXPECT_EQ(e.pos.fen(), p.fen[i]) << "row " << i;
+    EXPECT_EQ(chess::to_uci(e.move, false), p.move[i]) << "row " << i;
+    EXPECT_EQ(e.score, expected_score(p, i)) << "row " << i;
+    EXPECT_EQ(e.result, p.result[i] == 1 ? 1 : p.result[i] == 0 ? -1 : 0) << "row " << i;
+  }
+  const double bytes = double(read_bytes(path + ".binpack").size());
+  EXPECT_LT(bytes / double(rows.size()), 6.0) << "positions do not chain";
+  EXPECT_NE(err.find(" positions written as binpack ("), std::string::npos) << err;
+}
+
+// bin and binpack name no castling rook: a Chess960 dataset is refused with one line, exit
+// 3, nothing written; bullet and plain write it.
+TEST(ExportErrors, Chess960DatasetRefusedByStandardOnlyFormats) {
+  const std::string path = make_dataset("chess960.h5", Variant::CHESS960);
+  for (const char* format : {"bin", "binpack"}) {
+    const auto [code, err] = export_to(path, format);
+    EXPECT_EQ(code, 3) << format;
+    EXPECT_EQ(err, std::string("chesshpc export: ") + format +
+                       " holds standard chess only, and /positions row 0 is a Chess960 position (plain, bullet and "
+                       "epd write Chess960)\n");
+    EXPECT_FALSE(std::filesystem::exists(path + "." + format)) << format;
+  }
+  for (const char* format : {"plain", "bullet"}) EXPECT_EQ(export_to(path, format).first, 0) << format;
+}
+
+// Every record of an exported bullet file read back: the mover's board, score, result and
+// both king squares of its /positions row. Book moves have no score, and bullet no "none":
+// they are left out.
+TEST(ExportRoundTrip, BulletEveryFieldMatchesPositions) {
+  const std::string path = make_dataset("roundtrip_bullet.h5");
+  const auto [code, err] = export_to(path, "bullet");
+  ASSERT_EQ(code, 0) << err;
+  const PositionColumns p = read_positions(path);
+  std::vector<size_t> rows;
+  size_t unscored = 0;
+  for (size_t i : rows_with_result(p)) {
+    if (expected_score(p, i) == 32002)
+      ++unscored;
+    else
+      rows.push_back(i);
+  }
+  ASSERT_GT(unscored, 0u);
+  // Appended piece by piece: GCC 12 warns (-Wrestrict, falsely) of " " + std::string(...).
+  std::string said = " ";
+  said.append(std::to_string(unscored)).append(" without a score");
+  EXPECT_NE(err.find(said), std::string::npos) << err;
+  const std::string bytes = read_bytes(path + ".bullet");
+  ASSERT_EQ(bytes.size(), 32 * rows.size());
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const size_t i = rows[k];
+    const BulletRead b = read_bullet(reinterpret_cast<const uint8_t*>(bytes.data()) + 32 * k);
+    const std::string board = mover_board(p.fen[i]);
+    EXPECT_EQ(b.board, board) << "row " << i;
+    EXPECT_EQ(b.score, expected_score(p, i)) << "row " << i;
+    EXPECT_EQ(b.result, int(2 * p.result[i])) << "row " << i;
+    EXPECT_EQ(board[size_t(b.ksq)], 'K') << "row " << i;
+    EXPECT_EQ(board[size_t(b.opp_ksq ^ 56)], 'k') << "row " << i;
+    EXPECT_TRUE(b.extra_zero);
+  }
+}
+
+// Each filter alone leaves out exactly the rows its column says, and says so; --dedup keeps
+// the first of each position in game order.
+TEST(ExportFilters, EachFilterLeavesOutItsRows) {
+  const std::string path = make_dataset("filters.h5");
+  const PositionColumns p = read_positions(path);
+  const std::vector<size_t> all = rows_with_result(p);
+  auto count = [&](auto skip) {
+    size_t n = 0;
+    for (size_t i : all) n += skip(i);
+    return n;
+  };
+  struct Case {
+    const char* name;
+    ExportFilters filters;
+    size_t dropped;
+  };
+  ExportFilters plies, book, check, capture, mate, max_score, dedup;
+  plies.skip_plies = 10, book.skip_book = true, check.skip_in_check = true, capture.skip_capture = true;
+  mate.skip_mate = true, max_score.max_score = 150, dedup.dedup = true;
+  std::set<std::string> seen;
+  const std::vector<Case> cases = {
+      {"in the first plies", plies, count([&](size_t i) { return p.ply[i] < 10; })},
+      {"book", book, count([&](size_t i) { return bool(p.book[i]); })},
+      {"in check", check, count([&](size_t i) { return bool(p.in_check[i]); })},
+      {"capture", capture, count([&](size_t i) { return bool(p.is_capture[i]); })},
+      {"mate", mate, count([&](size_t i) { return p.mate_in[i] != 0; })},
+      {"above --max-score", max_score, count([&](size_t i) {
+         const int s = expected_score(p, i);
+         return s != 32002 && std::abs(s) > 150;
+       })},
+      {"repeated", dedup, count([&](size_t i) {
+         std::string fen = p.fen[i];
+         fen = fen.substr(0, fen.rfind(' ', fen.rfind(' ') - 1));  // without the clocks
+         return !seen.insert(fen).second;
+       })},
+  };
+  for (const Case& c : cases) {
+    ASSERT_GT(c.dropped, 0u) << c.name << ": the dataset has none to drop";
+    const auto [code, err] = export_to(path, "plain", c.filters);
+    ASSERT_EQ(code, 0) << err;
+    const std::string text = read_bytes(path + ".plain");
+    size_t records = 0;
+    for (size_t at = 0; (at = text.find("\ne\n", at)) != std::string::npos; at += 3) ++records;
+    EXPECT_EQ(records, all.size() - c.dropped) << c.name;
+    EXPECT_NE(err.find(std::to_string(c.dropped) + " " + c.name), std::string::npos) << err;
+  }
+}
+
+// The filter columns of a file written before they existed are derived from the others,
+// the same as a new file holds them.
+TEST(ExportFilters, OldFileWithoutFilterColumnsGetsThemDerived) {
+  const std::string path = make_dataset("old_columns.h5");
+  PositionColumns p = read_positions(path);
+  const PositionColumns stored = p;
+  p.is_capture.clear(), p.gives_check.clear(), p.wdl.clear();
+  derive_filter_columns(p);
+  EXPECT_EQ(p.is_capture, stored.is_capture);
+  EXPECT_EQ(p.gives_check, stored.gives_check);
+  EXPECT_EQ(p.wdl, stored.wdl);
+  size_t captures = 0, checks = 0;
+  for (size_t i = 0; i < p.size(); ++i) captures += p.is_capture[i], checks += p.gives_check[i];
+  EXPECT_GT(captures, 0u);
+  EXPECT_GT(checks, 0u);
+}
+
+// An --out that cannot be written: exit 4, one line, and no file left behind.
+TEST(ExportErrors, UnwritableOutIsExit4AndLeavesNothing) {
+  const std::string path = make_dataset("unwritable.h5");
+  ExportRequest req{path, find_format("bin"), testing::TempDir() + "no_such_dir/x.bin", {}};
+  std::ostringstream out, err;
+  EXPECT_EQ(run_export(req, out, err), 4);
+  EXPECT_EQ(err.str(), "chesshpc export: cannot write '" + req.out + "': No such file or directory\n");
+  EXPECT_FALSE(std::filesystem::exists(req.out + ".partial"));
+}

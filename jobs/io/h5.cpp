@@ -222,7 +222,12 @@ bool Group::close() {
 
 File::File(const std::string& path) : path_(path), partial_(path + ".partial") {
   quiet_this_thread();
-  hid_t id = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  // A close while a group or dataset of the file is still open fails (rather than leave
+  // the file open until that object closes): commit() would sync and publish a file that
+  // HDF5 still writes to after it.
+  Handle access(check(H5Pcreate(H5P_FILE_ACCESS), -1, "create a file access property list"), H5Pclose);
+  H5Pset_fclose_degree(access.id(), H5F_CLOSE_SEMI);
+  hid_t id = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id());
   if (id < 0) {
     std::string cause = failure_cause();
     std::remove(partial_.c_str());  // HDF5 may have made it before it failed (a full disk)

@@ -107,6 +107,9 @@ class StatsFile {
       attempt([&] {
         games_->finish();
         skipped_->finish();
+        // Their groups close first: HDF5 keeps a file with open objects open past its
+        // close, and commit() must find it closed before it syncs and renames it.
+        games_.reset(), skipped_.reset();
         h5::write_table(*file_, RULES, r.rules);
         Provenance p;
         p.command_line = req.command_line;

@@ -70,7 +70,11 @@ int rules_command(const Options& opt, const std::string&) {
   return run_rules(rules_request(opt), std::cout, std::cerr);
 }
 
+// drawstats runs on one process's threads: started as ranks (mpirun, srun), rank 0 does
+// the work and the others end at once, rather than each replaying the corpus into the
+// same --out.
 int drawstats_command(const Options& opt, const std::string& command_line) {
+  if (launch_rank() != 0) return EXIT_OK;
   return run_drawstats(drawstats_request(opt, command_line), std::cout, std::cerr);
 }
 
@@ -201,11 +205,15 @@ int dispatch(int argc, char** argv) {
 }  // namespace
 }  // namespace chesshpc
 
+// What no command turned into its own exit code: an internal error (exit 6), never exit 1,
+// which says that a result did not match.
 int main(int argc, char** argv) {
   try {
     return chesshpc::dispatch(argc, argv);
   } catch (const std::exception& e) {
-    std::cerr << "chesshpc: error: " << e.what() << "\n";
-    return 1;
+    std::cerr << "chesshpc: internal error: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "chesshpc: internal error: an exception of unknown type\n";
   }
+  return chesshpc::EXIT_INTERNAL;
 }

@@ -285,6 +285,67 @@ TEST(Drawstats, WritesTheHdf5File) {
   H5Fclose(f);
 }
 
+namespace {
+
+// The chunk of a 1-D dataset, in rows.
+hsize_t chunk_rows(const std::string& path, const char* dataset) {
+  hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t ds = H5Dopen2(f, dataset, H5P_DEFAULT), plist = H5Dget_create_plist(ds);
+  hsize_t chunk = 0;
+  H5Pget_chunk(plist, 1, &chunk);
+  H5Pclose(plist), H5Dclose(ds), H5Fclose(f);
+  return chunk;
+}
+
+}  // namespace
+
+// Issue 14: /games and /skipped are written in batches that leave memory. 150 rows and
+// 50 skipped games in batches of 7 rows (22 and 8 writes, the last ones short) give
+// exactly the tables of one write, in game order, chunked by the batch.
+TEST(Drawstats, RowsWrittenInBatchesAreTheRowsOfOneWrite) {
+  std::string text;
+  for (int i = 0; i < 50; ++i) text += CORPUS + std::string("\n");
+  std::string pgn = write_bytes("batches.pgn", text), batched = temp_path("batched.h5"), whole = temp_path("whole.h5");
+  DrawstatsRequest req;
+  req.pgn = pgn, req.quiet = true, req.threads = 2;
+  std::ostringstream o, e;
+  req.out = whole;
+  ASSERT_EQ(run_drawstats(req, o, e), 0) << e.str();
+  req.out = batched, req.rows_per_write = 7;
+  std::ostringstream bo, be;
+  ASSERT_EQ(run_drawstats(req, bo, be), 0) << be.str();
+  EXPECT_EQ(be.str(), e.str());  // the 50 skipped games' lines, in order
+  EXPECT_EQ(lines(be.str()), 50);
+  EXPECT_NE(access((batched + ".partial").c_str(), F_OK), 0) << "the partial file must be gone";
+
+  EXPECT_EQ(tables(batched), tables(whole));
+  EXPECT_EQ(chunk_rows(batched, "/games/plies"), 7u);
+  EXPECT_EQ(chunk_rows(batched, "/skipped/message"), 7u);
+  const int copy_lines = lines(CORPUS) + 1;
+  std::vector<int32_t> plies, skipped_lines;
+  for (int i = 0; i < 50; ++i) {
+    plies.insert(plies.end(), {4, 16, 2});
+    skipped_lines.push_back(14 + i * copy_lines);
+  }
+  hid_t f = H5Fopen(batched.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  EXPECT_EQ(read_ints(f, "/games/plies"), plies);
+  EXPECT_EQ(read_ints(f, "/skipped/line"), skipped_lines);
+  std::vector<std::string> terminations = read_strings(f, "/games/termination");
+  ASSERT_EQ(terminations.size(), 150u);
+  EXPECT_EQ(terminations[147], "checkmate");
+  EXPECT_EQ(terminations[148], "threefold_repetition");
+  hid_t ds = H5Dopen2(f, "/games/index", H5P_DEFAULT);
+  std::vector<int64_t> index(150);
+  H5Dread(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, index.data());
+  H5Dclose(ds);
+  EXPECT_EQ(index[148], 4 * 49 + 1);
+  EXPECT_EQ(index[149], 4 * 49 + 3);
+  hid_t plies_ds = H5Dopen2(f, "/games/plies", H5P_DEFAULT);
+  EXPECT_EQ(read_attr(plies_ds, "description"), "moves recorded in the file");
+  H5Dclose(plies_ds), H5Fclose(f);
+}
+
 TEST(Drawstats, UnwritableOutputIsAnIoErrorAndLeavesNothing) {
   std::string pgn = temp_path("corpus2.pgn");
   std::ofstream(pgn) << CORPUS;
@@ -473,7 +534,7 @@ TEST(Drawstats, Chess960GamesAreReplayedAndOtherVariantsSkipped) {
   EXPECT_EQ(r.games[4].index, 7);
   EXPECT_EQ(r.games[4].termination, int32_t(Rule::CHECKMATE));
   ASSERT_EQ(r.skipped.size(), 3u);
-  EXPECT_EQ(r.skipped_variants(), 3);
+  EXPECT_EQ(r.skipped_variants, 3);
   EXPECT_EQ(r.skipped[0].index, 1);
   EXPECT_EQ(r.skipped[0].line, 9);
   EXPECT_EQ(r.skipped[0].variant, "Crazyhouse");
@@ -554,10 +615,16 @@ TEST(Drawstats, WithoutRowsTheSameStatistics) {
     at += got;
     return got;
   };
+  struct Drop : DrawstatsSink {
+    void game(GameRow&&) override {}
+    void skipped(SkippedGame&&) override {}
+  } drop;
   DrawstatsResult kept = compute_drawstats(big, chess::Ruleset::FIDE, chess::ClaimPolicy::FIRST, 2, nullptr);
   DrawstatsResult bare = compute_drawstats(read, PgnStreamLimits{333, 1 << 20}, chess::Ruleset::FIDE,
-                                           chess::ClaimPolicy::FIRST, 2, nullptr, false);
+                                           chess::ClaimPolicy::FIRST, 2, nullptr, &drop);
   EXPECT_EQ(bare.games.size(), 0u);
+  EXPECT_EQ(bare.skipped.size(), 0u);
+  EXPECT_EQ(bare.skipped_games, 50);
   EXPECT_EQ(bare.replayed, 150);
   EXPECT_EQ(kept.replayed, 150);
   EXPECT_EQ(bare.plies, kept.plies);

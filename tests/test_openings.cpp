@@ -70,6 +70,27 @@ TEST(Openings, PgnBookGivesMoves) {
   EXPECT_EQ(book[1].text, "e4");
 }
 
+// Issue 14: a PGN book's move numbers are skipped, as the PGN reader skips them everywhere
+// (the moves make the line, and each is checked): wrong numbers give the line of right
+// ones, and a move that is not legal where it stands is refused with its line, whatever
+// its number says.
+TEST(Openings, PgnBookSkipsMoveNumbersAndChecksTheMoves) {
+  std::vector<BookLine> right = read_book(write_file("right.pgn", "1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n"));
+  std::vector<BookLine> wrong = read_book(write_file("wrong.pgn", "7. e4 e5 1. Nf3 5... Nc6 3 Bb5 *\n"));
+  ASSERT_EQ(right.size(), 1u);
+  ASSERT_EQ(wrong.size(), 1u);
+  EXPECT_EQ(wrong[0].text, "e4 e5 Nf3 Nc6 Bb5");
+  EXPECT_EQ(wrong[0].moves, right[0].moves);
+  EXPECT_EQ(wrong[0].start.fen(), right[0].start.fen());
+  try {
+    read_book(write_file("skipped.pgn", "[Event \"x\"]\n\n1. e4 e5\n2. Nf6 *\n"));
+    FAIL() << "read a book whose third ply is not legal";
+  } catch (const BookError& e) {
+    EXPECT_NE(std::string(e.what()).find("skipped.pgn:4: "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Nf6"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Openings, UciMoveBookIsTheShippedOne) {
   std::vector<BookLine> book = read_book(std::string(CHESSHPC_TEST_DATA) + "/openings.txt");
   ASSERT_EQ(book.size(), 100u);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -725,6 +726,28 @@ TEST(OptionGroups, OutIsCheckedBeforeAnyWork) {
             "cannot write '" + done + "/r.h5': there is no directory '" + done + "'");
   EXPECT_EQ(out({"--out", dir + "new.h5"}), dir + "new.h5");
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 2) << "nothing created";
+}
+
+// Issue 14: only rank 0 writes the result file, so only rank 0 checks --out; another rank
+// may run where the directory is not, or look after rank 0 made the file. Usage that is
+// not about the file system stays refused on every rank.
+TEST(OptionGroups, OutIsCheckedOnRankZeroOnly) {
+  const std::string dir = fresh_dir("ranks"), done = dir + "done.h5";
+  std::ofstream(done) << "rank 0 made it\n";
+  CommandOptions c = command_options("cmd", {out_option("f"), resume_option("r"), force_option()}, "", 1);
+  auto out = [&](const Args& args) { return read_out(c.parse(args)); };
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+    ASSERT_EQ(setenv(var, "1", 1), 0);
+    EXPECT_EQ(launch_rank(), 1) << var;
+    EXPECT_EQ(out({"--out", done}), done) << var;
+    EXPECT_EQ(out({"--out", dir + "no/such/r.h5"}), dir + "no/such/r.h5") << var;
+    EXPECT_EQ(usage_error([&] { out({"--force"}); }), "--force goes with --out FILE.h5") << var;
+    ASSERT_EQ(setenv(var, "0", 1), 0);
+    EXPECT_EQ(usage_error([&] { out({"--out", done}); }), "'" + done + "' exists: add --force to overwrite it") << var;
+    unsetenv(var);
+  }
+  EXPECT_EQ(launch_rank(), 0);
+  EXPECT_EQ(std::filesystem::file_size(done), 15u);  // "rank 0 made it\n", untouched
 }
 
 TEST(PerftOptions, ResumeCommandLineSpellsOutWhatThePlanChose) {

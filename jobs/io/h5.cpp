@@ -148,14 +148,12 @@ void string_attr(hid_t obj, const std::string& name, const std::string& value) {
   scalar_attr(obj, name, t.id(), &p);
 }
 
-// A chunked, deflated dataset of `rows` rows of `cols` elements of type (1-D when cols
-// is 0), extendible in rows, chunked by up to `chunk_rows` rows.
-void write_rows(const Group& parent, const std::string& name, hid_t type, size_t rows, size_t cols, size_t chunk_rows,
-                const void* data, const std::string& doc) {
+// A chunked, deflated dataset of `rows` rows of `cols` elements of type (1-D when cols is
+// 0), extendible in rows, chunked by chunk_rows rows.
+Handle create_rows(hid_t in, const std::string& name, hid_t type, size_t rows, size_t cols, size_t chunk_rows,
+                   const std::string& doc) {
   int rank = cols ? 2 : 1;
-  hsize_t dims[2] = {rows, cols}, maxdims[2] = {H5S_UNLIMITED, cols};
-  hsize_t chunk[2] = {std::clamp<hsize_t>(rows, 1, chunk_rows), cols};
-  const hid_t in = Id::of(parent);
+  hsize_t dims[2] = {rows, cols}, maxdims[2] = {H5S_UNLIMITED, cols}, chunk[2] = {chunk_rows, cols};
   Handle space(check(H5Screate_simple(rank, dims, maxdims), in, "create a dataspace for " + name), H5Sclose);
   Handle plist(check(H5Pcreate(H5P_DATASET_CREATE), in, "create a property list"), H5Pclose);
   H5Pset_chunk(plist.id(), rank, chunk);
@@ -164,14 +162,44 @@ void write_rows(const Group& parent, const std::string& name, hid_t type, size_t
   Handle ds(check(H5Dcreate2(in, name.c_str(), type, space.id(), H5P_DEFAULT, plist.id(), H5P_DEFAULT), in,
                   "create dataset " + name),
             H5Dclose);
-  if (rows) check_status(H5Dwrite(ds.id(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), in, "write dataset " + name);
   if (!doc.empty()) string_attr(ds.id(), "description", doc);
-  ds.close(in, "write dataset " + name);
+  return ds;
+}
+
+// Writes `rows` rows of `cols` elements (1-D when cols is 0) as layout says: a new dataset
+// chunked by up to whole_chunk_rows rows, or the end of the extendible one.
+void write_rows(const Group& parent, const std::string& name, hid_t type, size_t rows, size_t cols,
+                size_t whole_chunk_rows, const void* data, const std::string& doc, const Layout& layout) {
+  const hid_t in = Id::of(parent);
+  const std::string what = "write dataset " + name;
+  const bool exists = layout.append && H5Lexists(in, name.c_str(), H5P_DEFAULT) > 0;
+  Handle ds = exists ? Handle(check(H5Dopen2(in, name.c_str(), H5P_DEFAULT), in, "open dataset " + name), H5Dclose)
+              : layout.append
+                  ? create_rows(in, name, type, 0, cols, std::max<size_t>(layout.chunk_rows, 1), doc)
+                  : create_rows(in, name, type, rows, cols, std::clamp<size_t>(rows, 1, whole_chunk_rows), doc);
+  hsize_t at = 0;
+  if (layout.append) {
+    Handle space(check(H5Dget_space(ds.id()), in, "read the shape of " + name), H5Sclose);
+    hsize_t dims[2] = {0, 0};
+    H5Sget_simple_extent_dims(space.id(), dims, nullptr);
+    at = dims[0];
+    hsize_t grown[2] = {at + rows, cols};
+    if (rows) check_status(H5Dset_extent(ds.id(), grown), in, "extend dataset " + name);
+  }
+  if (rows) {
+    int rank = cols ? 2 : 1;
+    hsize_t start[2] = {at, 0}, count[2] = {rows, cols};
+    Handle file_space(check(H5Dget_space(ds.id()), in, "read the shape of " + name), H5Sclose);
+    check_status(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start, nullptr, count, nullptr), in, what);
+    Handle mem_space(check(H5Screate_simple(rank, count, nullptr), in, "create a dataspace for " + name), H5Sclose);
+    check_status(H5Dwrite(ds.id(), type, mem_space.id(), file_space.id(), H5P_DEFAULT, data), in, what);
+  }
+  ds.close(in, what);
 }
 
 void write_1d(const Group& parent, const std::string& name, hid_t type, size_t n, const void* data,
-              const std::string& doc) {
-  write_rows(parent, name, type, n, 0, 65536, data, doc);
+              const std::string& doc, const Layout& layout) {
+  write_rows(parent, name, type, n, 0, 65536, data, doc, layout);
 }
 
 }  // namespace
@@ -194,7 +222,12 @@ bool Group::close() {
 
 File::File(const std::string& path) : path_(path), partial_(path + ".partial") {
   quiet_this_thread();
-  hid_t id = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  // A close while a group or dataset of the file is still open fails (rather than leave
+  // the file open until that object closes): commit() would sync and publish a file that
+  // HDF5 still writes to after it.
+  Handle access(check(H5Pcreate(H5P_FILE_ACCESS), -1, "create a file access property list"), H5Pclose);
+  H5Pset_fclose_degree(access.id(), H5F_CLOSE_SEMI);
+  hid_t id = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id());
   if (id < 0) {
     std::string cause = failure_cause();
     std::remove(partial_.c_str());  // HDF5 may have made it before it failed (a full disk)
@@ -255,34 +288,40 @@ Group open_group(const Group& parent, std::string_view name) {
   return Id::group(check(H5Gopen2(in, n.c_str(), H5P_DEFAULT), in, "open group " + n));
 }
 
-void write_column(const Group& g, const std::string& name, const std::vector<int32_t>& v, const std::string& doc) {
-  write_1d(g, name, H5T_NATIVE_INT32, v.size(), v.data(), doc);
+void write_column(const Group& g, const std::string& name, const std::vector<int32_t>& v, const std::string& doc,
+                  const Layout& layout) {
+  write_1d(g, name, H5T_NATIVE_INT32, v.size(), v.data(), doc, layout);
 }
-void write_column(const Group& g, const std::string& name, const std::vector<int64_t>& v, const std::string& doc) {
-  write_1d(g, name, H5T_NATIVE_INT64, v.size(), v.data(), doc);
+void write_column(const Group& g, const std::string& name, const std::vector<int64_t>& v, const std::string& doc,
+                  const Layout& layout) {
+  write_1d(g, name, H5T_NATIVE_INT64, v.size(), v.data(), doc, layout);
 }
-void write_column(const Group& g, const std::string& name, const std::vector<uint64_t>& v, const std::string& doc) {
-  write_1d(g, name, H5T_NATIVE_UINT64, v.size(), v.data(), doc);
+void write_column(const Group& g, const std::string& name, const std::vector<uint64_t>& v, const std::string& doc,
+                  const Layout& layout) {
+  write_1d(g, name, H5T_NATIVE_UINT64, v.size(), v.data(), doc, layout);
 }
-void write_column(const Group& g, const std::string& name, const std::vector<double>& v, const std::string& doc) {
-  write_1d(g, name, H5T_NATIVE_DOUBLE, v.size(), v.data(), doc);
+void write_column(const Group& g, const std::string& name, const std::vector<double>& v, const std::string& doc,
+                  const Layout& layout) {
+  write_1d(g, name, H5T_NATIVE_DOUBLE, v.size(), v.data(), doc, layout);
 }
-void write_column(const Group& g, const std::string& name, const std::vector<std::string>& v, const std::string& doc) {
+void write_column(const Group& g, const std::string& name, const std::vector<std::string>& v, const std::string& doc,
+                  const Layout& layout) {
   std::vector<const char*> ptrs;
   ptrs.reserve(v.size());
   for (const auto& s : v) ptrs.push_back(s.c_str());
   Handle t = string_type();
-  write_1d(g, name, t.id(), v.size(), ptrs.data(), doc);
+  write_1d(g, name, t.id(), v.size(), ptrs.data(), doc, layout);
 }
-void write_column(const Group& g, const std::string& name, const std::vector<bool>& v, const std::string& doc) {
+void write_column(const Group& g, const std::string& name, const std::vector<bool>& v, const std::string& doc,
+                  const Layout& layout) {
   std::vector<int8_t> bytes(v.begin(), v.end());
   Handle t = bool_type();
-  write_1d(g, name, t.id(), bytes.size(), bytes.data(), doc);
+  write_1d(g, name, t.id(), bytes.size(), bytes.data(), doc, layout);
 }
 
 void write_byte_rows(const Group& g, const std::string& name, const std::vector<uint8_t>& flat, size_t cols,
-                     const std::string& doc) {
-  write_rows(g, name, H5T_NATIVE_UINT8, flat.size() / cols, cols, 8192, flat.data(), doc);
+                     const std::string& doc, const Layout& layout) {
+  write_rows(g, name, H5T_NATIVE_UINT8, flat.size() / cols, cols, 8192, flat.data(), doc, layout);
 }
 
 namespace {

@@ -66,17 +66,33 @@ Group open_read(const std::string& path);
 Group create_group(const Group& parent, std::string_view name);
 Group open_group(const Group& parent, std::string_view name);
 
+// Where a write puts its rows. Whole (the default): a new dataset of exactly these rows,
+// chunked by up to 64 K rows (8 K for byte rows). Appended: the end of the dataset of that
+// name, which the first write creates (empty, extendible, chunked by chunk_rows rows), so
+// that a table of any length is written in batches that then leave memory; the data read
+// back are those of one whole write.
+struct Layout {
+  bool append = false;
+  size_t chunk_rows = 0;  // appended only
+};
+
 // 1-D columns. doc becomes the dataset's "description" attribute. Booleans are HDF5's enum
 // {FALSE, TRUE}, which h5py reads as numpy bool.
-void write_column(const Group& g, const std::string& name, const std::vector<int32_t>& v, const std::string& doc);
-void write_column(const Group& g, const std::string& name, const std::vector<int64_t>& v, const std::string& doc);
-void write_column(const Group& g, const std::string& name, const std::vector<uint64_t>& v, const std::string& doc);
-void write_column(const Group& g, const std::string& name, const std::vector<double>& v, const std::string& doc);
-void write_column(const Group& g, const std::string& name, const std::vector<std::string>& v, const std::string& doc);
-void write_column(const Group& g, const std::string& name, const std::vector<bool>& v, const std::string& doc);
+void write_column(const Group& g, const std::string& name, const std::vector<int32_t>& v, const std::string& doc,
+                  const Layout& layout = {});
+void write_column(const Group& g, const std::string& name, const std::vector<int64_t>& v, const std::string& doc,
+                  const Layout& layout = {});
+void write_column(const Group& g, const std::string& name, const std::vector<uint64_t>& v, const std::string& doc,
+                  const Layout& layout = {});
+void write_column(const Group& g, const std::string& name, const std::vector<double>& v, const std::string& doc,
+                  const Layout& layout = {});
+void write_column(const Group& g, const std::string& name, const std::vector<std::string>& v, const std::string& doc,
+                  const Layout& layout = {});
+void write_column(const Group& g, const std::string& name, const std::vector<bool>& v, const std::string& doc,
+                  const Layout& layout = {});
 // A 2-D uint8 dataset of rows of `cols` bytes (flat holds them row after row), chunked by rows.
 void write_byte_rows(const Group& g, const std::string& name, const std::vector<uint8_t>& flat, size_t cols,
-                     const std::string& doc);
+                     const std::string& doc, const Layout& layout = {});
 
 // The read side, for resuming from a file this program wrote. Every reader throws Error
 // naming what is missing or of the wrong shape.

@@ -87,7 +87,7 @@ struct Data<std::vector<Row>> {
 // One column of a table of Src (std::vector<Row>, or a struct of column vectors).
 template <class Src>
 struct Column : ColumnInfo {
-  void (*write)(const Group& g, const ColumnInfo& c, typename Data<Src>::In data);
+  void (*write)(const Group& g, const ColumnInfo& c, typename Data<Src>::In data, const Layout& layout);
   // nullptr for computed columns, which are written only. first: the first column read,
   // which sets the number of rows (the others must have as many).
   void (*read)(const Group& g, const ColumnInfo& c, Src& data, bool first);
@@ -169,13 +169,13 @@ struct MemberGet {
 
 // Row tables: a column of Get(row), or one per key when that is a std::array.
 template <class Row, class Get>
-void write_rows(const Group& g, const ColumnInfo& c, std::span<const Row> rows) {
+void write_rows(const Group& g, const ColumnInfo& c, std::span<const Row> rows, const Layout& layout) {
   using V = std::remove_cvref_t<std::invoke_result_t<Get, const Row&>>;
   for (size_t k = 0; k < datasets(c); ++k) {
     std::vector<typename Family<V>::Elem> v;
     v.reserve(rows.size());
     for (const Row& r : rows) v.push_back(element(Get{}(r), k));
-    write_column(g, dataset_name(c, k), v, dataset_doc(c, k));
+    write_column(g, dataset_name(c, k), v, dataset_doc(c, k), layout);
   }
 }
 
@@ -193,12 +193,12 @@ void read_rows(const Group& g, const ColumnInfo& c, std::vector<Row>& rows, bool
 
 // Structs of column vectors: the member vector itself, or one column per key of its arrays.
 template <class Cols, auto M>
-void write_member(const Group& g, const ColumnInfo& c, const Cols& cols) {
+void write_member(const Group& g, const ColumnInfo& c, const Cols& cols, const Layout& layout) {
   using E = typename MemberOf<decltype(M)>::Value::value_type;
   if constexpr (Family<E>::size == 0) {
-    write_column(g, dataset_name(c, 0), cols.*M, dataset_doc(c, 0));
+    write_column(g, dataset_name(c, 0), cols.*M, dataset_doc(c, 0), layout);
   } else {
-    write_rows<E, std::identity>(g, c, cols.*M);
+    write_rows<E, std::identity>(g, c, cols.*M, layout);
   }
 }
 
@@ -219,8 +219,8 @@ void read_member(const Group& g, const ColumnInfo& c, Cols& cols, bool) {
 }
 
 template <class Cols, auto M, size_t W>
-void write_bytes(const Group& g, const ColumnInfo& c, const Cols& cols) {
-  write_byte_rows(g, dataset_name(c, 0), cols.*M, W, dataset_doc(c, 0));
+void write_bytes(const Group& g, const ColumnInfo& c, const Cols& cols, const Layout& layout) {
+  write_byte_rows(g, dataset_name(c, 0), cols.*M, W, dataset_doc(c, 0), layout);
 }
 
 template <class Cols, auto M, size_t W>
@@ -325,8 +325,40 @@ constexpr Table<Src, N> table(std::string_view group, std::string_view descripti
 template <class Src, size_t N>
 void write_table(const Group& parent, const Table<Src, N>& t, typename Data<Src>::In data) {
   Group g = create_group(parent, t.group);
-  for (const Column<Src>& c : t.columns) c.write(g, c, data);
+  for (const Column<Src>& c : t.columns) c.write(g, c, data, Layout{});
 }
+
+// A table of rows written as they come: rows wait until batch_rows of them are there, then
+// go to the end of the table's datasets (extendible, chunked by batch_rows rows) and leave
+// memory, so a table of any length costs one batch. The group and its empty datasets are
+// created with the appender; finish() writes the rows still waiting. Throws Error as the
+// writes do.
+template <class Row, size_t N>
+class TableAppender {
+ public:
+  using Rows = std::vector<Row>;
+
+  TableAppender(const Group& parent, const Table<Rows, N>& t, size_t batch_rows)
+      : table_(t), group_(create_group(parent, t.group)), layout_{true, batch_rows} {
+    write_waiting();
+  }
+  void add(Row&& row) {
+    waiting_.push_back(std::move(row));
+    if (waiting_.size() >= layout_.chunk_rows) write_waiting();
+  }
+  void finish() { write_waiting(); }
+
+ private:
+  void write_waiting() {
+    for (const Column<Rows>& c : table_.columns) c.write(group_, c, waiting_, layout_);
+    waiting_.clear();
+  }
+
+  const Table<Rows, N>& table_;
+  Group group_;
+  Layout layout_;
+  Rows waiting_;
+};
 
 // Reads the table's group into data (empty rows, or a struct of empty columns): every
 // column but the computed ones, the since_added ones the file lacks, and those named in

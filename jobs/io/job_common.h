@@ -15,7 +15,17 @@ namespace chesshpc {
 
 // Exit codes shared by every command.
 // EXIT_STOPPED: a signal stopped the run before the end; what it finished is kept for --resume.
-enum ExitCode { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_IO = 4, EXIT_STOPPED = 5 };
+// EXIT_INTERNAL: an error no other code names (a failure of the system or a bug), so that
+// it is never read as a result mismatch.
+enum ExitCode {
+  EXIT_OK = 0,
+  EXIT_MISMATCH = 1,
+  EXIT_USAGE = 2,
+  EXIT_INPUT = 3,
+  EXIT_IO = 4,
+  EXIT_STOPPED = 5,
+  EXIT_INTERNAL = 6
+};
 
 // The position of fen (standard chess, or Chess960 when its castling field says so), or
 // nothing after telling err why not ("chesshpc COMMAND: bad FEN: ...").

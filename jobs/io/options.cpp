@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -184,6 +185,12 @@ OptionSpec checkpoint_option(std::string help) { return with_out_option("checkpo
 
 OptionSpec force_option() { return {"force", "", "overwrite the file --out names if it exists"}; }
 
+int launch_rank() {
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
+    if (const char* v = std::getenv(var)) return std::atoi(v);
+  return 0;
+}
+
 namespace {
 
 // read_out's checks; resumable: an existing out may be continued with --resume.
@@ -194,6 +201,7 @@ std::string checked_out(const Options& opt, const std::string& fallback, bool re
     if (opt.has("force")) throw UsageError("--force goes with --out FILE.h5");
     return out;
   }
+  if (launch_rank() != 0) return out;
   std::error_code ec;
   std::vector<std::string> inputs = opt.positional();
   for (const auto& [name, value] : opt.values())

@@ -139,7 +139,12 @@ OptionSpec checkpoint_option(std::string help);
 // --force, which every command that writes a file takes: an existing --out is refused
 // without it.
 OptionSpec force_option();
-// --out (or fallback), checked before any work, every rank alike: the same file as an input
+// The rank this process was started as by mpirun or srun (from their environment), 0 when
+// it was started alone.
+int launch_rank();
+// --out (or fallback), checked before any work, on rank 0 only (launch_rank): the one
+// that writes the file. The other ranks may run on nodes without its directory, or look
+// after rank 0 has made the file. On rank 0: the same file as an input
 // (any positional argument or option value naming an existing file; not even with --force)
 // or an existing file without --force is a UsageError; a directory, or a parent directory
 // that is missing or not writable, a FileError. Nothing is created. --force without a

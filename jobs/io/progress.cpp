@@ -39,6 +39,11 @@ void Progress::finish() {
   if (printed_ && tty_) err_ << "\r\033[K" << std::flush;
 }
 
+void Progress::say(const std::string& line) {
+  std::lock_guard lock(mutex_);
+  err_ << (printed_ && tty_ ? "\r\033[K" : "") << line << std::flush;
+}
+
 void Progress::loop() {
   std::unique_lock lock(mutex_);
   while (!wake_.wait_for(lock, interval_, [this] { return stop_; })) print();

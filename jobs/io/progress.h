@@ -34,6 +34,9 @@ class Progress {
     units_ += units;
     nodes_ += nodes;
   }
+  // Prints a line of its own (ending in '\n') between reports, clearing a TTY status
+  // line first; thread-safe.
+  void say(const std::string& line);
   // Stops reporting and clears a TTY status line; called by the destructor too.
   void finish();
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "core/perft.h"
 #include "core/pgn.h"
@@ -70,7 +71,7 @@ constexpr auto ROOT = std::to_array({
                    [](const Root& s) { return claims_name(s.req.claims); }),
     h5::attr<Root>("games", "games replayed: the rows of /games", [](const Root& s) { return s.r.replayed; }),
     h5::attr<Root>("skipped", "games not replayed (malformed or of another variant): the rows of /skipped",
-                   [](const Root& s) { return int64_t(s.r.skipped.size()); }),
+                   [](const Root& s) { return s.r.skipped_games; }),
 });
 
 std::string readme() {
@@ -80,21 +81,62 @@ std::string readme() {
          "Read with h5py: f['games/plies'][:]; strings: f['games/result'].asstr()[:].\n";
 }
 
-void write_file(const DrawstatsRequest& req, const DrawstatsResult& r, const std::string& started) {
-  h5::File file(req.out);
-  h5::write_table(file, GAMES, r.games);
-  h5::write_table(file, RULES, r.rules);
-  h5::write_table(file, SKIPPED, r.skipped);
-  Provenance p;
-  p.command_line = req.command_line;
-  p.started = started;
-  p.finished = utc_now();
-  p.threads = chess::resolve_threads(req.threads);
-  p.readme = readme();
-  h5::write_provenance(file, p);
-  h5::write_attrs(file, ROOT, Root{req, r});
-  file.commit();
-}
+// The result file, written as the games come: /games and /skipped in batches of
+// req.rows_per_write rows, /rules and the root attributes at the end, then published
+// (h5::File: a run that ends before leaves no file under the name). A write that fails (a
+// full disk) ends the file, not the run: its line waits for after the statistics, and
+// the partial file goes at once.
+class StatsFile {
+ public:
+  explicit StatsFile(const DrawstatsRequest& req) {
+    attempt([&] {
+      file_.emplace(req.out);
+      games_.emplace(*file_, GAMES, req.rows_per_write);
+      skipped_.emplace(*file_, SKIPPED, req.rows_per_write);
+    });
+  }
+  void game(GameRow&& row) {
+    if (file_) attempt([&] { games_->add(std::move(row)); });
+  }
+  void skipped(const SkippedGame& game) {
+    if (file_) attempt([&] { skipped_->add(SkippedGame(game)); });
+  }
+  // Writes the rest and publishes the file; "" or the line of the write that failed.
+  std::string finish(const DrawstatsRequest& req, const DrawstatsResult& r, const std::string& started) {
+    if (file_)
+      attempt([&] {
+        games_->finish();
+        skipped_->finish();
+        // Their groups close first: HDF5 keeps a file with open objects open past its
+        // close, and commit() must find it closed before it syncs and renames it.
+        games_.reset(), skipped_.reset();
+        h5::write_table(*file_, RULES, r.rules);
+        Provenance p;
+        p.command_line = req.command_line;
+        p.started = started;
+        p.finished = utc_now();
+        p.threads = chess::resolve_threads(req.threads);
+        p.readme = readme();
+        h5::write_provenance(*file_, p);
+        h5::write_attrs(*file_, ROOT, Root{req, r});
+        file_->commit();
+      });
+    return error_;
+  }
+
+ private:
+  void attempt(const std::function<void()>& write) {
+    error_ = h5::write_error(write);
+    if (error_.empty()) return;
+    // The tables' groups close before the file, whose partial file then goes.
+    skipped_.reset(), games_.reset(), file_.reset();
+  }
+
+  std::optional<h5::File> file_;
+  std::optional<h5::TableAppender<GameRow, GAMES.columns.size()>> games_;
+  std::optional<h5::TableAppender<SkippedGame, SKIPPED.columns.size()>> skipped_;
+  std::string error_;
+};
 
 std::string format_quantile(double v) {
   if (std::isnan(v)) return "-";
@@ -107,10 +149,10 @@ void print_summary(const DrawstatsRequest& req, const DrawstatsResult& r, std::o
   char line[160];
   std::snprintf(line, sizeof line, "%.3f s (%.2f M plies/s)", r.seconds,
                 r.seconds > 0 ? double(r.plies) / r.seconds / 1e6 : 0.0);
-  const int64_t variants = r.skipped_variants();
-  out << req.pgn << ": " << r.replayed << " games replayed, " << int64_t(r.skipped.size()) - variants
-      << " skipped as malformed, " << variants << " as of other variants; " << r.plies << " plies in " << line
-      << "; ruleset " << ruleset_name(req.ruleset) << ", claims " << claims_name(req.claims) << "\n";
+  const int64_t variants = r.skipped_variants;
+  out << req.pgn << ": " << r.replayed << " games replayed, " << r.skipped_games - variants << " skipped as malformed, "
+      << variants << " as of other variants; " << r.plies << " plies in " << line << "; ruleset "
+      << ruleset_name(req.ruleset) << ", claims " << claims_name(req.claims) << "\n";
   std::snprintf(line, sizeof line, "%-22s %10s %10s %8s %8s %8s\n", "rule", "held in", "ended", "q1", "median", "q3");
   out << line;
   for (int rule = 0; rule < chess::RULE_NB; ++rule) {
@@ -126,8 +168,8 @@ void print_summary(const DrawstatsRequest& req, const DrawstatsResult& r, std::o
 void print_json(const DrawstatsRequest& req, const DrawstatsResult& r, bool written, std::ostream& out) {
   JsonObject o, rules;
   o.add("pgn", req.pgn).add("ruleset", ruleset_name(req.ruleset)).add("claims", claims_name(req.claims));
-  o.add("games", (long)r.replayed).add("skipped", (long)r.skipped.size()).add("plies", (long)r.plies);
-  o.add("skipped_variants", (long)r.skipped_variants());
+  o.add("games", (long)r.replayed).add("skipped", (long)r.skipped_games).add("plies", (long)r.plies);
+  o.add("skipped_variants", (long)r.skipped_variants);
   o.add("seconds", r.seconds).add("plies_per_second", r.seconds > 0 ? double(r.plies) / r.seconds : 0.0);
   for (int rule = 0; rule < chess::RULE_NB; ++rule) {
     const RuleSummary& s = r.rules[rule];
@@ -234,12 +276,8 @@ Outcome replay(const chess::PgnChunk& chunk, int64_t index, chess::Ruleset rules
 
 }  // namespace
 
-int64_t DrawstatsResult::skipped_variants() const {
-  return std::count_if(skipped.begin(), skipped.end(), [](const SkippedGame& s) { return !s.variant.empty(); });
-}
-
 DrawstatsResult compute_drawstats(const ReadBytes& read, const PgnStreamLimits& limits, chess::Ruleset ruleset,
-                                  chess::ClaimPolicy claims, int threads, Progress* progress, bool keep_rows) {
+                                  chess::ClaimPolicy claims, int threads, Progress* progress, DrawstatsSink* sink) {
   auto t0 = std::chrono::steady_clock::now();
   DrawstatsResult result;
   RuleTally tally;
@@ -273,9 +311,17 @@ DrawstatsResult compute_drawstats(const ReadBytes& read, const PgnStreamLimits& 
             if (o.ok) {
               tally.add(o.row.first_fire, o.row.termination);
               ++result.replayed, result.plies += o.row.plies;
-              if (keep_rows) result.games.push_back(std::move(o.row));
-            } else
-              result.skipped.push_back(std::move(o.skipped));
+              if (sink)
+                sink->game(std::move(o.row));
+              else
+                result.games.push_back(std::move(o.row));
+            } else {
+              ++result.skipped_games, result.skipped_variants += !o.skipped.variant.empty();
+              if (sink)
+                sink->skipped(std::move(o.skipped));
+              else
+                result.skipped.push_back(std::move(o.skipped));
+            }
           }
         }));
   });
@@ -297,12 +343,30 @@ DrawstatsResult compute_drawstats(const std::string& text, chess::Ruleset rulese
 
 int run_drawstats(const DrawstatsRequest& req, std::ostream& out, std::ostream& err) {
   std::string started = utc_now();
+  // Each game's row goes to the file as it comes, and a skipped game's line to stderr.
+  struct Sink : DrawstatsSink {
+    const DrawstatsRequest& req;
+    Progress& progress;
+    std::optional<StatsFile>& file;
+    Sink(const DrawstatsRequest& q, Progress& p, std::optional<StatsFile>& f) : req(q), progress(p), file(f) {}
+    void game(GameRow&& row) override {
+      if (file) file->game(std::move(row));
+    }
+    void skipped(SkippedGame&& s) override {
+      progress.say("chesshpc drawstats: " + req.pgn + ":" + std::to_string(s.line) + ": game " +
+                   std::to_string(s.index) + " skipped: " + s.message + "\n");
+      if (file) file->skipped(s);
+    }
+  };
+  std::optional<StatsFile> file;
   DrawstatsResult r;
   try {
     ByteSource source(req.pgn, "PGN file");
+    if (!req.out.empty()) file.emplace(req);
     Progress progress(err, "drawstats", !req.quiet, req.progress_interval, "Mplies/s");
+    Sink sink(req, progress, file);
     r = compute_drawstats([&](char* buf, size_t n) { return source.read(buf, n); }, PgnStreamLimits{}, req.ruleset,
-                          req.claims, req.threads, &progress, !req.out.empty());
+                          req.claims, req.threads, &progress, &sink);
     progress.finish();
   } catch (const ReadError& e) {
     err << "chesshpc drawstats: " << e.what() << "\n";
@@ -312,12 +376,9 @@ int run_drawstats(const DrawstatsRequest& req, std::ostream& out, std::ostream& 
         << (e.bound >> 20) << " MiB, the most one game may take\n";
     return EXIT_INPUT;
   }
-  for (const SkippedGame& s : r.skipped)
-    err << "chesshpc drawstats: " << req.pgn << ":" << s.line << ": game " << s.index << " skipped: " << s.message
-        << "\n";
 
   // The statistics are printed whether or not the file could be written.
-  std::string unwritten = req.out.empty() ? "" : h5::write_error([&] { write_file(req, r, started); });
+  std::string unwritten = file ? file->finish(req, r, started) : "";
   if (req.json)
     print_json(req, r, unwritten.empty(), out);
   else

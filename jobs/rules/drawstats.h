@@ -21,6 +21,9 @@ struct DrawstatsRequest : RulesetChoice, Reporting {
   std::string out;  // HDF5 file; empty: no file
   int threads = 0;
   std::string command_line;
+  // Rows of /games and /skipped written at once (and the datasets' chunk): what memory
+  // holds of them. Not an option: tests set it small to write many batches.
+  size_t rows_per_write = size_t(1) << 16;
 };
 
 // One game of the corpus, replayed.
@@ -43,14 +46,24 @@ struct SkippedGame {
 };
 
 struct DrawstatsResult {
-  int64_t replayed = 0;        // games replayed: the rows of games when they are kept
-  std::vector<GameRow> games;  // kept only when asked for (the result file needs them)
-  std::vector<SkippedGame> skipped;
+  int64_t replayed = 0;          // games replayed: the rows of /games
+  int64_t skipped_games = 0;     // games not replayed: the rows of /skipped
+  int64_t skipped_variants = 0;  // of those, the games of a variant not read (the rest are malformed)
   RuleSummaries rules;
   int64_t plies = 0;
   double seconds = 0;
-  // Of the skipped games, those of a variant not read (the rest are malformed).
-  int64_t skipped_variants() const;
+  // The rows, when compute_drawstats is given no sink for them.
+  std::vector<GameRow> games;
+  std::vector<SkippedGame> skipped;
+};
+
+// Where each game's outcome goes, in stream order, as the games are replayed (one call
+// at a time, on any thread): a row per game replayed, one per game not replayed.
+class DrawstatsSink {
+ public:
+  virtual ~DrawstatsSink() = default;
+  virtual void game(GameRow&& row) = 0;
+  virtual void skipped(SkippedGame&& game) = 0;
 };
 
 // How a PGN stream is read: in blocks of block_bytes, each block's whole games replayed
@@ -71,13 +84,14 @@ struct GameTooLong {
 // Fills buf with up to n bytes of the stream and returns how many, fewer only at its end.
 using ReadBytes = std::function<size_t(char* buf, size_t n)>;
 
-// Parses and replays every game of the stream, in parallel; rows come back in stream
-// order whatever the thread count, and the same whatever the block size. The per-rule
-// statistics are gathered as games finish, so without keep_rows nothing per game stays in
-// memory. Throws GameTooLong, and what read throws.
+// Parses and replays every game of the stream, in parallel; rows come in stream order
+// whatever the thread count, and the same whatever the block size. The per-rule
+// statistics are gathered as games finish; each row goes to sink, or without one to the
+// result's vectors: with a sink nothing per game stays in memory. Throws GameTooLong,
+// and what read and sink throw.
 DrawstatsResult compute_drawstats(const ReadBytes& read, const PgnStreamLimits& limits, chess::Ruleset ruleset,
                                   chess::ClaimPolicy claims, int threads, class Progress* progress,
-                                  bool keep_rows = true);
+                                  DrawstatsSink* sink = nullptr);
 // The same over a text in memory.
 DrawstatsResult compute_drawstats(const std::string& pgn_text, chess::Ruleset ruleset, chess::ClaimPolicy claims,
                                   int threads, class Progress* progress);

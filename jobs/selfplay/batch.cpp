@@ -49,7 +49,7 @@ int SelfplayBatch::open(const std::string&, std::ostream& err) {
       return EXIT_INPUT;
     }
     try {
-      SelfplayTables t = store_.load_parts();
+      SelfplayTables t = store_.load_parts(&err);
       done_.insert(t.games.game.begin(), t.games.game.end());
     } catch (const std::exception& e) {
       err << "chesshpc selfplay: " << e.what() << "\n";

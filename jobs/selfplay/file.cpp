@@ -98,7 +98,7 @@ void SelfplayStore::remove_parts() const {
   fs::remove_all(parts_dir(), ec);
 }
 
-SelfplayTables SelfplayStore::load_parts() const {
+SelfplayTables SelfplayStore::load_parts(std::ostream* set_aside) const {
   SelfplayTables all;
   std::vector<fs::path> parts;
   std::error_code ec;
@@ -106,16 +106,30 @@ SelfplayTables SelfplayStore::load_parts() const {
     if (e.path().extension() == ".h5") parts.push_back(e.path());
   std::sort(parts.begin(), parts.end());
   for (const fs::path& p : parts) {
-    h5::Group f = h5::open_read(p.string());
-    if (!h5::is_job(f, PART))
-      throw ResumeError("cannot resume from '" + p.string() + "': it is not a part of a chesshpc selfplay batch");
-    if (h5::read_attr(f, h5::RULES_VERSION) != chess::RULES_VERSION)
-      throw ResumeError("cannot resume from '" + p.string() + "': it was played under another rules version");
-    std::string theirs = h5::read_attr(f, IDENTITY);
-    if (theirs != req_.identity())
-      throw ResumeError("cannot resume from '" + parts_dir() +
-                        "': it holds another batch: " + first_difference(theirs, req_.identity()));
-    all.append(read_selfplay_tables(f));
+    SelfplayTables games;
+    try {
+      h5::Group f = h5::open_read(p.string());
+      if (!h5::is_job(f, PART))
+        throw ResumeError("cannot resume from '" + p.string() + "': it is not a part of a chesshpc selfplay batch");
+      if (h5::read_attr(f, h5::RULES_VERSION) != chess::RULES_VERSION)
+        throw ResumeError("cannot resume from '" + p.string() + "': it was played under another rules version");
+      std::string theirs = h5::read_attr(f, IDENTITY);
+      if (theirs != req_.identity())
+        throw ResumeError("cannot resume from '" + parts_dir() +
+                          "': it holds another batch: " + first_difference(theirs, req_.identity()));
+      games = read_selfplay_tables(f);
+    } catch (const h5::Error& e) {
+      // Parts are published whole (h5::File), but a crash of the machine or a copy cut
+      // short can still leave one broken; what it held is played again.
+      if (!set_aside) throw;
+      fs::path aside = p.string() + ".unreadable";
+      fs::rename(p, aside, ec);
+      if (ec) throw h5::Error("cannot set aside the unreadable part '" + p.string() + "': " + ec.message());
+      *set_aside << "chesshpc selfplay: " << e.what() << ": set aside as '" << aside.filename().string()
+                 << "', its games are played again\n";
+      continue;
+    }
+    all.append(games);
   }
   return all;
 }

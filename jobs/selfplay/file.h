@@ -4,6 +4,7 @@
 // the end the parts merge, in game order, into FILE.h5 (written atomically) and go away.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -27,8 +28,10 @@ class SelfplayStore {
   // Removes the parts directory with every part in it.
   void remove_parts() const;
   // The games of every part. Throws ResumeError naming the first difference when a part
-  // belongs to another batch, h5::Error when one cannot be read.
-  SelfplayTables load_parts() const;
+  // belongs to another batch. A part HDF5 cannot read throws h5::Error; with set_aside it
+  // is renamed PART.unreadable instead and said there in a line, and its games, missing
+  // from the tables, are played again (a resume after a crash that left it broken).
+  SelfplayTables load_parts(std::ostream* set_aside = nullptr) const;
   // Writes the next part (throws h5::Error).
   void write_part(const SelfplayTables& t);
   // Sorts every game by index, deduplicates positions if asked, writes FILE.h5 (with the

@@ -249,7 +249,8 @@ void print_summary(const SelfplayRequest& req, const SelfplayTables& t, const Un
   out << "\n";
   if (sprt)
     out << "sprt: " << sprt->spec().text() << ": " << llr_text(sprt->llr(), sprt->spec()) << ", "
-        << sprt_decision_name(sprt->decision()) << " after " << sprt->pairs() << " pairs\n";
+        << sprt_decision_name(sprt->decision()) << " after " << sprt->pairs()
+        << (sprt->pairs() == 1 ? " pair\n" : " pairs\n");
 }
 
 }  // namespace

@@ -25,8 +25,8 @@ int SelfplayBatch::plan(const Ranks& ranks, std::ostream& err) {
   }
   spec_.openings = {book_.empty() ? nullptr : &book_, req_.book_order, req_.random_plies, req_.seed, req_.variant};
   spec_.ruleset = req_.ruleset, spec_.claims = req_.claims, spec_.adjudication = req_.adjudication;
-  spec_.clocks = {req_.clock_of(req_.first), req_.clock_of(req_.second)}, spec_.seed = req_.seed,
-  spec_.variation = req_.variation;
+  spec_.clocks = {req_.clock_of(req_.first), req_.clock_of(req_.second)};
+  spec_.seed = req_.seed, spec_.variation = req_.variation;
   if (req_.sprt) sprt_.emplace(*req_.sprt);
   per_unit_ = req_.games_per_unit ? uint64_t(req_.games_per_unit) : GAMES_PER_UNIT;
   threads_ = chess::resolve_threads(req_.threads);

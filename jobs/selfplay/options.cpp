@@ -96,25 +96,34 @@ PlayerSpec read_player_command(const Options& opt, const std::string& text, cons
   return p;
 }
 
-// The keys of one --engine, read as options of their own ("nodes=5000" as "--nodes=5000"),
-// so that their values are checked as the batch's are.
+// KEY=VALUE arguments of a list option (--engine, --sprt) read as options of their own
+// ("nodes=5000" as "--nodes=5000"), so that their values are checked as options are.
+Options read_keys(const std::string& what, const std::vector<std::string>& items, const std::vector<OptionSpec>& keys) {
+  std::vector<std::string> args;
+  for (const std::string& item : items) {
+    if (item.find('=') == std::string::npos || item[0] == '=')
+      throw UsageError(what + " takes KEY=VALUE arguments, not " + chess::quoted(item));
+    args.push_back("--" + item);
+  }
+  return Options("selfplay " + what, args, keys);
+}
+
+// The keys of one --engine but its option.NAME=VALUE.
 const std::vector<OptionSpec> ENGINE_KEYS = {{"cmd", "PLAYER", ""}, {"name", "NAME", ""},   {"nodes", "N", ""},
                                              {"depth", "D", ""},    {"movetime", "MS", ""}, {"tc", "BASE+INC", ""}};
 
 // One --engine: its player, name, limits (own_limits when it sets any) and setoptions.
 PlayerSpec read_engine(const Options& opt, const std::vector<std::string>& items) {
-  std::vector<std::string> args;
+  std::vector<std::string> rest;
   std::vector<std::pair<std::string, std::string>> options;
   for (const std::string& item : items) {
     size_t eq = item.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw UsageError("--engine takes KEY=VALUE arguments, not " + chess::quoted(item));
-    if (item.rfind("option.", 0) == 0 && eq > 7)
+    if (item.rfind("option.", 0) == 0 && eq != std::string::npos && eq > 7)
       options.push_back({item.substr(7, eq - 7), item.substr(eq + 1)});
     else
-      args.push_back("--" + item);
+      rest.push_back(item);
   }
-  Options keys("selfplay --engine", args, ENGINE_KEYS);
+  Options keys = read_keys("--engine", rest, ENGINE_KEYS);
   if (!keys.has("cmd")) throw UsageError("--engine needs cmd=chesshpc or cmd=uci:COMMAND");
   PlayerSpec p = read_player_command(opt, *keys.get("cmd"), "--engine cmd=");
   if (p.command.empty() && !options.empty())
@@ -155,9 +164,8 @@ void read_players(const Options& opt, SelfplayRequest& req, int limits_given) {
 std::optional<SprtSpec> read_sprt(const Options& opt) {
   std::vector<std::vector<std::string>> lists = opt.lists("sprt");
   if (lists.empty()) return std::nullopt;
-  std::vector<std::string> args;
-  for (const std::string& item : lists.back()) args.push_back("--" + item);
-  Options keys("selfplay --sprt", args, {{"elo0", "E", ""}, {"elo1", "E", ""}, {"alpha", "A", ""}, {"beta", "B", ""}});
+  Options keys =
+      read_keys("--sprt", lists.back(), {{"elo0", "E", ""}, {"elo1", "E", ""}, {"alpha", "A", ""}, {"beta", "B", ""}});
   SprtSpec s;
   s.elo0 = keys.get_double("elo0", s.elo0, -2000, 2000), s.elo1 = keys.get_double("elo1", s.elo1, -2000, 2000);
   s.alpha = keys.get_double("alpha", s.alpha, 1e-9, 0.5), s.beta = keys.get_double("beta", s.beta, 1e-9, 0.5);

@@ -66,8 +66,9 @@ std::vector<OptionSpec> player_options() {
       OptionSpec{"white", "PLAYER", "the player with White in even games: chesshpc or uci:COMMAND (default: chesshpc)"},
       {"black", "PLAYER", "the other player (default: chesshpc); colours swap in odd games"},
       {"uci-options", "N=V,...", "setoption for external engines, e.g. Threads=1,Hash=16"},
-      {"engine", "KEY=VALUE...",
-       "a player as cutechess-cli names it, given twice (the first and the second player, instead of --white "
+      {"engine", "K=V...",
+       "a player as cutechess-cli names it, KEY=VALUE..., given twice (the first and the second player, instead of "
+       "--white "
        "and --black): cmd=chesshpc|uci:COMMAND, name=NAME, nodes=N, depth=D, movetime=MS, tc=BASE+INC (each "
        "overrides the batch's --nodes ... --tc), option.NAME=VALUE (setoption, after --uci-options)",
        true},

@@ -36,6 +36,11 @@ void Ledger::stop(const std::vector<std::string>& hosts, double elapsed, int con
   job_.stopped(load);
 }
 
+bool Ledger::enough() const {
+  std::lock_guard lock(mutex_);
+  return job_.enough();
+}
+
 std::string Ledger::detail() const {
   std::lock_guard lock(mutex_);
   return job_.progress_detail();

@@ -33,6 +33,8 @@ class Ledger {
   // time counts as idle). hosts: every rank's, by rank.
   void stop(const std::vector<std::string>& hosts, double elapsed, int concurrency);
   std::string detail() const;
+  // The job's enough(): no more units are wanted.
+  bool enough() const;
 
  private:
   UnitJob& job_;

@@ -152,6 +152,8 @@ void worker(const FarmTask& task, double& busy, double& idle) {
 
 void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int ranks, double& busy, double& idle) {
   UnitQueues queues(task.affinity, pending, ranks, task.pinned);
+  // The next unit for a rank, or NONE once the queues are empty or the task wants no more.
+  auto next = [&](int rank) { return task.enough && task.enough() ? NONE : queues.next(rank); };
   const int concurrency = std::max(task.concurrency, 1);
   double start = now();
   std::atomic<double> computing{0};
@@ -162,7 +164,7 @@ void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int r
   for (int t = 0; t < concurrency; ++t)
     arena.execute([&] {
       local.run([&] {
-        for (uint64_t u; (u = queues.next(0)) != NONE;) {
+        for (uint64_t u; (u = next(0)) != NONE;) {
           double t0 = now();
           Payload result = task.compute(u);
           double secs = now() - t0;
@@ -185,7 +187,7 @@ void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int r
         gentle_recv(result.data(), int(result.size()), MPI_BYTE, status.MPI_SOURCE, TAG_RESULT, MPI_STATUS_IGNORE);
       task.record(report[0], std::move(result), from_bits(report[1]), status.MPI_SOURCE);
     }
-    uint64_t assign = queues.next(status.MPI_SOURCE);
+    uint64_t assign = next(status.MPI_SOURCE);
     MPI_Send(&assign, 1, MPI_UINT64_T, status.MPI_SOURCE, TAG_ASSIGN, MPI_COMM_WORLD);
   }
   arena.execute([&] { local.wait(); });

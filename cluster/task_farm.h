@@ -31,6 +31,10 @@ struct FarmTask {
   // With an affinity: a unit runs on rank key % ranks only (no stealing), because what it
   // needs lives there.
   bool pinned = false;
+  // Optional, rank 0: true once no more units are wanted (asked before each unit is handed
+  // out, after the results before it were recorded). Rank 0 then hands out none: every
+  // rank finishes the units it holds, reports them, and the farm ends early.
+  std::function<bool()> enough;
 };
 
 // Collective over MPI_COMM_WORLD, or this process alone when MPI is not running. On rank

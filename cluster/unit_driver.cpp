@@ -68,6 +68,7 @@ std::vector<RankLoad> run_units(UnitJob& job, Ledger& ledger) {
   task.concurrency = job.concurrency();
   task.affinity = job.affinity();
   task.pinned = job.pinned();
+  task.enough = [&ledger] { return ledger.enough(); };
   return run_farm(task, pending_units(job));
 }
 

@@ -108,6 +108,7 @@ class FakeJob : public UnitJob {
   bool keeps_file = true;             // checkpoint() gives a writer
   UnitJobInfo about;
   std::function<void(size_t)> while_computing;  // called inside compute(u)
+  size_t enough_after = 0;                      // enough() once this many units are recorded; 0: never
 
   // What happened; read after the run.
   struct Record {
@@ -186,6 +187,7 @@ class FakeJob : public UnitJob {
       return uint64_t(n);
     };
   }
+  bool enough() const override { return enough_after && records.size() >= enough_after; }
   std::string progress_detail() const override {
     Alone alone(*this);
     return ", " + std::to_string(records.size()) + " recorded";
@@ -646,6 +648,19 @@ TEST_F(UnitDriver, ComputesEachPendingUnitOnceAndFinishesWithOneRank) {
   EXPECT_EQ(job.writes.load(), 0);
   EXPECT_EQ(out.str(), "fake: 8 units recorded\n");
   EXPECT_EQ(err.str(), "");
+}
+
+// selfplay --sprt's hook: once the job has enough, no unit is handed out, and finish()
+// follows with what was recorded. One unit at a time, so exactly units 0, 1, 2 run.
+TEST_F(UnitDriver, EnoughStopsHandingOutUnitsAndFinishes) {
+  FakeJob job(12);
+  job.enough_after = 3;
+  std::ostringstream out, err;
+  EXPECT_EQ(run_unit_job(job, out, err), EXIT_OK);
+  expect_each_once(job, {0, 1, 2});
+  ASSERT_TRUE(job.finished);
+  EXPECT_EQ(job.calls().back(), "finish");
+  EXPECT_EQ(out.str(), "fake: 3 units recorded\n");
 }
 
 TEST_F(UnitDriver, NothingLeftComputesNothingAndStillFinishes) {

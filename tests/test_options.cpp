@@ -87,6 +87,18 @@ TEST(OptionParser, ValueAfterSpaceOrEquals) {
   EXPECT_EQ(parse({"--depth", "1", "--depth", "2"}).get("depth"), "2");
 }
 
+// A list option (selfplay's --engine): every argument up to the next option, each
+// occurrence kept; "--engine=a b" starts its list after the equals sign.
+TEST(OptionParser, ListOptionTakesArgumentsUpToTheNextOptionEachTime) {
+  const std::vector<OptionSpec> table = {{"engine", "K=V...", "a player", true}, {"quiet", "", "no progress"}};
+  Options opt("test", {"--engine", "name=A", "nodes=5", "--quiet", "--engine=cmd=x", "y"}, table);
+  EXPECT_EQ(opt.lists("engine"), (std::vector<std::vector<std::string>>{{"name=A", "nodes=5"}, {"cmd=x", "y"}}));
+  EXPECT_EQ(opt.get("engine"), "cmd=x y");
+  EXPECT_TRUE(opt.has("quiet"));
+  EXPECT_TRUE(opt.lists("quiet").empty());
+  EXPECT_EQ(usage_error([&] { Options("test", {"--engine", "--quiet"}, table); }), "--engine needs a value (K=V...)");
+}
+
 TEST(OptionParser, FlagRefusesAValue) {
   EXPECT_TRUE(parse({"--quiet"}).has("quiet"));
   EXPECT_EQ(parse({"--quiet"}).get("quiet"), "");
@@ -442,6 +454,43 @@ TEST(SelfplayOptions, Defaults) {
   EXPECT_EQ(r.out, "");
   EXPECT_FALSE(r.resume || r.dedup || r.json || r.quiet);
   EXPECT_EQ(r.command_line, "cmd");
+}
+
+// --engine twice: each side its name, command, limit and setoptions (after --uci-options),
+// the batch's limit for a side without one; variation and --sprt with their defaults.
+TEST(SelfplayOptions, EnginesPerSideAndSprt) {
+  SelfplayRequest r = selfplay(
+      words("--games 4 --nodes 100 --uci-options Threads=2,Hash=8 --engine name=A cmd=chesshpc depth=3 "
+            "--engine name=B cmd=uci:/usr/games/stockfish option.Hash=16 option.Ponder=false --sprt elo1=10 beta=0.1"));
+  EXPECT_EQ(r.first.name, "A");
+  EXPECT_EQ(r.first.label(), "chesshpc");
+  EXPECT_EQ(r.limits_of(r.first).depth, 3);
+  EXPECT_EQ(r.limits_of(r.first).nodes, 0);
+  EXPECT_EQ(r.second.name, "B");
+  EXPECT_EQ(r.second.command, "/usr/games/stockfish");
+  EXPECT_EQ(r.limits_of(r.second).nodes, 100);
+  EXPECT_EQ(r.second.options,
+            (std::vector<std::pair<std::string, std::string>>{{"Threads", "2"}, {"Hash", "16"}, {"Ponder", "false"}}));
+  EXPECT_EQ(r.variation, DEFAULT_VARIATION);
+  ASSERT_TRUE(r.sprt);
+  EXPECT_EQ(r.sprt->text(), "elo0=0 elo1=10 alpha=0.05 beta=0.1");
+  EXPECT_EQ(player_settings(r.first, r), "chesshpc depth=3 hash=2097152");
+  EXPECT_EQ(player_settings(r.second, r),
+            "uci:/usr/games/stockfish nodes=100 variation=0.25 Threads=2 Hash=16 Ponder=false");
+  EXPECT_EQ(selfplay({"--games", "2", "--nodes", "5", "--variation", "0"}).variation, 0.0);
+  EXPECT_FALSE(selfplay({"--games", "2", "--nodes", "5"}).sprt);
+  EXPECT_EQ(usage_error([] {
+              selfplay(
+                  words("--games 2 --nodes 5 --white chesshpc --engine cmd=chesshpc "
+                        "--engine cmd=chesshpc"));
+            }),
+            "--engine replaces --white and --black: give one or the other");
+  EXPECT_EQ(
+      usage_error([] { selfplay(words("--games 2 --engine cmd=chesshpc nodes=1 depth=2 --engine cmd=chesshpc")); }),
+      "--engine takes one of nodes=, depth=, movetime= or tc=");
+  EXPECT_EQ(
+      usage_error([] { selfplay(words("--games 2 --engine cmd=stockfish nodes=1 --engine cmd=chesshpc nodes=1")); }),
+      "--engine cmd= must be chesshpc or uci:COMMAND, not 'stockfish'");
 }
 
 TEST(SelfplayOptions, EveryGroup) {

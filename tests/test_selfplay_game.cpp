@@ -33,8 +33,7 @@ class ScriptedPlayer : public Player {
       : name_(std::move(name)), san_(std::move(san)), score_(score), secs_(secs) {}
   std::string name() const override { return name_; }
   void new_game() override { next_ = 0, ++games_; }
-  MoveChoice choose(const chess::Game& game, const std::optional<std::array<long, 2>>&, const TimeControl&,
-                    chess::Random& rng) override {
+  MoveChoice choose(const chess::Game& game, const std::optional<Clocks>&, chess::Random& rng) override {
     MoveChoice c;
     chess::MoveList legal = chess::legal_moves(game.position());
     if (next_ < san_.size())
@@ -118,7 +117,7 @@ TEST(SelfplayGame, FlagFallLosesUnlessTheOpponentCannotMate) {
   ScriptedPlayer slow("slow", {}, 0, 1.0), fast("fast", {}, 0, 0.0);
   GameSpec spec;
   spec.openings.book = &book;
-  spec.clock = {2500, 0};
+  spec.clocks = {{{2500, 0}, {2500, 0}}};
   GameRecord g = play_game(spec, 0, slow, fast);  // the rook side's flag falls at its third move
   EXPECT_EQ(g.termination, "flag_fall_draw");     // a bare king cannot mate
   EXPECT_EQ(g.result, chess::Result::DRAW);
@@ -136,8 +135,7 @@ TEST(SelfplayGame, AFailingPlayerEndsTheGameAsAnError) {
   class Broken : public ScriptedPlayer {
    public:
     Broken() : ScriptedPlayer("broken") {}
-    MoveChoice choose(const chess::Game&, const std::optional<std::array<long, 2>>&, const TimeControl&,
-                      chess::Random&) override {
+    MoveChoice choose(const chess::Game&, const std::optional<Clocks>&, chess::Random&) override {
       MoveChoice c;
       c.move = chess::Move(chess::SQ_A1, chess::SQ_A8);
       return c;

@@ -1,6 +1,7 @@
 """The numbers of a selfplay result file (jobs/selfplay/file.cpp, jobs/selfplay/tables.cpp):
 the batch's settings, results by colour and by player with White's score and its 95%
-interval, terminations, game lengths, the search score by ply, checks per game, and per
+interval, game pairs (pentanomial counts, the first player's score and Elo with intervals
+from pairs, the SPRT's outcome), terminations, game lengths, the search score by ply, checks per game, and per
 rule (rule_stats, group /drawstats) the games in which its condition held, the games it
 ended and at which ply."""
 import numpy as np
@@ -24,6 +25,8 @@ def summarise(f):
         "results": {key: int((result == r).sum()) for r, key in RESULTS.items()},
         "white_score": score([WHITE_POINTS[r] for r in result if r in WHITE_POINTS]),
         "players": players(games),
+        "pairs": pairs(games),
+        "sprt": sprt(f),
         "terminations": rule_stats.terminations(games),
         "lengths": quartiles(column(games, "plies")),
         "book_plies": quartiles(column(games, "book_plies")),
@@ -74,6 +77,43 @@ def players(games):
             tally.setdefault(str(b), []).append(1.0 - WHITE_POINTS[r])
     return {name: {"wins": points.count(1.0), "draws": points.count(0.5), "losses": points.count(0.0), **score(points)}
             for name, points in tally.items()}
+
+
+PAIR_KINDS = ("LL", "LD", "DD+WL", "WD", "WW")  # the first player's points over the pair: 0, 0.5, 1, 1.5, 2
+
+
+def pairs(games):
+    """Games 2k and 2k + 1 (one opening, colours swapped; the first player White in the even
+    game) as a pair: counts by the first player's points over the pair, and its per-game
+    score with the 95% interval from the pairs' variance (pairs are the independent draws),
+    with the logistic Elo of each. Pairs with a game without a result are left out."""
+    points = {}
+    for g, r in zip(column(games, "game"), column(games, "result").astype(str)):
+        if r in WHITE_POINTS:
+            points[int(g)] = WHITE_POINTS[r] if g % 2 == 0 else 1.0 - WHITE_POINTS[r]
+    per_pair = [points[g] + points[g + 1] for g in sorted(points) if g % 2 == 0 and g + 1 in points]
+    counts = {kind: sum(1 for p in per_pair if p == i / 2) for i, kind in enumerate(PAIR_KINDS)}
+    out = {"pairs": len(per_pair), "counts": counts, "score": None, "low": None, "high": None,
+           "elo": None, "elo_low": None, "elo_high": None}
+    if per_pair:
+        x = np.asarray(per_pair) / 2
+        half = Z95 * x.std() / np.sqrt(len(x))
+        out.update(score=float(x.mean()), low=float(max(0.0, x.mean() - half)), high=float(min(1.0, x.mean() + half)))
+        out.update(elo=elo(out["score"]), elo_low=elo(out["low"]), elo_high=elo(out["high"]))
+    return out
+
+
+def elo(score):
+    """The logistic Elo difference of a score; None at 0 or 1."""
+    return float(-400 * np.log10(1 / score - 1)) if 0 < score < 1 else None
+
+
+def sprt(f):
+    """--sprt's outcome as the file records it (root attributes), or None without one."""
+    if "sprt" not in f.attrs:
+        return None
+    return {"test": attr_text(f, "sprt"), "llr": float(f.attrs["llr"]), "lower": float(f.attrs["lower"]),
+            "upper": float(f.attrs["upper"]), "decision": attr_text(f, "decision"), "pairs": attr_int(f, "sprt_pairs")}
 
 
 def quartiles(values):

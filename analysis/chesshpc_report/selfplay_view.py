@@ -8,6 +8,14 @@ def sections(s):
     out = [Heading(f"selfplay: {s['path']}"), Paragraph(_headline(s)), _results(s)]
     if len(s["players"]) > 1:
         out += [Paragraph("Results by player (colours alternate):"), _players(s)]
+    if s["pairs"]["pairs"]:
+        out += [Paragraph("Game pairs (one opening, colours swapped), by the first player's points over the pair "
+                          "(the first player has White in even games; intervals from the pairs' variance):"),
+                _pairs(s)]
+    if s["sprt"]:
+        t = s["sprt"]
+        out.append(Paragraph(f"SPRT {t['test']}: LLR {t['llr']:.2f} in [{t['lower']:.2f}, {t['upper']:.2f}] "
+                             f"after {fmt.count(t['pairs'])} pairs, decision {t['decision']}."))
     out += [Paragraph("Terminations:"), _terminations(s), Paragraph("Game length in plies (book plies included):"),
             _lengths(s), *_score_by_ply(s), Paragraph("Draw rules of both rulesets on these games:"),
             rule_stats_view.rules_table(s["rules"]), Paragraph("Checks given per game:"), checks.table(s["checks"])]
@@ -39,6 +47,19 @@ def _players(s):
     rows = [[name, fmt.count(p["games"]), fmt.count(p["wins"]), fmt.count(p["draws"]), fmt.count(p["losses"]),
              percent_with_interval(p)] for name, p in s["players"].items()]
     return Table(["player", "games", "wins", "draws", "losses", "score (95% interval)"], rows, {1, 2, 3, 4, 5})
+
+
+def _pairs(s):
+    p = s["pairs"]
+
+    def signed(x):
+        return "-" if x is None else f"{x:+.1f}"
+
+    elo = f"{signed(p['elo'])} ({signed(p['elo_low'])} to {signed(p['elo_high'])})"
+    row = [fmt.count(p["pairs"]), *(fmt.count(p["counts"][k]) for k in selfplay.PAIR_KINDS),
+           percent_with_interval(p), elo]
+    return Table(["pairs", *selfplay.PAIR_KINDS, "first player's score (95%)", "Elo (95%)"], [row],
+                 set(range(len(row))))
 
 
 def _terminations(s):

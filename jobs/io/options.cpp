@@ -52,7 +52,16 @@ Options::Options(const std::string& command, const std::vector<std::string>& arg
     std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
     const OptionSpec* s = find(name);
     if (!s) throw UsageError("unknown option --" + chess::excerpt(name) + " for '" + command + "'");
-    if (s->value_name.empty()) {
+    if (s->list) {
+      std::vector<std::string> items;
+      if (eq != std::string::npos) items.push_back(a.substr(eq + 1));
+      while (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) items.push_back(args[++i]);
+      if (items.empty()) throw UsageError("--" + name + " needs a value (" + s->value_name + ")");
+      std::string joined;
+      for (const std::string& item : items) joined += (joined.empty() ? "" : " ") + item;
+      values_[name] = joined;
+      lists_[name].push_back(std::move(items));
+    } else if (s->value_name.empty()) {
       if (eq != std::string::npos) throw UsageError("--" + name + " takes no value");
       values_[name] = "";
     } else if (eq != std::string::npos) {
@@ -68,6 +77,11 @@ std::optional<std::string> Options::get(const std::string& name) const {
   auto it = values_.find(name);
   if (it == values_.end()) return std::nullopt;
   return it->second;
+}
+
+std::vector<std::vector<std::string>> Options::lists(const std::string& name) const {
+  auto it = lists_.find(name);
+  return it == lists_.end() ? std::vector<std::vector<std::string>>{} : it->second;
 }
 
 std::string Options::get(const std::string& name, const std::string& fallback) const {

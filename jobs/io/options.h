@@ -33,6 +33,9 @@ struct OptionSpec {
   std::string name;        // without the leading "--"
   std::string value_name;  // empty for a flag
   std::string help;
+  // A list option takes every argument after it up to the next "--" option as its value
+  // (cutechess-cli's "-engine name=A cmd=..."), and may be given more than once.
+  bool list = false;
 };
 
 class Options {
@@ -52,6 +55,8 @@ class Options {
   // A number within [lo, hi]; a value that is not one is a UsageError.
   double get_double(const std::string& name, double fallback, double lo, double hi) const;
   const std::vector<std::string>& positional() const { return positional_; }
+  // Each occurrence of a list option, in command-line order: its arguments.
+  std::vector<std::vector<std::string>> lists(const std::string& name) const;
   // Every option given with its value (flags with ""), by name.
   const std::map<std::string, std::string>& values() const { return values_; }
 
@@ -59,7 +64,8 @@ class Options {
 
  private:
   std::string command_;
-  std::map<std::string, std::string> values_;
+  std::map<std::string, std::string> values_;  // a list option's last occurrence, its arguments joined by spaces
+  std::map<std::string, std::vector<std::vector<std::string>>> lists_;
   std::vector<std::string> positional_;
 };
 

@@ -11,6 +11,7 @@
 //   3. done(u), info()   R0: which units an earlier run finished; names and totals
 //   4. compute(u)        any rank, up to concurrency() units at once, each on its thread
 //      record(u, bytes)  R0: a finished unit, whichever rank computed it
+//      enough()          R0: whether the job needs no more units (an SPRT decided)
 //      checkpoint()      R0: every few seconds and on a stop signal
 //      stopped(load)     R0: on a stop signal, before the last checkpoint
 //   5. finish(run)       R0: the last write and the summary
@@ -131,6 +132,10 @@ class UnitJob {
   // the last checkpoint: each rank's time in this run until the stop (run 0; a job numbers
   // its runs), for the file to keep as finish() keeps a whole run's.
   virtual void stopped(const std::vector<RankLoad>&) {}
+  // Rank 0, under the driver's lock, after a record(): true once the job needs no more
+  // units (selfplay's --sprt decided). The farm then hands out none, every rank finishes
+  // the units it holds (which are still recorded) and finish() follows as after the last unit.
+  virtual bool enough() const { return false; }
   // Rank 0, under the driver's lock, while the run goes on: more for the progress line.
   virtual std::string progress_detail() const { return {}; }
 

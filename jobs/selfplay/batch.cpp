@@ -25,7 +25,9 @@ int SelfplayBatch::plan(const Ranks& ranks, std::ostream& err) {
   }
   spec_.openings = {book_.empty() ? nullptr : &book_, req_.book_order, req_.random_plies, req_.seed, req_.variant};
   spec_.ruleset = req_.ruleset, spec_.claims = req_.claims, spec_.adjudication = req_.adjudication;
-  spec_.clock = req_.clock, spec_.seed = req_.seed;
+  spec_.clocks = {req_.clock_of(req_.first), req_.clock_of(req_.second)};
+  spec_.seed = req_.seed, spec_.variation = req_.variation;
+  if (req_.sprt) sprt_.emplace(*req_.sprt);
   per_unit_ = req_.games_per_unit ? uint64_t(req_.games_per_unit) : GAMES_PER_UNIT;
   threads_ = chess::resolve_threads(req_.threads);
   return EXIT_OK;
@@ -51,6 +53,8 @@ int SelfplayBatch::open(const std::string&, std::ostream& err) {
     try {
       SelfplayTables t = store_.load_parts(&err);
       done_.insert(t.games.game.begin(), t.games.game.end());
+      for (size_t i = 0; sprt_ && i < t.games.size(); ++i)
+        sprt_->add(t.games.game[i], first_player_points(t.games.game[i], t.games.result[i]));
     } catch (const std::exception& e) {
       err << "chesshpc selfplay: " << e.what() << "\n";
       return EXIT_INPUT;
@@ -118,9 +122,11 @@ Payload SelfplayBatch::compute(size_t unit) {
   for (uint64_t i = unit * per_unit_; i < std::min(req_.games, (unit + 1) * per_unit_); ++i) {
     games.push_back(p.error.empty() ? play_game(spec_, i, *p.first, *p.second) : failed_game(i, p.error));
     GameRecord& g = games.back();
-    bool swapped = g.index % 2;  // the second player has White in odd games
-    g.white_settings = player_settings(swapped ? req_.second : req_.first, req_);
-    g.black_settings = player_settings(swapped ? req_.first : req_.second, req_);
+    const bool swapped = g.index % 2;  // the second player has White in odd games
+    const PlayerSpec &white = swapped ? req_.second : req_.first, &black = swapped ? req_.first : req_.second;
+    if (!white.name.empty()) g.white = white.name;
+    if (!black.name.empty()) g.black = black.name;
+    g.white_settings = player_settings(white, req_), g.black_settings = player_settings(black, req_);
     g.seed = req_.seed;
   }
   return encode_games(games);
@@ -134,7 +140,9 @@ Recorded SelfplayBatch::record(size_t, Payload&& result, double, int) {
     if (done_.count(g.index)) continue;
     unsaved_.append(g);
     ++r.items, r.work += g.plies.size();
-    ++results_[std::string(chess::result_string(g.result))];
+    const std::string result(chess::result_string(g.result));
+    ++results_[result];
+    if (sprt_) sprt_->add(g.index, first_player_points(g.index, result));
     search_seconds_ += g.search_seconds;
   }
   recorded_ += r.items;
@@ -171,6 +179,10 @@ std::string SelfplayBatch::progress_detail() const {
   std::snprintf(rate, sizeof rate, ", %.1f games/s;", secs > 0 ? double(recorded_) / secs : 0.0);
   std::string s = rate;
   for (const auto& [result, n] : results_) s += " " + result + " " + std::to_string(n);
+  if (sprt_) {
+    s += "; " + llr_text(sprt_->llr(), sprt_->spec());
+    if (sprt_->decision() != SprtDecision::NONE) s += std::string(" ") + sprt_decision_name(sprt_->decision());
+  }
   return s;
 }
 
@@ -179,11 +191,14 @@ namespace {
 // search_seconds: time the players spent choosing moves in this run, over all ranks and
 // threads; the rest of ranks x threads x secs went to game bookkeeping, MPI, HDF5 and waits.
 void print_summary(const SelfplayRequest& req, const SelfplayTables& t, const UnitRun& run, int threads, size_t resumed,
-                   size_t dropped, double search_seconds, std::ostream& out) {
+                   size_t dropped, double search_seconds, const PairSequence* sprt, uint64_t recorded,
+                   std::ostream& out) {
+  const Pentanomial penta = pentanomial_of(t.games.game, t.games.result);
+  const PairScore score = pair_score(penta);
   std::map<std::string, uint64_t> results, terminations;
   for (const std::string& r : t.games.result) ++results[r];
   for (const std::string& r : t.games.termination) ++terminations[r.rfind("error", 0) == 0 ? "error" : r];
-  const size_t computed = t.games.size() - resumed;
+  const size_t computed = t.games.size() - std::min(resumed, t.games.size());
   const double secs = run.seconds;
   if (req.json) {
     JsonObject o, res, term;
@@ -197,6 +212,23 @@ void print_summary(const SelfplayRequest& req, const SelfplayTables& t, const Un
     o.add("positions_per_second", secs > 0 ? double(t.positions.size()) / secs : 0.0);
     o.add("search_seconds", search_seconds);
     o.add("outside_search_share", secs > 0 ? 1 - search_seconds / (secs * threads * run.ranks) : 0.0);
+    JsonObject pairs;
+    pairs.add("pairs", (unsigned long long)penta.pairs());
+    for (size_t i = 0; i < PENTANOMIAL_NAMES.size(); ++i)
+      pairs.add(PENTANOMIAL_NAMES[i], (unsigned long long)penta.counts[i]);
+    pairs.add("score", score.score).add("score_low", score.score_low).add("score_high", score.score_high);
+    pairs.add("elo", score.elo).add("elo_low", score.elo_low).add("elo_high", score.elo_high);
+    o.add("pairs", pairs);
+    if (sprt) {
+      JsonObject test;
+      test.add("elo0", sprt->spec().elo0).add("elo1", sprt->spec().elo1);
+      test.add("alpha", sprt->spec().alpha).add("beta", sprt->spec().beta);
+      test.add("llr", sprt->llr()).add("lower", sprt->spec().lower()).add("upper", sprt->spec().upper());
+      test.add("decision", sprt_decision_name(sprt->decision())).add("pairs", (unsigned long long)sprt->pairs());
+      // Games this run played, those after the decision (which the file leaves out) too.
+      test.add("games_recorded", (unsigned long long)recorded);
+      o.add("sprt", test);
+    }
     out << o.str() << "\n";
     return;
   }
@@ -206,7 +238,19 @@ void print_summary(const SelfplayRequest& req, const SelfplayTables& t, const Un
   for (const auto& [k, v] : results) out << " " << k << " " << v;
   out << "\nterminations:";
   for (const auto& [k, v] : terminations) out << " " << k << " " << v;
+  out << "\npairs: " << penta.pairs();
+  for (size_t i = 0; i < PENTANOMIAL_NAMES.size(); ++i) out << " " << PENTANOMIAL_NAMES[i] << " " << penta.counts[i];
+  if (penta.pairs()) {
+    char line[160];
+    std::snprintf(line, sizeof line, "; first player %.3f [%.3f, %.3f], Elo %.1f [%.1f, %.1f]", score.score,
+                  score.score_low, score.score_high, score.elo, score.elo_low, score.elo_high);
+    out << line;
+  }
   out << "\n";
+  if (sprt)
+    out << "sprt: " << sprt->spec().text() << ": " << llr_text(sprt->llr(), sprt->spec()) << ", "
+        << sprt_decision_name(sprt->decision()) << " after " << sprt->pairs()
+        << (sprt->pairs() == 1 ? " pair\n" : " pairs\n");
 }
 
 }  // namespace
@@ -216,6 +260,7 @@ void print_summary(const SelfplayRequest& req, const SelfplayTables& t, const Un
 int SelfplayBatch::finish(const UnitRun& run, std::ostream& out, std::ostream& err) {
   SelfplayTables all = take_unwritten();
   all.append(std::exchange(unsaved_, {}));
+  const PairSequence* sprt = sprt_ ? &*sprt_ : nullptr;
   size_t dropped = 0;
   std::string unwritten;
   if (!req_.out.empty()) {
@@ -227,10 +272,14 @@ int SelfplayBatch::finish(const UnitRun& run, std::ostream& out, std::ostream& e
       err << "chesshpc selfplay: " << e.what() << "\n";
       return EXIT_IO;
     }
-    unwritten = h5::write_error([&] { dropped = store_.finish(all, run.started, threads_, run.ranks); });
   }
+  // A decided SPRT keeps the pairs up to its decision: the same games on any number of
+  // ranks, whichever units were still out when it came.
+  if (enough()) all.keep_games_before(2 * sprt_->pairs());
+  if (!req_.out.empty())
+    unwritten = h5::write_error([&] { dropped = store_.finish(all, run.started, threads_, run.ranks, sprt); });
   if (req_.out.empty()) all.sort_by_game();
-  print_summary(req_, all, run, threads_, done_.size(), dropped, search_seconds_, out);
+  print_summary(req_, all, run, threads_, done_.size(), dropped, search_seconds_, sprt, recorded_, out);
   return say_unwritten(
       "selfplay", unwritten,
       "the games written so far stay in '" + store_.parts_dir() + "' (--resume plays the others and writes the file)",

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "jobs/io/unit_job.h"
 #include "jobs/selfplay/file.h"
 #include "jobs/selfplay/job.h"
+#include "jobs/selfplay/sprt.h"
 
 namespace chesshpc {
 
@@ -40,6 +42,7 @@ class SelfplayBatch : public UnitJob {
   Payload compute(size_t unit) override;
   Recorded record(size_t unit, Payload&& result, double seconds, int rank) override;
   std::function<uint64_t()> checkpoint() override;
+  bool enough() const override { return sprt_ && sprt_->decision() != SprtDecision::NONE; }
   std::string progress_detail() const override;
   int finish(const UnitRun& run, std::ostream& out, std::ostream& err) override;
 
@@ -70,6 +73,7 @@ class SelfplayBatch : public UnitJob {
   SelfplayTables unwritten_;
   uint64_t recorded_ = 0;  // games recorded by this run
   std::map<std::string, uint64_t> results_;
+  std::optional<PairSequence> sprt_;  // --sprt, over the games of earlier runs too
   double search_seconds_ = 0;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };

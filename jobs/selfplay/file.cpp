@@ -23,7 +23,24 @@ struct Root {
   const SelfplayRequest& req;
   std::string_view job;
   size_t games = 0, positions = 0, dropped = 0;
+  Pentanomial pairs;
+  const PairSequence* sprt = nullptr;  // with --sprt
 };
+
+// A pentanomial count's attribute.
+template <size_t I>
+constexpr auto pair_count(std::string_view name, std::string_view description) {
+  return h5::attr<Root>(name, description, [](const Root& s) { return int64_t(s.pairs.counts[I]); });
+}
+
+// An SPRT attribute: absent without --sprt.
+template <class F>
+constexpr auto sprt_attr(std::string_view name, std::string_view description, F) {
+  return h5::attr<Root>(name, description, [](const Root& s) {
+    using V = std::invoke_result_t<F, const PairSequence&>;
+    return s.sprt ? std::optional<V>(F{}(*s.sprt)) : std::nullopt;
+  });
+}
 
 constexpr h5::Attr<std::string> IDENTITY{
     "identity", "the batch's settings and its book's hash, key=value;...: a batch resumes only from parts of the same"};
@@ -44,6 +61,29 @@ constexpr auto ROOT = [] {
                      [](const Root& s) { return int64_t(s.positions); }),
       h5::attr<Root>("duplicates_dropped", "positions dropped as repeats of earlier ones (--dedup)",
                      [](const Root& s) { return int64_t(s.dropped); }),
+      h5::attr<Root>("pairs", "game pairs (games 2k and 2k + 1: one opening, colours swapped) with both results",
+                     [](const Root& s) { return int64_t(s.pairs.pairs()); }),
+      pair_count<0>("pairs_LL", "pairs the first player (White in even games) lost twice"),
+      pair_count<1>("pairs_LD", "pairs the first player lost once and drew once"),
+      pair_count<2>("pairs_DD+WL", "pairs the first player drew twice, or won one and lost one"),
+      pair_count<3>("pairs_WD", "pairs the first player won once and drew once"),
+      pair_count<4>("pairs_WW", "pairs the first player won twice"),
+      h5::attr<Root>("elo", "the first player's logistic Elo over the second, from the pairs' mean score",
+                     [](const Root& s) { return pair_score(s.pairs).elo; }),
+      h5::attr<Root>("elo_low", "...its 95% interval's low end (the pairs' variance)",
+                     [](const Root& s) { return pair_score(s.pairs).elo_low; }),
+      h5::attr<Root>("elo_high", "...and high end", [](const Root& s) { return pair_score(s.pairs).elo_high; }),
+      sprt_attr("sprt", "--sprt: elo0, elo1, alpha, beta", [](const PairSequence& q) { return q.spec().text(); }),
+      sprt_attr("llr", "--sprt: the log-likelihood ratio over the first sprt_pairs pairs",
+                [](const PairSequence& q) { return q.llr(); }),
+      sprt_attr("lower", "--sprt: log(beta / (1 - alpha)), at or below which H0 is accepted",
+                [](const PairSequence& q) { return q.spec().lower(); }),
+      sprt_attr("upper", "--sprt: log((1 - beta) / alpha), at or above which H1 is accepted",
+                [](const PairSequence& q) { return q.spec().upper(); }),
+      sprt_attr("decision", "--sprt: H0, H1, or none (the batch ended undecided)",
+                [](const PairSequence& q) { return std::string(sprt_decision_name(q.decision())); }),
+      sprt_attr("sprt_pairs", "--sprt: the pairs the test counted, in game order (the file's games once decided)",
+                [](const PairSequence& q) { return int64_t(q.pairs()); }),
   });
   std::array<h5::RootAttr<Root>, BATCH.size() + totals.size()> all{};
   std::copy(totals.begin(), totals.end(), std::copy(BATCH.begin(), BATCH.end(), all.begin()));
@@ -148,11 +188,12 @@ void SelfplayStore::write_part(const SelfplayTables& t) {
   std::snprintf(name, sizeof name, "/part-%06d.h5", next_part_++);
   h5::File file(parts_dir() + name);
   write_selfplay_tables(file, t);
-  h5::write_attrs(file, BATCH, Root{req_, PART});
+  h5::write_attrs(file, BATCH, Root{req_, PART, 0, 0, 0, {}, nullptr});
   file.commit();
 }
 
-size_t SelfplayStore::finish(SelfplayTables& all, const std::string& started, int threads, int ranks) {
+size_t SelfplayStore::finish(SelfplayTables& all, const std::string& started, int threads, int ranks,
+                             const PairSequence* sprt) {
   all.sort_by_game();
   size_t dropped = req_.dedup ? all.dedup_positions() : 0;
   h5::File file(path_);
@@ -165,7 +206,9 @@ size_t SelfplayStore::finish(SelfplayTables& all, const std::string& started, in
   p.ranks = ranks;
   p.readme = readme();
   h5::write_provenance(file, p);
-  h5::write_attrs(file, ROOT, Root{req_, SELFPLAY_JOB, all.games.size(), all.positions.size(), dropped});
+  h5::write_attrs(file, ROOT,
+                  Root{req_, SELFPLAY_JOB, all.games.size(), all.positions.size(), dropped,
+                       pentanomial_of(all.games.game, all.games.result), sprt});
   file.commit();
   remove_parts();
   return dropped;

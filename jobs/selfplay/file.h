@@ -10,6 +10,7 @@
 
 #include "jobs/perft/file.h"  // ResumeError
 #include "jobs/selfplay/job.h"
+#include "jobs/selfplay/sprt.h"
 #include "jobs/selfplay/tables.h"
 
 namespace chesshpc {
@@ -35,9 +36,11 @@ class SelfplayStore {
   // Writes the next part (throws h5::Error).
   void write_part(const SelfplayTables& t);
   // Sorts every game by index, deduplicates positions if asked, writes FILE.h5 (with the
-  // threads and ranks of this run in its provenance), then removes the parts. Returns the
-  // positions dropped as duplicates.
-  size_t finish(SelfplayTables& all, const std::string& started, int threads, int ranks);
+  // threads and ranks of this run in its provenance, the pairs' counts, and the SPRT's
+  // outcome when sprt is not null), then removes the parts. Returns the positions dropped
+  // as duplicates.
+  size_t finish(SelfplayTables& all, const std::string& started, int threads, int ranks,
+                const PairSequence* sprt = nullptr);
 
  private:
   std::string path_;

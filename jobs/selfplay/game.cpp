@@ -9,7 +9,8 @@ namespace chesshpc {
 namespace {
 
 constexpr uint64_t PLAY_STREAM = 3;
-constexpr int MATE_SCORE = 100000;  // a mate score for adjudication, beyond any centipawn score
+constexpr uint64_t VARIATION_STREAM = 4;  // apart from PLAY_STREAM: sampling draws as before
+constexpr int MATE_SCORE = 100000;        // a mate score for adjudication, beyond any centipawn score
 
 std::optional<int> adjudication_score(const MoveChoice& c) {
   if (c.mate_in) return *c.mate_in > 0 ? MATE_SCORE : -MATE_SCORE;
@@ -65,9 +66,13 @@ GameRecord play_game(const GameSpec& spec, uint64_t index, Player& first, Player
     rec.plies.push_back({m, m, {}, {}, 0, 0, true});
   }
   white.new_game(), black.new_game();
+  chess::Random vary = chess::stream(spec.seed, index, VARIATION_STREAM);
   chess::Random rng = chess::stream(spec.seed, index, PLAY_STREAM);
-  std::optional<std::array<long, 2>> clock;
-  if (spec.clock.on()) clock = std::array<long, 2>{spec.clock.base_ms, spec.clock.base_ms};
+  // By colour: the first player's clock is White's in even games.
+  const TimeControl &white_tc = spec.clocks[index % 2], &black_tc = spec.clocks[1 - index % 2];
+  std::optional<Clocks> clock;
+  if (white_tc.on())
+    clock = Clocks{{white_tc.base_ms, black_tc.base_ms}, {white_tc.increment_ms, black_tc.increment_ms}};
   const Adjudication& adj = spec.adjudication;
   Streaks streaks;
 
@@ -91,16 +96,17 @@ GameRecord play_game(const GameSpec& spec, uint64_t index, Player& first, Player
       break;
     }
     Player& player = us == chess::WHITE ? white : black;
+    player.set_node_factor(spec.variation > 0 ? 1 + spec.variation * (2 * vary.uniform() - 1) : 1);
     MoveChoice c;
     try {
-      c = player.choose(game, clock, spec.clock, rng);
+      c = player.choose(game, clock, rng);
     } catch (const std::exception& e) {
       finish(rec, Ending::ERROR, chess::Result::ONGOING, std::string("error: ") + player.name() + ": " + e.what());
       break;
     }
     rec.search_seconds += c.seconds;
     if (clock) {
-      long& left = (*clock)[us];
+      long& left = clock->left_ms[us];
       left -= long(c.seconds * 1000);
       if (left < 0) {
         // Site: a flag fall in the first 5 moves voids the game. FIDE 6.9: it loses, unless
@@ -113,7 +119,7 @@ GameRecord play_game(const GameSpec& spec, uint64_t index, Player& first, Player
           finish(rec, Ending::FLAG_FALL_DRAW, chess::Result::DRAW, "flag_fall_draw");
         break;
       }
-      left += spec.clock.increment_ms;
+      left += clock->increment_ms[us];
     }
     if (!legal(pos, c.move)) {
       finish(rec, Ending::ERROR, chess::Result::ONGOING, "error: " + player.name() + " played an illegal move");

@@ -3,7 +3,9 @@
 // (seed, game index), so a game is the same wherever and whenever it is played.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -20,6 +22,11 @@ namespace chesshpc {
 struct TimeControl {
   long base_ms = 0, increment_ms = 0;
   bool on() const { return base_ms > 0; }
+};
+
+// Both clocks at a move, by colour (White, Black): time left and increment per move.
+struct Clocks {
+  std::array<long, 2> left_ms{}, increment_ms{};
 };
 
 // What a player decided at one position.
@@ -39,10 +46,19 @@ class Player {
   virtual ~Player() = default;
   virtual std::string name() const = 0;
   virtual void new_game() = 0;
-  // game: the game so far (start position and moves); clock_ms: time left for White and
-  // Black when the game has a clock; rng: the game's own stream for any random choice.
-  virtual MoveChoice choose(const chess::Game& game, const std::optional<std::array<long, 2>>& clock_ms,
-                            const TimeControl& tc, chess::Random& rng) = 0;
+  // game: the game so far (start position and moves); clocks: both sides' when the game
+  // has a clock; rng: the game's own stream for any random choice.
+  virtual MoveChoice choose(const chess::Game& game, const std::optional<Clocks>& clocks, chess::Random& rng) = 0;
+  // The next move's node limit is the player's times factor (GameSpec::variation), set
+  // before each choose(); players without a node limit ignore it.
+  void set_node_factor(double factor) { node_factor_ = factor; }
+
+ protected:
+  // The node limit of this move: nodes times the factor, at least 1; 0 (no node limit) stays 0.
+  long game_nodes(long nodes) const { return nodes ? std::max(1L, std::lround(double(nodes) * node_factor_)) : 0; }
+
+ private:
+  double node_factor_ = 1;
 };
 
 // Game ends decided by the players' scores rather than the rules (0 turns a rule off).
@@ -90,8 +106,12 @@ struct GameSpec {
   chess::Ruleset ruleset = chess::Ruleset::FIDE;
   chess::ClaimPolicy claims = chess::ClaimPolicy::FIRST;
   Adjudication adjudication;
-  TimeControl clock;
+  std::array<TimeControl, 2> clocks{};  // the first player's and the second's (both off, or both on)
   uint64_t seed = 0;
+  // Per-move variation: the mover's node limit at each move of game i is scaled by a factor
+  // drawn uniformly from [1 - variation, 1 + variation] out of (seed, i), so that the two
+  // games of a pair differ even between deterministic players. 0: off.
+  double variation = 0;
 };
 
 // Plays game `index`: `first` has White in even games and Black in odd ones.

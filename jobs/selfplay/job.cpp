@@ -12,6 +12,11 @@ std::string SelfplayRequest::identity() const {
   auto player = [&](const char* key, const PlayerSpec& p) {
     s << ";" << key << "=" << p.label();
     for (const auto& [name, value] : p.options) s << "," << name << "=" << value;
+    // Only what --engine adds is named: batches without it keep the identity of parts written before.
+    if (!p.name.empty()) s << ",name=" << p.name;
+    if (p.own_limits)
+      s << ",limits=" << p.limits.nodes << "/" << p.limits.depth << "/" << p.limits.movetime_ms << "/"
+        << p.clock.base_ms << "+" << p.clock.increment_ms;
   };
   s << "games=" << games << ";seed=" << seed << ";book=" << book << ";book_hash=" << book_digest
     << ";book_order=" << (book_order == BookOrder::RANDOM ? "random" : "sequential") << ";random_plies="
@@ -27,6 +32,8 @@ std::string SelfplayRequest::identity() const {
   player("first", first);
   player("second", second);
   s << ";hash=" << hash_bytes << ";temperature=" << temperature << ";sample_plies=" << sample_plies;
+  if (variation > 0) s << ";variation=" << variation;
+  if (sprt) s << ";sprt=" << sprt->text();
   return s.str();
 }
 
@@ -36,15 +43,18 @@ namespace chesshpc {
 
 std::string player_settings(const PlayerSpec& p, const SelfplayRequest& req) {
   std::ostringstream s;
+  const MoveLimits& limits = req.limits_of(p);
+  const TimeControl& clock = req.clock_of(p);
   s << p.label();
-  if (req.clock.on())
-    s << " tc=" << req.clock.base_ms << "+" << req.clock.increment_ms << "ms";
-  else if (req.limits.nodes)
-    s << " nodes=" << req.limits.nodes;
-  else if (req.limits.depth)
-    s << " depth=" << req.limits.depth;
+  if (clock.on())
+    s << " tc=" << clock.base_ms << "+" << clock.increment_ms << "ms";
+  else if (limits.nodes)
+    s << " nodes=" << limits.nodes;
+  else if (limits.depth)
+    s << " depth=" << limits.depth;
   else
-    s << " movetime=" << req.limits.movetime_ms << "ms";
+    s << " movetime=" << limits.movetime_ms << "ms";
+  if (!clock.on() && limits.nodes && req.variation > 0) s << " variation=" << req.variation;
   if (p.command.empty()) {
     s << " hash=" << req.hash_bytes;
     if (req.temperature > 0) s << " temperature=" << req.temperature << " sample_plies=" << req.sample_plies;
@@ -55,8 +65,8 @@ std::string player_settings(const PlayerSpec& p, const SelfplayRequest& req) {
 
 std::unique_ptr<Player> make_player(const PlayerSpec& spec, const SelfplayRequest& req) {
   if (spec.command.empty())
-    return std::make_unique<SearchPlayer>(req.limits, req.hash_bytes, req.temperature, req.sample_plies);
-  return std::make_unique<UciPlayer>(spec.command, spec.options, req.limits, req.variant != Variant::STANDARD);
+    return std::make_unique<SearchPlayer>(req.limits_of(spec), req.hash_bytes, req.temperature, req.sample_plies);
+  return std::make_unique<UciPlayer>(spec.command, spec.options, req.limits_of(spec), req.variant != Variant::STANDARD);
 }
 
 }  // namespace chesshpc

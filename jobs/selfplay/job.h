@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,13 +13,20 @@
 #include "jobs/selfplay/game.h"
 #include "jobs/selfplay/openings.h"
 #include "jobs/selfplay/players.h"
+#include "jobs/selfplay/sprt.h"
 
 namespace chesshpc {
 
-// A side: the built-in search (empty command) or an external UCI engine.
+// A side: the built-in search (empty command) or an external UCI engine, with its limits.
 struct PlayerSpec {
+  std::string name;                                          // --engine name=...; empty: the player's own
   std::string command;                                       // e.g. "/usr/games/stockfish"; empty: built-in
   std::vector<std::pair<std::string, std::string>> options;  // UCI setoption name/value
+  // This side's own limits when its --engine set them (own_limits); otherwise the batch's
+  // (SelfplayRequest::limits_of, clock_of).
+  MoveLimits limits;
+  TimeControl clock;
+  bool own_limits = false;
   std::string label() const { return command.empty() ? "chesshpc" : "uci:" + command; }
 };
 
@@ -32,6 +40,11 @@ std::string player_settings(const PlayerSpec& p, const SelfplayRequest& req);
 // took 16.8 GB for the list of units alone. Larger runs are several batches (other seeds).
 constexpr uint64_t MAX_GAMES = 10'000'000;
 
+// Node limits vary by up to 25% either way at every move (GameSpec::variation). The search
+// stops at whole iterations, so smaller changes seldom change a move: at 300 nodes a
+// move, +-5% a game left one pair in 16 the same game twice, +-25% a move one in 256.
+constexpr double DEFAULT_VARIATION = 0.25;
+
 struct SelfplayRequest : RulesetChoice, ResultFile, Reporting {
   uint64_t games = 0;
   uint64_t seed = 0;
@@ -43,13 +56,15 @@ struct SelfplayRequest : RulesetChoice, ResultFile, Reporting {
   int random_plies = 0;
   Variant variant = Variant::STANDARD;
   Adjudication adjudication;
-  TimeControl clock;
+  TimeControl clock;  // the batch's limits: a player's unless its --engine set its own
   MoveLimits limits;
-  PlayerSpec first, second;             // first has White in even games, Black in odd ones
-  size_t hash_bytes = size_t(2) << 20;  // per built-in search: cleared every game, so small by default
-  double temperature = 0;               // built-in: softmax sampling over root moves...
-  int sample_plies = 0;                 // ...in the first this many plies of each side's own moves
-  int games_per_unit = 0;               // 0: GAMES_PER_UNIT (jobs/selfplay/batch.h)
+  PlayerSpec first, second;              // first has White in even games, Black in odd ones
+  size_t hash_bytes = size_t(2) << 20;   // per built-in search: cleared every game, so small by default
+  double temperature = 0;                // built-in: softmax sampling over root moves...
+  int sample_plies = 0;                  // ...in the first this many plies of each side's own moves
+  double variation = DEFAULT_VARIATION;  // GameSpec::variation (--variation; 0: off)
+  std::optional<SprtSpec> sprt;          // --sprt: stop the batch once decided
+  int games_per_unit = 0;                // 0: GAMES_PER_UNIT (jobs/selfplay/batch.h)
   int threads = 0;
   bool dedup = false;  // write each position once
   std::string command_line;
@@ -57,6 +72,9 @@ struct SelfplayRequest : RulesetChoice, ResultFile, Reporting {
   // Everything that decides the games, as "key=value;..." in a fixed order: a resumed
   // batch must have the same.
   std::string identity() const;
+  // A player's limits: its own, or the batch's.
+  const MoveLimits& limits_of(const PlayerSpec& p) const { return p.own_limits ? p.limits : limits; }
+  const TimeControl& clock_of(const PlayerSpec& p) const { return p.own_limits ? p.clock : clock; }
 };
 
 }  // namespace chesshpc

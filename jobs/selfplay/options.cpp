@@ -1,5 +1,6 @@
 #include "jobs/selfplay/options.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <optional>
@@ -49,29 +50,39 @@ TimeControl read_clock(const std::string& text) {
   return {long(*base * 1000), long(*inc * 1000)};
 }
 
-void read_move_limits(const Options& opt, SelfplayRequest& req) {
-  req.limits.nodes = opt.get_int("nodes", 0, 1, 2000000000);
-  req.limits.depth = opt.get_int("depth", 0, 1, 100);
-  req.limits.movetime_ms = opt.get_int("movetime", 0, 1, 86400000);
-  if (auto tc = opt.get("tc")) req.clock = read_clock(*tc);
-  int limits = opt.has("nodes") + opt.has("depth") + opt.has("movetime") + opt.has("tc");
-  if (limits != 1) throw UsageError("selfplay needs one of --nodes, --depth, --movetime or --tc");
+// The limits opt gives (any of --nodes, --depth, --movetime and --tc, checked), into
+// limits and clock. Returns how many were given.
+int read_move_limits(const Options& opt, MoveLimits& limits, TimeControl& clock) {
+  limits.nodes = opt.get_int("nodes", 0, 1, 2000000000);
+  limits.depth = opt.get_int("depth", 0, 1, 100);
+  limits.movetime_ms = opt.get_int("movetime", 0, 1, 86400000);
+  if (auto tc = opt.get("tc")) clock = read_clock(*tc);
+  return opt.has("nodes") + opt.has("depth") + opt.has("movetime") + opt.has("tc");
 }
 
 // Who plays: the built-in search or external UCI engines.
 std::vector<OptionSpec> player_options() {
-  return {{"white", "PLAYER", "the player with White in even games: chesshpc or uci:COMMAND (default: chesshpc)"},
-          {"black", "PLAYER", "the other player (default: chesshpc); colours swap in odd games"},
-          {"uci-options", "N=V,...", "setoption for external engines, e.g. Threads=1,Hash=16"}};
+  return {
+      OptionSpec{"white", "PLAYER", "the player with White in even games: chesshpc or uci:COMMAND (default: chesshpc)"},
+      {"black", "PLAYER", "the other player (default: chesshpc); colours swap in odd games"},
+      {"uci-options", "N=V,...", "setoption for external engines, e.g. Threads=1,Hash=16"},
+      {"engine", "K=V...",
+       "a player as cutechess-cli names it, KEY=VALUE..., given twice (the first and the second player, instead of "
+       "--white "
+       "and --black): cmd=chesshpc|uci:COMMAND, name=NAME, nodes=N, depth=D, movetime=MS, tc=BASE+INC (each "
+       "overrides the batch's --nodes ... --tc), option.NAME=VALUE (setoption, after --uci-options)",
+       true},
+      {"variation", "F",
+       "node limits vary by up to F (a fraction) either way at each move, drawn from (seed, game), so that "
+       "game pairs differ; 0: exact limits (default: 0.25)"}};
 }
 
-// --white or --black: the built-in search, or uci:COMMAND with the --uci-options.
-PlayerSpec read_player(const Options& opt, const char* name) {
-  std::string text = opt.get(name, "chesshpc");
+// chesshpc, or uci:COMMAND with the --uci-options; what: the option that named it.
+PlayerSpec read_player_command(const Options& opt, const std::string& text, const std::string& what) {
   PlayerSpec p;
   if (text == "chesshpc") return p;
   if (text.rfind("uci:", 0) != 0 || text.size() == 4)
-    throw UsageError(std::string("--") + name + " must be chesshpc or uci:COMMAND, not " + chess::quoted(text));
+    throw UsageError(what + " must be chesshpc or uci:COMMAND, not " + chess::quoted(text));
   p.command = text.substr(4);
   std::string list = opt.get("uci-options", "");
   for (size_t a = 0, b; a < list.size(); a = b + 1) {
@@ -84,6 +95,83 @@ PlayerSpec read_player(const Options& opt, const char* name) {
     p.options.push_back({item.substr(0, eq), item.substr(eq + 1)});
   }
   return p;
+}
+
+// KEY=VALUE arguments of a list option (--engine, --sprt) read as options of their own
+// ("nodes=5000" as "--nodes=5000"), so that their values are checked as options are.
+Options read_keys(const std::string& what, const std::vector<std::string>& items, const std::vector<OptionSpec>& keys) {
+  std::vector<std::string> args;
+  for (const std::string& item : items) {
+    if (item.find('=') == std::string::npos || item[0] == '=')
+      throw UsageError(what + " takes KEY=VALUE arguments, not " + chess::quoted(item));
+    args.push_back("--" + item);
+  }
+  return Options("selfplay " + what, args, keys);
+}
+
+// The keys of one --engine but its option.NAME=VALUE.
+const std::vector<OptionSpec> ENGINE_KEYS = {{"cmd", "PLAYER", ""}, {"name", "NAME", ""},   {"nodes", "N", ""},
+                                             {"depth", "D", ""},    {"movetime", "MS", ""}, {"tc", "BASE+INC", ""}};
+
+// One --engine: its player, name, limits (own_limits when it sets any) and setoptions.
+PlayerSpec read_engine(const Options& opt, const std::vector<std::string>& items) {
+  std::vector<std::string> rest;
+  std::vector<std::pair<std::string, std::string>> options;
+  for (const std::string& item : items) {
+    size_t eq = item.find('=');
+    if (item.rfind("option.", 0) == 0 && eq != std::string::npos && eq > 7)
+      options.push_back({item.substr(7, eq - 7), item.substr(eq + 1)});
+    else
+      rest.push_back(item);
+  }
+  Options keys = read_keys("--engine", rest, ENGINE_KEYS);
+  if (!keys.has("cmd")) throw UsageError("--engine needs cmd=chesshpc or cmd=uci:COMMAND");
+  PlayerSpec p = read_player_command(opt, *keys.get("cmd"), "--engine cmd=");
+  if (p.command.empty() && !options.empty())
+    throw UsageError("--engine option." + options.front().first + " is for uci: engines, not chesshpc");
+  for (auto& [name, value] : options) {
+    auto same = std::find_if(p.options.begin(), p.options.end(), [&](const auto& o) { return o.first == name; });
+    if (same != p.options.end())
+      same->second = value;
+    else
+      p.options.push_back({name, value});
+  }
+  p.name = keys.get("name", "");
+  int given = read_move_limits(keys, p.limits, p.clock);
+  if (given > 1) throw UsageError("--engine takes one of nodes=, depth=, movetime= or tc=");
+  p.own_limits = given == 1;
+  return p;
+}
+
+// The two players, each with its limits: --engine's own, or the batch's.
+void read_players(const Options& opt, SelfplayRequest& req, int limits_given) {
+  std::vector<std::vector<std::string>> engines = opt.lists("engine");
+  if (engines.empty()) {
+    req.first = read_player_command(opt, opt.get("white", "chesshpc"), "--white");
+    req.second = read_player_command(opt, opt.get("black", "chesshpc"), "--black");
+  } else {
+    if (engines.size() != 2) throw UsageError("--engine must be given twice: the first player and the second");
+    if (opt.has("white") || opt.has("black"))
+      throw UsageError("--engine replaces --white and --black: give one or the other");
+    req.first = read_engine(opt, engines[0]), req.second = read_engine(opt, engines[1]);
+  }
+  if ((!req.first.own_limits || !req.second.own_limits) && limits_given != 1)
+    throw UsageError("selfplay needs one of --nodes, --depth, --movetime or --tc");
+  if (req.clock_of(req.first).on() != req.clock_of(req.second).on())
+    throw UsageError("a clock (tc=) for one player needs a clock for the other");
+}
+
+// --sprt elo0=E0 elo1=E1 alpha=A beta=B (any left out keeps its default).
+std::optional<SprtSpec> read_sprt(const Options& opt) {
+  std::vector<std::vector<std::string>> lists = opt.lists("sprt");
+  if (lists.empty()) return std::nullopt;
+  Options keys =
+      read_keys("--sprt", lists.back(), {{"elo0", "E", ""}, {"elo1", "E", ""}, {"alpha", "A", ""}, {"beta", "B", ""}});
+  SprtSpec s;
+  s.elo0 = keys.get_double("elo0", s.elo0, -2000, 2000), s.elo1 = keys.get_double("elo1", s.elo1, -2000, 2000);
+  s.alpha = keys.get_double("alpha", s.alpha, 1e-9, 0.5), s.beta = keys.get_double("beta", s.beta, 1e-9, 0.5);
+  if (s.elo0 >= s.elo1) throw UsageError("--sprt needs elo0 below elo1");
+  return s;
 }
 
 // Where games start: a book, walked in order or shuffled, and random plies after it.
@@ -149,6 +237,11 @@ const CommandOptions SELFPLAY_OPTIONS = command_options(
         opening_options(),
         ruleset_options("the games"),
         adjudication_options(),
+        OptionSpec{
+            "sprt", "elo0=E0 elo1=E1 alpha=A beta=B",
+            "stop once the SPRT over game pairs decides H0 (elo0) or H1 (elo1) for the first player; the file keeps "
+            "the pairs up to the decision (defaults: 0 5 0.05 0.05)",
+            true},
         {"temperature", "T", "chesshpc: sample moves by softmax over root scores at temperature T (pawns)"},
         {"sample-plies", "N", "...in the first N plies of the game (default: 0, no sampling)"},
         hash_option("chesshpc: transposition table per search, cleared every game (default: 2M)"),
@@ -173,9 +266,11 @@ SelfplayRequest selfplay_request(const Options& opt, const std::string& command_
     throw UsageError("--games must be at most " + std::to_string(MAX_GAMES) +
                      " (rank 0 keeps every game of a batch in memory); play more as several batches with other --seed");
   req.seed = opt.get_u64("seed", 1);
-  read_move_limits(opt, req);
-  req.first = read_player(opt, "white");
-  req.second = read_player(opt, "black");
+  const int limits_given = read_move_limits(opt, req.limits, req.clock);
+  if (limits_given > 1) throw UsageError("selfplay needs one of --nodes, --depth, --movetime or --tc");
+  read_players(opt, req, limits_given);
+  req.variation = opt.get_double("variation", DEFAULT_VARIATION, 0, 0.5);
+  req.sprt = read_sprt(opt);
   read_openings(opt, req);
   read_ruleset_choice(opt, req);
   req.adjudication = read_adjudication(opt);

@@ -22,16 +22,15 @@ UciPlayer::UciPlayer(const std::string& command, const std::vector<std::pair<std
       limits_(limits),
       name_(engine_.name().empty() ? command : engine_.name()) {}
 
-MoveChoice UciPlayer::choose(const chess::Game& game, const std::optional<std::array<long, 2>>& clock_ms,
-                             const TimeControl& tc, chess::Random&) {
+MoveChoice UciPlayer::choose(const chess::Game& game, const std::optional<Clocks>& clocks, chess::Random&) {
   std::vector<std::string> moves;
   for (chess::Move m : game.moves()) moves.push_back(chess::to_uci(m, game.start().is_chess960()));
   UciLimits limits;
-  if (clock_ms) {
-    limits.wtime_ms = (*clock_ms)[chess::WHITE], limits.btime_ms = (*clock_ms)[chess::BLACK];
-    limits.winc_ms = limits.binc_ms = tc.increment_ms;
+  if (clocks) {
+    limits.wtime_ms = clocks->left_ms[chess::WHITE], limits.btime_ms = clocks->left_ms[chess::BLACK];
+    limits.winc_ms = clocks->increment_ms[chess::WHITE], limits.binc_ms = clocks->increment_ms[chess::BLACK];
   } else {
-    limits.nodes = limits_.nodes, limits.depth = limits_.depth, limits.movetime_ms = limits_.movetime_ms;
+    limits.nodes = game_nodes(limits_.nodes), limits.depth = limits_.depth, limits.movetime_ms = limits_.movetime_ms;
   }
   // From the game's start with every move, so that the engine sees repetitions.
   UciAnswer a = engine_.go(game.start().fen(), moves, limits);

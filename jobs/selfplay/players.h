@@ -26,8 +26,7 @@ class UciPlayer : public Player {
             MoveLimits limits, bool chess960 = false);
   std::string name() const override { return name_; }
   void new_game() override { engine_.new_game(); }
-  MoveChoice choose(const chess::Game& game, const std::optional<std::array<long, 2>>& clock_ms, const TimeControl& tc,
-                    chess::Random& rng) override;
+  MoveChoice choose(const chess::Game& game, const std::optional<Clocks>& clocks, chess::Random& rng) override;
 
  private:
   UciEngine engine_;

@@ -28,17 +28,17 @@ int from_child(int v) {
 SearchPlayer::SearchPlayer(MoveLimits limits, size_t hash_bytes, double temperature, int sample_plies)
     : search_(hash_bytes), limits_(limits), temperature_(temperature), sample_plies_(sample_plies) {}
 
-MoveChoice SearchPlayer::choose(const chess::Game& game, const std::optional<std::array<long, 2>>& clock_ms,
-                                const TimeControl& tc, chess::Random& rng) {
+MoveChoice SearchPlayer::choose(const chess::Game& game, const std::optional<Clocks>& clocks, chess::Random& rng) {
   std::vector<chess::Key> history;
   for (int ply = 0; ply < game.ply(); ++ply) history.push_back(game.position_at(ply).key());
-  if (temperature_ > 0 && game.ply() < sample_plies_ && !clock_ms) return sample(game, std::move(history), rng);
+  if (temperature_ > 0 && game.ply() < sample_plies_ && !clocks) return sample(game, std::move(history), rng);
   chess::SearchLimits limits;
-  if (clock_ms) {
-    limits.wtime = (*clock_ms)[chess::WHITE], limits.btime = (*clock_ms)[chess::BLACK];
-    limits.winc = limits.binc = tc.increment_ms;
+  if (clocks) {
+    limits.wtime = clocks->left_ms[chess::WHITE], limits.btime = clocks->left_ms[chess::BLACK];
+    limits.winc = clocks->increment_ms[chess::WHITE], limits.binc = clocks->increment_ms[chess::BLACK];
   } else {
-    limits.nodes = uint64_t(limits_.nodes), limits.depth = limits_.depth, limits.movetime = limits_.movetime_ms;
+    limits.nodes = uint64_t(game_nodes(limits_.nodes)), limits.depth = limits_.depth,
+    limits.movetime = limits_.movetime_ms;
   }
   auto t0 = std::chrono::steady_clock::now();
   chess::SearchResult r = search_.run(game.position(), history, limits);
@@ -59,7 +59,8 @@ MoveChoice SearchPlayer::sample(const chess::Game& game, std::vector<chess::Key>
   chess::MoveList moves = chess::legal_moves(pos);
   history.push_back(pos.key());
   chess::SearchLimits limits;
-  limits.nodes = limits_.nodes ? uint64_t(std::max<long>(limits_.nodes / long(moves.size()), 1)) : 0;
+  const long nodes = game_nodes(limits_.nodes);
+  limits.nodes = nodes ? uint64_t(std::max<long>(nodes / long(moves.size()), 1)) : 0;
   limits.depth = limits_.depth ? std::max(limits_.depth - 1, 1) : 0;
   limits.movetime = limits_.movetime_ms ? std::max<long>(limits_.movetime_ms / long(moves.size()), 1) : 0;
   std::vector<int> scores;

@@ -15,8 +15,7 @@ class SearchPlayer : public Player {
   SearchPlayer(MoveLimits limits, size_t hash_bytes, double temperature, int sample_plies);
   std::string name() const override { return "chesshpc"; }
   void new_game() override { search_.clear(); }
-  MoveChoice choose(const chess::Game& game, const std::optional<std::array<long, 2>>& clock_ms, const TimeControl& tc,
-                    chess::Random& rng) override;
+  MoveChoice choose(const chess::Game& game, const std::optional<Clocks>& clocks, chess::Random& rng) override;
 
  private:
   MoveChoice sample(const chess::Game& game, std::vector<chess::Key> history, chess::Random& rng);

@@ -173,6 +173,17 @@ void SelfplayTables::sort_by_game() {
   keep_rows(positions, stable_order(positions.game));
 }
 
+void SelfplayTables::keep_games_before(uint64_t end) {
+  auto below = [end](const std::vector<uint64_t>& game) {
+    std::vector<size_t> rows;
+    for (size_t i = 0; i < game.size(); ++i)
+      if (game[i] < end) rows.push_back(i);
+    return rows;
+  };
+  keep_rows(games, below(games.game));
+  keep_rows(positions, below(positions.game));
+}
+
 size_t SelfplayTables::dedup_positions() {
   std::set<std::array<uint8_t, 28>> seen;  // the packed bytes without the clocks
   std::vector<size_t> keep;

@@ -64,6 +64,8 @@ struct SelfplayTables {
   void append(const SelfplayTables& other);
   // Stable order by game index (segments of a resumed batch arrive in any order).
   void sort_by_game();
+  // Drops the games from index `end` on, with their positions (a decided SPRT's tail).
+  void keep_games_before(uint64_t end);
   // Keeps the first row of every position (pieces, side, castling, en passant; clocks
   // aside) in game order, drops the rest. Returns the rows dropped.
   size_t dedup_positions();

@@ -516,6 +516,14 @@ def check_selfplay_file(s, path, games):
         assert bucket["to_ply"] - bucket["from_ply"] + 1 == width and bucket["positions"] == len(mine), bucket
         assert np.allclose([bucket["q1"], bucket["median"], bucket["q3"]], np.quantile(mine, [0.25, 0.5, 0.75])), bucket
     assert sum(b["positions"] for b in s["score_by_ply"]["buckets"]) == len(cp)
+    # Game pairs: the report's counts and Elo from /games agree with the file's own (chesshpc's).
+    with h5py.File(path, "r") as f:
+        attrs = dict(f.attrs)
+    pairs = s["pairs"]
+    assert pairs["pairs"] == attrs["pairs"] and pairs["pairs"] == sum(pairs["counts"].values()), pairs
+    assert pairs["counts"] == {k: int(attrs["pairs_" + k]) for k in ("LL", "LD", "DD+WL", "WD", "WW")}, pairs
+    for key in ("elo", "elo_low", "elo_high"):
+        assert (pairs[key] is None and not np.isfinite(attrs[key])) or np.isclose(pairs[key], attrs[key]), (key, pairs)
 
 
 def check_selfplay(t):
@@ -549,6 +557,7 @@ def check_selfplay(t):
     assert "## selfplay: " in md and "## selfplay files side by side" in md and "White's score (95% interval)" in md, md
     assert "site 30-move" in md and "Checks given per game:" in md, md
     assert "Results by player" in t.markdown(stockfish)
+    assert "Game pairs (one opening, colours swapped)" in md and "| pairs | LL | LD | DD+WL | WD | WW |" in md, md
     print("selfplay: results, terminations, rules, checks and score by ply of fide, site and Stockfish files: ok")
 
 

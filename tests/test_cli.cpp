@@ -131,6 +131,80 @@ TEST(Cli, BadFenIsInputErrorNamingTheField) {
   EXPECT_EQ(r.out, "");
 }
 
+namespace {
+
+// Runs chesshpc with args, which must succeed quietly with an output starting with prefix.
+Result expect_output_starts(const std::string& args, const std::string& prefix) {
+  Result r = chesshpc(args);
+  EXPECT_EQ(r.code, 0) << args << ": " << r.err;
+  EXPECT_EQ(r.out.rfind(prefix, 0), 0u) << args << ": " << r.out;
+  EXPECT_EQ(r.err, "") << args;
+  return r;
+}
+
+}  // namespace
+
+// --moves: perft counts from the position after the moves, in one process and split into
+// units alike (counts from Stockfish 15.1: position ... moves ..., go perft N).
+TEST(Cli, PerftMovesCountsFromThePositionAfterThem) {
+  for (const std::string split : {"", " --split-depth 1"})
+    expect_output_starts("perft --moves e2e4 --depth 3 --quiet" + split,
+                         "perft 3 of rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\nnodes 13160 in ");
+  expect_output_starts(
+      "perft --fen " + KIWIPETE + " --moves 'e1g1  h3g2' --depth 3 --quiet",
+      "perft 3 of r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q2/PPPBBPpP/R4RK1 w kq - 0 2\nnodes 103491 in ");
+  expect_output_starts("perft --moves 'e2e4 e7e5 g1f3' --depth 4 --json --quiet",
+                       "{\"fen\": \"rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\", "
+                       "\"moves\": \"e2e4 e7e5 g1f3\", \"depth\": 4, \"nodes\": 665063, \"seconds\": ");
+}
+
+// A move of --moves that is not UCI, or not legal where it is played: one line naming the
+// move and its number, exit 3, nothing counted; in one process and split into units alike.
+TEST(Cli, PerftMovesBadMoveIsInputErrorNamingMoveAndNumber) {
+  struct Case {
+    std::string moves, message;
+  };
+  const Case cases[] = {
+      {"e2e4 e7e5 e1e2x", "chesshpc perft: --moves: move 3 'e1e2x' is not a UCI move (e2e4, e7e8q)\n"},
+      {"e2e4 e2e4",
+       "chesshpc perft: --moves: move 2 'e2e4' is not legal in rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq "
+       "- 0 1\n"},
+      {"Nf3", "chesshpc perft: --moves: move 1 'Nf3' is not a UCI move (e2e4, e7e8q)\n"},
+  };
+  for (const Case& c : cases)
+    for (const std::string split : {"", " --split-depth 1"}) {
+      Result r = chesshpc("perft --moves '" + c.moves + "' --depth 2 --quiet" + split);
+      EXPECT_EQ(r.code, 3) << c.moves << split;
+      EXPECT_EQ(r.err, c.message) << split;
+      EXPECT_EQ(r.out, "") << c.moves << split;
+    }
+}
+
+// --upto D: every depth from 1 to D with its count, then the summary of depth D; in JSON
+// an "upto" array; split into units, rank 0 counts the shallower depths at the end.
+TEST(Cli, PerftUptoPrintsEveryDepth) {
+  Result r =
+      expect_output_starts("perft --upto 4 --quiet",
+                           "depth 1: 20\ndepth 2: 400\ndepth 3: 8902\ndepth 4: 197281\n"
+                           "perft 4 of rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nnodes 197281 in ");
+  EXPECT_EQ(lines(r.out), 6) << r.out;
+  expect_output_starts("perft --moves e2e4 --upto 3 --split-depth 1 --quiet",
+                       "depth 1: 20\ndepth 2: 600\ndepth 3: 13160\nperft 3 of ");
+  for (const std::string units : {"", " --split-depth 1"}) {
+    Result json = expect_output_starts("perft --upto 3 --json --quiet" + units, "{\"fen\": ");
+    EXPECT_EQ(lines(json.out), 1) << json.out;
+    std::string rest = json.out;
+    for (const char* depth :
+         {"\"upto\": [{\"depth\": 1, \"nodes\": 20, \"seconds\": ", "}, {\"depth\": 2, \"nodes\": 400, \"seconds\": ",
+          "}, {\"depth\": 3, \"nodes\": 8902, \"seconds\": "}) {
+      size_t at = rest.find(depth);
+      ASSERT_NE(at, std::string::npos) << depth << " in " << json.out;
+      rest = rest.substr(at);
+    }
+    EXPECT_EQ(json.out.find("{\"depth\": 4"), std::string::npos) << json.out;
+  }
+}
+
 // Chess960 (issue 15): numbered starts, castling written king-takes-rook in the divide,
 // FENs printed as read or in the style asked for, and castling fields that cannot be.
 TEST(Cli, PerftChess960StartByNumberWithDivide) {

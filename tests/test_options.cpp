@@ -343,11 +343,27 @@ TEST(PerftOptions, EpdSuite) {
   EXPECT_TRUE(checks_epd_suite(PERFT_OPTIONS.parse({"--epd="})));
 }
 
+// --moves is split at white space; --upto D is depth D with every depth below it.
+TEST(PerftOptions, MovesAndUpto) {
+  PerftRequest r = perft({"--moves", " e2e4  e7e5\tg1f3 ", "--upto", "3"});
+  EXPECT_EQ(r.moves, (std::vector<std::string>{"e2e4", "e7e5", "g1f3"}));
+  EXPECT_TRUE(r.upto);
+  EXPECT_EQ(r.depth, 3);
+  PerftRequest plain = perft({"--depth", "2"});
+  EXPECT_TRUE(plain.moves.empty());
+  EXPECT_FALSE(plain.upto);
+}
+
 TEST(PerftOptions, UsageErrors) {
-  EXPECT_EQ(perft_error({}), "perft needs --depth D (or --epd FILE)");
+  EXPECT_EQ(perft_error({}), "perft needs --depth D (or --upto D, or --epd FILE)");
+  EXPECT_EQ(perft_error({"--moves", "e2e4"}), "perft needs --depth D (or --upto D, or --epd FILE)");
+  EXPECT_EQ(perft_error({"--upto", "3", "--depth", "3"}), "--upto D counts every depth to D; drop --depth");
+  EXPECT_EQ(perft_error({"--upto", "0"}), "--upto must be a whole number from 1 to 20, not '0'");
   EXPECT_EQ(perft_error({"--depth", "21"}), "--depth must be a whole number from 1 to 20, not '21'");
-  EXPECT_EQ(perft_error({"--epd", "s.epd", "--fen", "startpos"}), "--epd checks a suite; it takes no --fen or --depth");
-  EXPECT_EQ(perft_error({"--epd", "s.epd", "--depth", "2"}), "--epd checks a suite; it takes no --fen or --depth");
+  for (const char* option : {"--fen", "--moves", "--depth", "--upto"})
+    EXPECT_EQ(perft_error({"--epd", "s.epd", option, "2"}),
+              "--epd checks a suite; it takes no --fen, --moves, --depth or --upto")
+        << option;
   EXPECT_EQ(perft_error({"--epd", "s.epd", "--detailed"}), "--epd takes no --divide or --detailed");
   EXPECT_EQ(perft_error({"--epd", "s.epd", "--max-depth", "21"}),
             "--max-depth must be a whole number from 1 to 20, not '21'");

@@ -161,7 +161,7 @@ int DedupPerft::plan(const Ranks& ranks, std::ostream& err) {
   ranks_ = ranks;
   std::ostream nowhere(nullptr);  // every rank checks the request; rank 0 alone says why not
   std::ostream& say = ranks.root() ? err : nowhere;
-  std::optional<chess::Position> root = read_position(req_.fen, "perft", say);
+  std::optional<chess::Position> root = read_perft_root(req_, say);
   if (!root) return EXIT_INPUT;
   if (int status = check(*root, ranks.size, say); status != EXIT_OK) return status;
   // Subtrees of depth 2 are counted once each, so a table would only be written.
@@ -267,7 +267,8 @@ int DedupPerft::finish(const UnitRun& run, std::ostream& out, std::ostream& err)
   return perft_file::write_last_and_print(
       file_, results_, req_,
       [&] {
-        print_unit_run(req_, plan_.root, plan_.root_moves, divide(), run.seconds, counting_.threads, out, report);
+        print_unit_run(req_, plan_.root, plan_.root_moves, divide(), run.seconds, counting_.threads,
+                       counting_.table.get(), out, report);
       },
       err);
 }

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "core/movegen.h"
+#include "core/quote.h"
 #include "core/threads.h"
 #include "core/uci.h"
 #include "jobs/io/json.h"
@@ -61,6 +62,20 @@ std::vector<perft::RootCount> timed_divide(const chess::Position& pos, int depth
   return perft::divide(pos, depth, opt);
 }
 
+// Whether text is written as a UCI move: two squares, then a promotion piece or nothing.
+bool is_uci_syntax(const std::string& text) {
+  return (text.size() == 4 || (text.size() == 5 && std::string_view("qrbn").find(text[4]) != std::string_view::npos)) &&
+         chess::parse_square(std::string_view(text).substr(0, 2)) &&
+         chess::parse_square(std::string_view(text).substr(2, 2));
+}
+
+// The moves as one line: "e2e4 e7e5".
+std::string join_moves(const std::vector<std::string>& moves) {
+  std::string line;
+  for (const std::string& m : moves) line += (line.empty() ? "" : " ") + m;
+  return line;
+}
+
 }  // namespace
 
 std::unique_ptr<chess::PerftTable> make_perft_table(const PerftRequest& req) {
@@ -71,7 +86,8 @@ std::unique_ptr<chess::PerftTable> make_perft_table(const PerftRequest& req) {
 namespace {
 
 void print_text(const PerftRequest& req, const chess::Position& pos, const std::vector<perft::RootCount>& roots,
-                double secs, int threads, std::ostream& out, const UnitRunReport* units) {
+                double secs, int threads, const std::vector<DepthCount>& shallower, std::ostream& out,
+                const UnitRunReport* units) {
   u128 nodes = perft::total(roots);
   if (req.divide) {
     for (const auto& r : roots)
@@ -86,6 +102,8 @@ void print_text(const PerftRequest& req, const chess::Position& pos, const std::
       out << line;
     }
   }
+  for (const DepthCount& d : shallower) out << "depth " << d.depth << ": " << chess::to_string(d.nodes) << "\n";
+  if (req.upto) out << "depth " << req.depth << ": " << chess::to_string(nodes) << "\n";
   out << "perft " << req.depth << " of " << pos.fen(req.fen_style) << "\n"
       << "nodes " << chess::to_string(nodes) << " in " << format_timing(units ? units->nodes_counted : nodes, secs)
       << ", " << threads << (threads == 1 ? " thread" : " threads");
@@ -114,11 +132,25 @@ std::string json_array(const std::vector<T>& v) {
   return s + "]";
 }
 
+// --upto's depths as a JSON array: {"depth", "nodes", "seconds"} per depth, the deepest last.
+std::string json_depths(const std::vector<DepthCount>& depths) {
+  std::string s = "[";
+  for (size_t i = 0; i < depths.size(); ++i) {
+    JsonObject d;
+    d.add("depth", depths[i].depth).add("nodes", depths[i].nodes).add("seconds", depths[i].seconds);
+    s += (i ? ", " : "") + d.str();
+  }
+  return s + "]";
+}
+
 void print_json(const PerftRequest& req, const chess::Position& pos, const std::vector<perft::RootCount>& roots,
-                double secs, int threads, std::ostream& out, const UnitRunReport* units) {
+                double secs, int threads, const std::vector<DepthCount>& shallower, std::ostream& out,
+                const UnitRunReport* units) {
   u128 nodes = perft::total(roots);
   JsonObject o;
-  o.add("fen", pos.fen(req.fen_style)).add("depth", req.depth).add("nodes", nodes).add("seconds", secs);
+  o.add("fen", pos.fen(req.fen_style));
+  if (!req.moves.empty()) o.add("moves", join_moves(req.moves));
+  o.add("depth", req.depth).add("nodes", nodes).add("seconds", secs);
   o.add("nps", secs > 0 ? double(units ? units->nodes_counted : nodes) / secs : 0.0).add("threads", threads);
   if (units) {
     o.add("split_depth", units->split_depth).add("ranks", units->ranks).add("units", units->units);
@@ -134,6 +166,11 @@ void print_json(const PerftRequest& req, const chess::Position& pos, const std::
   }
   o.add("hash_bytes", (unsigned long long)req.hash_bytes)
       .add("zobrist_seed", (unsigned long long)chess::zobrist::seed());
+  if (req.upto) {
+    std::vector<DepthCount> depths = shallower;
+    depths.push_back({req.depth, nodes, secs});
+    o.raw("upto", json_depths(depths));
+  }
   if (req.divide) {
     JsonObject d;
     for (const auto& r : roots) d.add(chess::to_uci(r.move, pos.is_chess960()), r.nodes);
@@ -164,34 +201,71 @@ void add_load(const std::vector<RankLoad>& run_load, int this_run, std::vector<R
   }
 }
 
+std::optional<chess::Position> read_perft_root(const PerftRequest& req, std::ostream& err) {
+  std::optional<chess::Position> pos = read_position(req.fen, "perft", err);
+  for (size_t i = 0; pos && i < req.moves.size(); ++i) {
+    const std::string& text = req.moves[i];
+    std::string fault;
+    std::optional<chess::Move> m = chess::parse_uci(*pos, text);
+    if (!is_uci_syntax(text))
+      fault = "is not a UCI move (e2e4, e7e8q)";
+    else if (!m)
+      fault = "is not legal in " + pos->fen(req.fen_style);
+    else
+      fault = pos->clock_overflow();
+    if (!fault.empty()) {
+      err << "chesshpc perft: --moves: move " << i + 1 << " " << chess::quoted(text) << " " << fault << "\n";
+      return std::nullopt;
+    }
+    pos->do_move(*m);
+  }
+  return pos;
+}
+
+std::vector<DepthCount> count_shallower(const PerftRequest& req, const chess::Position& pos, chess::PerftTable* table) {
+  std::vector<DepthCount> depths;
+  if (!req.upto) return depths;
+  perft::Options opt;
+  opt.table = table;
+  opt.threads = req.threads;
+  for (int depth = 1; depth < req.depth; ++depth) {
+    auto t0 = std::chrono::steady_clock::now();
+    u128 nodes = perft::total(perft::divide(pos, depth, opt));
+    depths.push_back({depth, nodes, seconds_since(t0)});
+  }
+  return depths;
+}
+
 void print_unit_run(const PerftRequest& req, const chess::Position& pos, const std::vector<chess::Move>& moves,
-                    const std::vector<chess::u128>& divide, double secs, int threads, std::ostream& out,
-                    const UnitRunReport& report) {
+                    const std::vector<chess::u128>& divide, double secs, int threads, chess::PerftTable* table,
+                    std::ostream& out, const UnitRunReport& report) {
   std::vector<perft::RootCount> roots;
   for (size_t i = 0; i < divide.size(); ++i) roots.push_back({moves[i], divide[i], {}});
-  print_perft(req, pos, roots, secs, threads, out, &report);
+  print_perft(req, pos, roots, secs, threads, count_shallower(req, pos, table), out, &report);
 }
 
 void print_perft(const PerftRequest& req, const chess::Position& pos, const std::vector<perft::RootCount>& roots,
-                 double secs, int threads, std::ostream& out, const UnitRunReport* units) {
+                 double secs, int threads, const std::vector<DepthCount>& shallower, std::ostream& out,
+                 const UnitRunReport* units) {
   if (req.json)
-    print_json(req, pos, roots, secs, threads, out, units);
+    print_json(req, pos, roots, secs, threads, shallower, out, units);
   else
-    print_text(req, pos, roots, secs, threads, out, units);
+    print_text(req, pos, roots, secs, threads, shallower, out, units);
 }
 
 int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err) {
-  std::optional<chess::Position> root = read_position(req.fen, "perft", err);
+  std::optional<chess::Position> root = read_perft_root(req, err);
   if (!root) return EXIT_INPUT;
   const chess::Position& pos = *root;
   int threads = chess::resolve_threads(req.threads);
   std::unique_ptr<chess::PerftTable> table = make_perft_table(req);
+  std::vector<DepthCount> shallower = count_shallower(req, pos, table.get());
   Progress progress(err, "perft", !req.quiet, req.progress_interval);
   auto t0 = std::chrono::steady_clock::now();
   std::vector<perft::RootCount> roots = timed_divide(pos, req.depth, req, progress, table.get());
   double secs = seconds_since(t0);
   progress.finish();
-  print_perft(req, pos, roots, secs, threads, out);
+  print_perft(req, pos, roots, secs, threads, shallower, out);
   return EXIT_OK;
 }
 

@@ -4,6 +4,7 @@
 
 #include <climits>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -22,9 +23,11 @@ inline constexpr int MAX_PERFT_DEPTH = 20;
 
 struct PerftRequest : Reporting, ResultFile {
   std::string fen = "startpos";
+  std::vector<std::string> moves;  // UCI moves played from fen; perft counts from the position after them
   chess::FenStyle fen_style = chess::FenStyle::XFEN;  // of the FEN printed (--fen-style; default as read)
   int depth = -1;
-  int threads = 0;  // 0: every core the process may use
+  bool upto = false;  // --upto: count and print every depth from 1 to depth
+  int threads = 0;    // 0: every core the process may use
   bool divide = false;
   bool detailed = false;
   size_t hash_bytes = 0;     // perft table size; 0: no hashing
@@ -66,14 +69,32 @@ void add_run(UnitRunReport& report, const UnitRun& run, int this_run, std::vecto
 // A run's rows of load (a whole run's, or a stopped run's until the stop), numbered
 // this_run, added to load for the result file.
 void add_load(const std::vector<RankLoad>& run_load, int this_run, std::vector<RankLoad>& load);
-// Prints a finished run over units, as print_perft: root move i with divide[i].
-void print_unit_run(const PerftRequest& req, const chess::Position& pos, const std::vector<chess::Move>& moves,
-                    const std::vector<chess::u128>& divide, double secs, int threads, std::ostream& out,
-                    const UnitRunReport& report);
+// The position perft counts from: req.fen after req.moves; or nothing after telling err
+// why not in one line (a bad FEN; a move that is not UCI or not legal, named with its
+// number, counted from 1).
+std::optional<chess::Position> read_perft_root(const PerftRequest& req, std::ostream& err);
 
-// Prints a finished run as text or JSON, as req asks.
+// One depth of --upto: its count and how long it took.
+struct DepthCount {
+  int depth = 0;
+  chess::u128 nodes = 0;
+  double seconds = 0;
+};
+
+// With req.upto, perft of pos at every depth below req.depth (with req's threads and
+// table), in order; otherwise nothing.
+std::vector<DepthCount> count_shallower(const PerftRequest& req, const chess::Position& pos, chess::PerftTable* table);
+
+// Prints a finished run over units, as print_perft: root move i with divide[i]. With
+// req.upto, rank 0 counts the shallower depths here, on its threads (with table).
+void print_unit_run(const PerftRequest& req, const chess::Position& pos, const std::vector<chess::Move>& moves,
+                    const std::vector<chess::u128>& divide, double secs, int threads, chess::PerftTable* table,
+                    std::ostream& out, const UnitRunReport& report);
+
+// Prints a finished run as text or JSON, as req asks; shallower: --upto's depths below req.depth.
 void print_perft(const PerftRequest& req, const chess::Position& pos, const std::vector<chess::perft::RootCount>& roots,
-                 double secs, int threads, std::ostream& out, const UnitRunReport* units = nullptr);
+                 double secs, int threads, const std::vector<DepthCount>& shallower, std::ostream& out,
+                 const UnitRunReport* units = nullptr);
 // The perft table req asks for, or null.
 std::unique_ptr<chess::PerftTable> make_perft_table(const PerftRequest& req);
 

@@ -1,5 +1,7 @@
 #include "jobs/perft/options.h"
 
+#include <sstream>
+
 #include "core/quote.h"
 
 namespace chesshpc {
@@ -11,7 +13,9 @@ const CommandOptions PERFT_OPTIONS = command_options(
         {"fen-style", "xfen|shredder",
          "how FENs printed name castling rooks: X-FEN (KQkq, a file letter for an inner rook) or Shredder-FEN "
          "(file letters, HAha); default: as --fen wrote them"},
-        {"depth", "D", "plies to count (required unless --epd)"},
+        {"moves", "\"M1 M2 ...\"", "UCI moves played from --fen; perft counts from the position after them"},
+        {"depth", "D", "plies to count (required unless --epd or --upto)"},
+        {"upto", "D", "count and print every depth from 1 to D (instead of --depth)"},
         threads_option(),
         {"divide", "", "print each root move with its count"},
         {"detailed", "",
@@ -44,7 +48,8 @@ namespace {
 
 // An EPD suite: its file and how deep to check; no single position's options.
 void read_epd_suite(const Options& opt, PerftRequest& req) {
-  if (opt.has("fen") || opt.has("depth")) throw UsageError("--epd checks a suite; it takes no --fen or --depth");
+  if (opt.has("fen") || opt.has("depth") || opt.has("moves") || opt.has("upto"))
+    throw UsageError("--epd checks a suite; it takes no --fen, --moves, --depth or --upto");
   if (req.divide || req.detailed) throw UsageError("--epd takes no --divide or --detailed");
   req.epd = opt.get("epd", "");
   req.max_depth = opt.get_int("max-depth", req.max_depth, 1, MAX_PERFT_DEPTH);
@@ -53,8 +58,12 @@ void read_epd_suite(const Options& opt, PerftRequest& req) {
 // One position, in one process or split into units.
 void read_one_position(const Options& opt, PerftRequest& req) {
   if (opt.has("max-depth")) throw UsageError("--max-depth goes with --epd");
-  if (!opt.has("depth")) throw UsageError("perft needs --depth D (or --epd FILE)");
-  req.depth = opt.get_int("depth", 0, 1, MAX_PERFT_DEPTH);
+  if (opt.has("depth") && opt.has("upto")) throw UsageError("--upto D counts every depth to D; drop --depth");
+  if (!opt.has("depth") && !opt.has("upto")) throw UsageError("perft needs --depth D (or --upto D, or --epd FILE)");
+  req.upto = opt.has("upto");
+  req.depth = opt.get_int(req.upto ? "upto" : "depth", 0, 1, MAX_PERFT_DEPTH);
+  std::istringstream moves(opt.get("moves", ""));
+  for (std::string move; moves >> move;) req.moves.push_back(move);
   req.split_depth = opt.get_int("split-depth", 0, 1, MAX_PERFT_DEPTH - 1);
   req.dedup_ply = opt.get("dedup-ply", "") == "auto" ? PerftRequest::DEDUP_PLY_AUTO
                                                      : opt.get_int("dedup-ply", 0, 1, MAX_PERFT_DEPTH - 1);

@@ -11,7 +11,7 @@ int SplitPerft::plan(const Ranks& ranks, std::ostream& err) {
   ranks_ = ranks;
   std::ostream nowhere(nullptr);  // the other ranks plan as rank 0 does: it alone says why not
   std::ostream& say = ranks.root() ? err : nowhere;
-  std::optional<chess::Position> root = read_position(req_.fen, "perft", say);
+  std::optional<chess::Position> root = read_perft_root(req_, say);
   if (!root) return EXIT_INPUT;
   if (req_.depth < 2) {
     say << "chesshpc perft: a run split into units needs --depth 2 or more\n";
@@ -99,7 +99,8 @@ int SplitPerft::finish(const UnitRun& run, std::ostream& out, std::ostream& err)
   return perft_file::write_last_and_print(
       file_, results_, req_,
       [&] {
-        print_unit_run(req_, plan_.root, plan_.root_moves, divide(), run.seconds, counting_.threads, out, report);
+        print_unit_run(req_, plan_.root, plan_.root_moves, divide(), run.seconds, counting_.threads,
+                       counting_.table.get(), out, report);
       },
       err);
 }

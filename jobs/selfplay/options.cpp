@@ -129,12 +129,15 @@ PlayerSpec read_engine(const Options& opt, const std::vector<std::string>& items
   PlayerSpec p = read_player_command(opt, *keys.get("cmd"), "--engine cmd=");
   if (p.command.empty() && !options.empty())
     throw UsageError("--engine option." + options.front().first + " is for uci: engines, not chesshpc");
-  for (auto& [name, value] : options) {
-    auto same = std::find_if(p.options.begin(), p.options.end(), [&](const auto& o) { return o.first == name; });
+  // A later value of an option replaces the earlier one. (No structured binding: clang
+  // before 16 cannot capture one in the lambda.)
+  for (const auto& option : options) {
+    auto same =
+        std::find_if(p.options.begin(), p.options.end(), [&](const auto& o) { return o.first == option.first; });
     if (same != p.options.end())
-      same->second = value;
+      same->second = option.second;
     else
-      p.options.push_back({name, value});
+      p.options.push_back(option);
   }
   p.name = keys.get("name", "");
   int given = read_move_limits(keys, p.limits, p.clock);

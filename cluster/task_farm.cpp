@@ -17,6 +17,7 @@
 
 #include "cluster/mpi_session.h"
 #include "cluster/unit_queues.h"
+#include "core/tsan.h"
 #include "jobs/io/provenance.h"
 
 namespace chesshpc {
@@ -161,18 +162,26 @@ void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int r
   // as units it computes at once, on an arena that leaves this thread to MPI.
   tbb::task_arena arena(concurrency, 0);
   tbb::task_group local;
-  for (int t = 0; t < concurrency; ++t)
-    arena.execute([&] {
-      local.run([&] {
-        for (uint64_t u; (u = next(0)) != NONE;) {
-          double t0 = now();
-          Payload result = task.compute(u);
-          double secs = now() - t0;
-          computing = computing + secs;
-          task.record(u, std::move(result), secs, 0);
-        }
-      });
+  // The queues and the task go to TBB's threads, and what they computed comes back, only
+  // through TBB's spawn and wait (see core/tsan.h); the tasks meet each other only in
+  // next() and record(), which lock. The arena keeps no slot for this thread, so spawn
+  // itself may run on one of TBB's threads too.
+  auto spawn = [&] {
+    chess::tsan::acquire(&queues);
+    local.run([&] {
+      chess::tsan::acquire(&queues);
+      for (uint64_t u; (u = next(0)) != NONE;) {
+        double t0 = now();
+        Payload result = task.compute(u);
+        double secs = now() - t0;
+        computing += secs;  // one atomic add: two tasks may finish at once
+        task.record(u, std::move(result), secs, 0);
+      }
+      chess::tsan::release(&computing);
     });
+  };
+  chess::tsan::release(&queues);
+  for (int t = 0; t < concurrency; ++t) arena.execute(spawn);
   for (int byes = 0; byes < ranks - 1;) {
     uint64_t report[3];
     MPI_Status status;
@@ -191,6 +200,7 @@ void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int r
     MPI_Send(&assign, 1, MPI_UINT64_T, status.MPI_SOURCE, TAG_ASSIGN, MPI_COMM_WORLD);
   }
   arena.execute([&] { local.wait(); });
+  chess::tsan::acquire(&computing);
   busy = computing / concurrency;
   idle = now() - start - busy;
 }

@@ -7,6 +7,7 @@
 #include <tbb/parallel_for.h>
 
 #include "core/large_pages.h"
+#include "core/tsan.h"
 
 namespace chess {
 
@@ -19,7 +20,10 @@ PerftTable::PerftTable(size_t bytes) {
   Bucket* b = static_cast<Bucket*>(allocate_large_pages(size));
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [b](const tbb::blocked_range<size_t>& r) {
     for (size_t i = r.begin(); i < r.end(); ++i) new (&b[i]) Bucket();
+    tsan::release(b);
   });
+  // The cleared buckets come back from TBB's threads through its wait alone (core/tsan.h).
+  tsan::acquire(b);
   buckets_.reset(b);
   mask_ = n - 1;
 }

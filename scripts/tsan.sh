@@ -3,8 +3,9 @@
 # task farm's queues, ledger, checkpoint thread and driver) built with ThreadSanitizer in
 # build-tsan (CHESSHPC_SANITIZE=thread, which adds -mpopcnt: GCC's target_clones
 # resolvers crash TSan at load) and run with scripts/tsan.supp, whose entries are TBB's
-# hand-offs that TSan cannot see (Debian's libtbb is not instrumented). A report that is
-# left makes the run exit 66.
+# own task objects that TSan cannot see handed over (Debian's libtbb is not instrumented;
+# what our code hands through TBB is annotated with core/tsan.h). A report that is left
+# makes the run exit 66.
 # usage: scripts/tsan.sh [BUILD_DIR]   (default: build-tsan in the repository)
 set -euo pipefail
 

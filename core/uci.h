@@ -13,6 +13,8 @@ namespace chess {
 std::string square_to_string(Square s);
 std::optional<Square> parse_square(std::string_view s);
 
+// The longest text to_uci writes: a promotion, e7e8q.
+inline constexpr size_t UCI_MOVE_BYTES = 5;
 std::string to_uci(Move m, bool chess960 = false);
 // The legal move of pos written as text, or nothing when the text names no legal move.
 // Castling is read in the notation of pos (is_chess960).

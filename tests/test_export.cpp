@@ -428,6 +428,63 @@ TEST(ExportFilters, OldFileWithoutFilterColumnsGetsThemDerived) {
   EXPECT_GT(checks, 0u);
 }
 
+// A file of an earlier version: moves as variable-length strings (they are fixed-length
+// since 0.11), without the filter columns. Every position format exports it byte for byte
+// as the file of this version with the same positions.
+TEST(ExportFile, FileOfAnEarlierVersionExportsTheSame) {
+  const std::string path = make_dataset("current.h5"), old = testing::TempDir() + "earlier.h5";
+  const PositionColumns p = read_positions(path);
+  {
+    h5::File f(old);
+    h5::set_attr(f, std::string(h5::JOB.name), std::string(SELFPLAY_JOB));
+    h5::Group g = h5::create_group(f, "positions");
+    h5::write_column(g, "game", p.game, "");
+    h5::write_column(g, "ply", p.ply, "");
+    h5::write_column(g, "fen", p.fen, "");
+    h5::write_byte_rows(g, "packed", p.packed, 32, "");
+    h5::write_column(g, "move", p.move, "");
+    h5::write_column(g, "best", p.best, "");
+    h5::write_column(g, "score_cp", p.score_cp, "");
+    h5::write_column(g, "mate_in", p.mate_in, "");
+    h5::write_column(g, "depth", p.depth, "");
+    h5::write_column(g, "nodes", p.nodes, "");
+    h5::write_column(g, "in_check", p.in_check, "");
+    h5::write_column(g, "book", p.book, "");
+    h5::write_column(g, "halfmove_clock", p.halfmove, "");
+    h5::write_column(g, "result", p.result, "");
+    g = h5::Group();
+    f.commit();
+  }
+  const PositionColumns back = read_selfplay_positions(h5::open_read(old), {});
+  EXPECT_EQ(back.move, p.move);
+  EXPECT_EQ(back.best, p.best);
+  EXPECT_TRUE(back.is_capture.empty());
+  for (const char* format : {"plain", "bin", "binpack", "bullet", "bullet-text", "epd"}) {
+    const auto [code, err] = export_to(path, format);
+    const auto [old_code, old_err] = export_to(old, format);
+    ASSERT_EQ(code, 0) << err;
+    ASSERT_EQ(old_code, 0) << old_err;
+    EXPECT_EQ(old_err, err);
+    EXPECT_EQ(read_bytes(old + "." + format), read_bytes(path + "." + format)) << format;
+  }
+}
+
+// Fixed-length text: up to its width, empty included, read back as written; a longer
+// string is refused rather than cut.
+TEST(ExportFile, FixedLengthTextRoundTripsAndRefusesLongerText) {
+  const std::string path = testing::TempDir() + "fixed_text.h5";
+  const std::vector<std::string> moves = {"e2e4", "", "e7e8q", "e1h1"};
+  {
+    h5::File f(path);
+    h5::write_fixed_text(f, "move", moves, 5, "a move");
+    EXPECT_THROW(h5::write_fixed_text(f, "long", {"e7e8qq"}, 5, ""), h5::Error);
+    f.commit();
+  }
+  std::vector<std::string> back;
+  h5::read_column(h5::open_read(path), "move", back);
+  EXPECT_EQ(back, moves);
+}
+
 // An --out that cannot be written: exit 4, one line, and no file left behind.
 TEST(ExportErrors, UnwritableOutIsExit4AndLeavesNothing) {
   const std::string path = make_dataset("unwritable.h5");

@@ -26,7 +26,7 @@ inline constexpr int MAX_CP_SCORE = 31000;
 struct ExportPosition {
   chess::Position pos;
   chess::Move move;           // played
-  std::string_view fen;       // pos as /positions/fen wrote it
+  std::string_view fen;       // pos.fen(), as /positions/fen holds it; empty unless the format needs_fen
   std::string_view move_uci;  // move as /positions/move wrote it
   int score = VALUE_NONE;     // mover's view, Stockfish's scale
   Wdl wdl = WDL_NONE;         // mover's view

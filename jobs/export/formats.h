@@ -27,7 +27,7 @@ struct Format {
   size_t record_bytes;                        // a fixed-size record; 0 for text (or variable size)
   bool binary;                                // refused on a terminal
   bool needs_score;                           // the format has no "no score": unscored positions are left out
-  bool needs_fen;                             // writes /positions/fen (the others are spared reading it)
+  bool needs_fen;                             // writes the FEN (written from the position for these only)
   bool standard_only;                         // its castling names no rook: Chess960 positions are refused
   std::unique_ptr<PositionWriter> (*make)();  // nullptr: whole games (pgn), not positions
 };

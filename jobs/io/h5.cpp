@@ -126,6 +126,13 @@ Handle string_type() {
   return t;
 }
 
+Handle fixed_string_type(size_t width) {
+  Handle t(check(H5Tcopy(H5T_C_S1), -1, "create a string type"), H5Tclose);
+  H5Tset_size(t.id(), width);
+  H5Tset_strpad(t.id(), H5T_STR_NULLPAD);
+  return t;
+}
+
 Handle bool_type() {
   Handle t(check(H5Tenum_create(H5T_NATIVE_INT8), -1, "create a bool type"), H5Tclose);
   int8_t no = 0, yes = 1;
@@ -312,6 +319,17 @@ void write_column(const Group& g, const std::string& name, const std::vector<std
   Handle t = string_type();
   write_1d(g, name, t.id(), v.size(), ptrs.data(), doc, layout);
 }
+void write_fixed_text(const Group& g, const std::string& name, const std::vector<std::string>& v, size_t width,
+                      const std::string& doc, const Layout& layout) {
+  std::vector<char> flat(v.size() * width, '\0');
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (v[i].size() > width)
+      throw Error("HDF5: '" + v[i] + "' is longer than column " + name + "'s " + std::to_string(width) + " bytes");
+    std::copy(v[i].begin(), v[i].end(), flat.begin() + long(i * width));
+  }
+  Handle t = fixed_string_type(width);
+  write_1d(g, name, t.id(), v.size(), flat.data(), doc, layout);
+}
 void write_column(const Group& g, const std::string& name, const std::vector<bool>& v, const std::string& doc,
                   const Layout& layout) {
   std::vector<int8_t> bytes(v.begin(), v.end());
@@ -345,14 +363,22 @@ std::vector<hsize_t> dims_of(const Handle& ds, const std::string& name, int rank
   return dims;
 }
 
-// The 1-D dataset's elements in memory type `type`.
+// The 1-D dataset's elements in memory type `type`, each `per` elements of T.
 template <typename T>
-void read_1d(const Group& parent, const std::string& name, hid_t type, std::vector<T>& out) {
+void read_1d(const Group& parent, const std::string& name, hid_t type, std::vector<T>& out, size_t per = 1) {
   Handle ds = open_dataset(parent, name);
   size_t n = dims_of(ds, name, 1, "a column")[0];
-  out.assign(n, T{});
+  out.assign(n * per, T{});
   if (n)
     check_status(H5Dread(ds.id(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), ds.id(), "read dataset " + name);
+}
+
+// The width of a dataset of fixed-length strings; 0 for any other type.
+size_t fixed_text_width(const Group& parent, const std::string& name) {
+  Handle ds = open_dataset(parent, name);
+  Handle t(check(H5Dget_type(ds.id()), ds.id(), "read the type of " + name), H5Tclose);
+  if (H5Tget_class(t.id()) != H5T_STRING || H5Tis_variable_str(t.id()) > 0) return 0;
+  return H5Tget_size(t.id());
 }
 
 }  // namespace
@@ -409,6 +435,17 @@ void read_column(const Group& g, const std::string& name, std::vector<double>& o
 }
 
 void read_column(const Group& g, const std::string& name, std::vector<std::string>& out) {
+  if (size_t width = fixed_text_width(g, name)) {
+    std::vector<char> flat;
+    Handle t = fixed_string_type(width);
+    read_1d(g, name, t.id(), flat, width);
+    out.resize(flat.size() / width);
+    for (size_t i = 0; i < out.size(); ++i) {
+      const char* p = flat.data() + i * width;
+      out[i].assign(p, std::find(p, p + width, '\0'));
+    }
+    return;
+  }
   Handle t = string_type();
   std::vector<char*> ptrs;
   read_1d(g, name, t.id(), ptrs);

@@ -49,7 +49,7 @@ std::string readme_heading(std::string_view group, std::string_view description)
 std::string readme_line(const ColumnInfo& c) {
   std::string s = "  ";
   s.append(c.name).append(" (").append(type_name(c.type));
-  if (c.width) s.append(", ").append(std::to_string(c.width)).append(" a row");
+  if (c.width) s.append(", ").append(std::to_string(c.width)).append(c.type == Type::STR ? " bytes at most" : " a row");
   if (c.keys) {
     s.append("; a column per ").append(c.keys->placeholder).append(":");
     for (size_t k = 0; k < c.keys->count; ++k) s.append(k ? ", " : " ").append(c.keys->key(k));

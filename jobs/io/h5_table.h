@@ -68,7 +68,7 @@ struct Keys {
 struct ColumnInfo {
   std::string_view name, description;
   Type type;
-  size_t width = 0;            // BYTES: bytes a row
+  size_t width = 0;            // BYTES: bytes a row; STR: fixed-length strings of that many bytes
   const Keys* keys = nullptr;  // a family: a dataset per key
   bool since_added = false;    // added after files were written: read only when there
 };
@@ -224,6 +224,11 @@ void write_bytes(const Group& g, const ColumnInfo& c, const Cols& cols, const La
 }
 
 template <class Cols, auto M, size_t W>
+void write_text(const Group& g, const ColumnInfo& c, const Cols& cols, const Layout& layout) {
+  write_fixed_text(g, dataset_name(c, 0), cols.*M, W, dataset_doc(c, 0), layout);
+}
+
+template <class Cols, auto M, size_t W>
 void read_bytes(const Group& g, const ColumnInfo& c, Cols& cols, bool) {
   read_byte_rows(g, dataset_name(c, 0), cols.*M, W);
 }
@@ -305,6 +310,16 @@ constexpr auto byte_rows(std::string_view name, std::string_view description) {
   static_assert(std::is_same_v<typename detail::MemberOf<decltype(M)>::Value, std::vector<uint8_t>>);
   return Column<C>{
       {name, description, Type::BYTES, Width}, &detail::write_bytes<C, M, Width>, &detail::read_bytes<C, M, Width>};
+}
+
+// Text of at most Width bytes a row from a std::vector<std::string> member M of a struct of
+// column vectors, stored as fixed-length strings (h5::write_fixed_text says why). Files
+// written before it with variable-length strings read alike.
+template <auto M, size_t Width>
+constexpr auto fixed_text(std::string_view name, std::string_view description) {
+  using C = typename detail::MemberOf<decltype(M)>::Class;
+  static_assert(std::is_same_v<typename detail::MemberOf<decltype(M)>::Value, std::vector<std::string>>);
+  return Column<C>{{name, description, Type::STR, Width}, &detail::write_text<C, M, Width>, &detail::read_member<C, M>};
 }
 
 // A column added to a table after files were written without it: read_table leaves it

@@ -144,8 +144,8 @@ Result expect_output_starts(const std::string& args, const std::string& prefix) 
 
 }  // namespace
 
-// --moves: perft counts from the position after the moves, in one process and split into
-// units alike (counts from Stockfish 15.1: position ... moves ..., go perft N).
+// --moves: perft counts from the position after the moves (UCI or SAN), in one process and
+// split into units alike (counts from Stockfish 15.1: position ... moves ..., go perft N).
 TEST(Cli, PerftMovesCountsFromThePositionAfterThem) {
   for (const std::string split : {"", " --split-depth 1"})
     expect_output_starts("perft --moves e2e4 --depth 3 --quiet" + split,
@@ -153,23 +153,29 @@ TEST(Cli, PerftMovesCountsFromThePositionAfterThem) {
   expect_output_starts(
       "perft --fen " + KIWIPETE + " --moves 'e1g1  h3g2' --depth 3 --quiet",
       "perft 3 of r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q2/PPPBBPpP/R4RK1 w kq - 0 2\nnodes 103491 in ");
+  expect_output_starts("perft --moves 'e4 e5 Nf3' --depth 4 --quiet",
+                       "perft 4 of rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\nnodes 665063 in ");
   expect_output_starts("perft --moves 'e2e4 e7e5 g1f3' --depth 4 --json --quiet",
                        "{\"fen\": \"rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\", "
                        "\"moves\": \"e2e4 e7e5 g1f3\", \"depth\": 4, \"nodes\": 665063, \"seconds\": ");
 }
 
-// A move of --moves that is not UCI, or not legal where it is played: one line naming the
-// move and its number, exit 3, nothing counted; in one process and split into units alike.
+// A move of --moves that is unreadable, illegal or ambiguous where it is played: one line
+// naming the move, its number and the position, exit 3, nothing counted; in one process and split into units alike.
 TEST(Cli, PerftMovesBadMoveIsInputErrorNamingMoveAndNumber) {
   struct Case {
     std::string moves, message;
   };
   const Case cases[] = {
-      {"e2e4 e7e5 e1e2x", "chesshpc perft: --moves: move 3 'e1e2x' is not a UCI move (e2e4, e7e8q)\n"},
+      {"e2e4 e7e5 e1e2x",
+       "chesshpc perft: unreadable move 'e1e2x' at ply 3 (position "
+       "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2)\n"},
       {"e2e4 e2e4",
-       "chesshpc perft: --moves: move 2 'e2e4' is not legal in rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq "
-       "- 0 1\n"},
-      {"Nf3", "chesshpc perft: --moves: move 1 'Nf3' is not a UCI move (e2e4, e7e8q)\n"},
+       "chesshpc perft: illegal move 'e2e4' at ply 2 (position rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq "
+       "- 0 1)\n"},
+      {"e4 e5 Nc3 Nc6 Ne2",
+       "chesshpc perft: ambiguous move 'Ne2' at ply 5 (position "
+       "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - 2 3)\n"},
   };
   for (const Case& c : cases)
     for (const std::string split : {"", " --split-depth 1"}) {

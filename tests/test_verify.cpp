@@ -227,7 +227,7 @@ TEST(Verify, EngineThatCannotStartExits3BadUsageExits2) {
   EXPECT_EQ(fen.code, 3);
   Result move = verify("--engine " + STOCKFISH + " --fen '" + START + "' --moves 'e2e5' --depth 2");
   EXPECT_EQ(move.code, 3);
-  EXPECT_EQ(move.err.rfind("chesshpc verify: --moves: illegal move 'e2e5'", 0), 0u) << move.err;
+  EXPECT_EQ(move.err.rfind("chesshpc verify: illegal move 'e2e5' at ply 1 (position ", 0), 0u) << move.err;
 }
 
 // chesshpc perftree prints exactly what perftree reads: "move count" lines, a blank line,

@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "core/position.h"
 
@@ -37,6 +38,17 @@ inline std::optional<chess::Position> read_position(const std::string& fen, cons
     return std::nullopt;
   }
 }
+
+// The move text names in pos (UCI or SAN, as chess::parse_move reads it), or nothing after
+// telling err in one line why not: "chesshpc COMMAND: illegal move 'e2e4' at ply 2 (position
+// FEN)", or the clock the move would carry past 65535. ply: the move's number in the line.
+std::optional<chess::Move> read_move(const chess::Position& pos, const std::string& text, int ply, const char* command,
+                                     std::ostream& err);
+// The position after --moves played from pos with read_move, the moves appended to played
+// when given; nothing after the line of the first move refused.
+std::optional<chess::Position> play_moves(chess::Position pos, const std::vector<std::string>& moves,
+                                          const char* command, std::ostream& err,
+                                          std::vector<chess::Move>* played = nullptr);
 
 // Why the input file a user named cannot be read: "it is a directory" (which opens, and
 // reads as an empty file), the system's reason when in could not open it, or "" when in

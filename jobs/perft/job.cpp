@@ -8,9 +8,9 @@
 #include <memory>
 
 #include "core/movegen.h"
-#include "core/quote.h"
 #include "core/threads.h"
 #include "core/uci.h"
+#include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
 #include "jobs/io/progress.h"
 #include "jobs/perft/epd.h"
@@ -60,13 +60,6 @@ std::vector<perft::RootCount> timed_divide(const chess::Position& pos, int depth
   opt.on_plan = [&](size_t tasks) { progress.add_total(tasks); };
   opt.on_task_done = [&](uint64_t nodes) { progress.done(1, nodes); };
   return perft::divide(pos, depth, opt);
-}
-
-// Whether text is written as a UCI move: two squares, then a promotion piece or nothing.
-bool is_uci_syntax(const std::string& text) {
-  return (text.size() == 4 || (text.size() == 5 && std::string_view("qrbn").find(text[4]) != std::string_view::npos)) &&
-         chess::parse_square(std::string_view(text).substr(0, 2)) &&
-         chess::parse_square(std::string_view(text).substr(2, 2));
 }
 
 // The moves as one line: "e2e4 e7e5".
@@ -203,23 +196,7 @@ void add_load(const std::vector<RankLoad>& run_load, int this_run, std::vector<R
 
 std::optional<chess::Position> read_perft_root(const PerftRequest& req, std::ostream& err) {
   std::optional<chess::Position> pos = read_position(req.fen, "perft", err);
-  for (size_t i = 0; pos && i < req.moves.size(); ++i) {
-    const std::string& text = req.moves[i];
-    std::string fault;
-    std::optional<chess::Move> m = chess::parse_uci(*pos, text);
-    if (!is_uci_syntax(text))
-      fault = "is not a UCI move (e2e4, e7e8q)";
-    else if (!m)
-      fault = "is not legal in " + pos->fen(req.fen_style);
-    else
-      fault = pos->clock_overflow();
-    if (!fault.empty()) {
-      err << "chesshpc perft: --moves: move " << i + 1 << " " << chess::quoted(text) << " " << fault << "\n";
-      return std::nullopt;
-    }
-    pos->do_move(*m);
-  }
-  return pos;
+  return pos ? play_moves(*pos, req.moves, "perft", err) : std::nullopt;
 }
 
 std::vector<DepthCount> count_shallower(const PerftRequest& req, const chess::Position& pos, chess::PerftTable* table) {

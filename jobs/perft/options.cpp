@@ -13,7 +13,7 @@ const CommandOptions PERFT_OPTIONS = command_options(
         {"fen-style", "xfen|shredder",
          "how FENs printed name castling rooks: X-FEN (KQkq, a file letter for an inner rook) or Shredder-FEN "
          "(file letters, HAha); default: as --fen wrote them"},
-        {"moves", "\"M1 M2 ...\"", "UCI moves played from --fen; perft counts from the position after them"},
+        {"moves", "\"M1 M2 ...\"", "moves played from --fen (UCI or SAN); perft counts from the position after them"},
         {"depth", "D", "plies to count (required unless --epd or --upto)"},
         {"upto", "D", "count and print every depth from 1 to D (instead of --depth)"},
         threads_option(),

@@ -3,8 +3,6 @@
 #include <cstdio>
 #include <sstream>
 
-#include "core/quote.h"
-#include "core/san.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
 
@@ -85,17 +83,8 @@ int run_rules(const RulesRequest& req, std::ostream& out, std::ostream& err) {
       ++ignored;
       continue;
     }
-    chess::SanError why = chess::SanError::NONE;
-    std::optional<chess::Move> m = chess::parse_move(game.position(), token, why);
-    if (!m) {
-      err << "chesshpc rules: " << chess::san_refusal(why, token) << " at ply " << game.ply() + 1 << " (position "
-          << game.position().fen() << ")\n";
-      return EXIT_INPUT;
-    }
-    if (std::string full = game.position().clock_overflow(); !full.empty()) {
-      err << "chesshpc rules: move " << chess::quoted(token) << " at ply " << game.ply() + 1 << ": " << full << "\n";
-      return EXIT_INPUT;
-    }
+    const std::optional<chess::Move> m = read_move(game.position(), token, game.ply() + 1, "rules", err);
+    if (!m) return EXIT_INPUT;
     game.play(*m);
   }
   if (ignored)

@@ -5,8 +5,6 @@
 #include <sstream>
 
 #include "core/perft.h"
-#include "core/san.h"
-#include "core/uci.h"
 #include "jobs/io/byte_codec.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
@@ -81,17 +79,7 @@ bool verify_tasks(const VerifyRequest& req, std::vector<VerifyTask>& tasks, int&
     std::optional<chess::Position> root = root_position(req.fen, c960, err);
     if (!root) return false;
     VerifyTask t{*root, {}, req.depth, -1};
-    chess::Position pos = *root;
-    for (const std::string& text : req.moves) {
-      chess::SanError why = chess::SanError::NONE;
-      std::optional<chess::Move> m = chess::parse_move(pos, text, why);
-      if (!m) {
-        err << "chesshpc verify: --moves: " << chess::san_refusal(why, text) << " in " << pos.fen() << "\n";
-        return false;
-      }
-      t.moves.push_back(*m);
-      pos.do_move(*m);
-    }
+    if (!play_moves(*root, req.moves, "verify", err, &t.moves)) return false;
     tasks.push_back(t);
   } else if (!req.epd.empty()) {
     std::ifstream in(req.epd);

@@ -1,12 +1,12 @@
 #include "jobs/export/export.h"
 
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <unordered_set>
 #include <vector>
 
 #include "core/pack.h"
@@ -32,8 +32,26 @@ struct PositionKey {
   std::array<uint8_t, 28> bytes;
   bool operator==(const PositionKey&) const = default;
 };
-struct PositionKeyHash {
-  size_t operator()(const PositionKey& k) const {
+// --dedup's positions seen: open addressing over a table at least twice the rows, so it is
+// never more than half full, the keys stored whole (a hash never stands for a position, so
+// two positions never merge). A bin export of 199 K positions with --dedup took 235 ms of
+// CPU with a node-based std::unordered_set, 173 ms with this (153 ms without --dedup).
+class PositionSet {
+ public:
+  // Room for `most` positions.
+  explicit PositionSet(size_t most) : keys_(most ? std::bit_ceil(2 * most) : 0), used_(keys_.size()) {}
+  // Whether k was new.
+  bool insert(const PositionKey& k) {
+    const size_t mask = keys_.size() - 1;
+    size_t i = hash(k) & mask;
+    for (; used_[i]; i = (i + 1) & mask)
+      if (keys_[i] == k) return false;
+    keys_[i] = k, used_[i] = true;
+    return true;
+  }
+
+ private:
+  static size_t hash(const PositionKey& k) {
     uint64_t h = 0x9E3779B97F4A7C15ULL;
     for (size_t i = 0; i < k.bytes.size(); i += 4) {
       uint32_t w;
@@ -43,6 +61,8 @@ struct PositionKeyHash {
     }
     return size_t(h);
   }
+  std::vector<PositionKey> keys_;
+  std::vector<uint8_t> used_;
 };
 
 PositionKey position_key(const uint8_t* packed) {
@@ -152,14 +172,14 @@ int export_positions(const ExportRequest& req, PositionColumns& p, Sink& sink, s
   }
   const Format& format = *req.format;
   std::unique_ptr<PositionWriter> writer = format.make();
-  std::unordered_set<PositionKey, PositionKeyHash> seen;
+  PositionSet seen(req.filters.dedup ? p.size() : 0);
   size_t skipped[SKIP_NB] = {}, written = 0;
   std::string buffer, fen;
   for (size_t i = 0; i < p.size(); ++i) {
     const int score = stockfish_score(p.score_cp[i], p.mate_in[i]);
     Skip why = skip_reason(p, i, score, req.filters, format);
     const uint8_t* packed = p.packed.data() + 32 * i;
-    if (why == SKIP_NB && req.filters.dedup && !seen.insert(position_key(packed)).second) why = REPEATED;
+    if (why == SKIP_NB && req.filters.dedup && !seen.insert(position_key(packed))) why = REPEATED;
     if (why != SKIP_NB) {
       ++skipped[why];
       continue;

@@ -26,6 +26,9 @@ class FenError : public std::runtime_error {
 };
 
 constexpr std::string_view START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+// The longest FEN Position::fen writes: 64 squares and 7 slashes, side, 4 castling rights,
+// an en-passant square, two 16-bit clocks of 5 digits, and 5 spaces.
+constexpr size_t FEN_MAX_BYTES = 71 + 1 + 4 + 2 + 5 + 5 + 5;
 
 // How a FEN's castling field names the rooks. X-FEN: K and Q (k and q) for the outermost rook
 // on the king's h and a side, a file letter for a castling rook that is not the outermost;

@@ -428,7 +428,7 @@ TEST(ExportFilters, OldFileWithoutFilterColumnsGetsThemDerived) {
   EXPECT_GT(checks, 0u);
 }
 
-// A file of an earlier version: moves as variable-length strings (they are fixed-length
+// A file of an earlier version: FENs and moves as variable-length strings (fixed-length
 // since 0.11), without the filter columns. Every position format exports it byte for byte
 // as the file of this version with the same positions.
 TEST(ExportFile, FileOfAnEarlierVersionExportsTheSame) {

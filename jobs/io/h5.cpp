@@ -164,7 +164,9 @@ Handle create_rows(hid_t in, const std::string& name, hid_t type, size_t rows, s
   Handle space(check(H5Screate_simple(rank, dims, maxdims), in, "create a dataspace for " + name), H5Sclose);
   Handle plist(check(H5Pcreate(H5P_DATASET_CREATE), in, "create a property list"), H5Pclose);
   H5Pset_chunk(plist.id(), rank, chunk);
-  H5Pset_shuffle(plist.id());
+  // Shuffling bytes by their place in an element helps numbers compress, and hurts text:
+  // 199 K FENs as fixed-length text deflate to 2.1 MB unshuffled, 4.1 MB shuffled.
+  if (H5Tget_class(type) != H5T_STRING || H5Tis_variable_str(type) > 0) H5Pset_shuffle(plist.id());
   H5Pset_deflate(plist.id(), 4);
   Handle ds(check(H5Dcreate2(in, name.c_str(), type, space.id(), H5P_DEFAULT, plist.id(), H5P_DEFAULT), in,
                   "create dataset " + name),

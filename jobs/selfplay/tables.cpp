@@ -240,7 +240,7 @@ constexpr auto POSITIONS = h5::table(
     {
         h5::column<&PositionColumns::game>("game", "game index (joins /games/game)"),
         h5::column<&PositionColumns::ply>("ply", "moves before this position, from the game's start_fen"),
-        h5::column<&PositionColumns::fen>("fen", "the position"),
+        h5::fixed_text<&PositionColumns::fen, chess::FEN_MAX_BYTES>("fen", "the position"),
         h5::byte_rows<&PositionColumns::packed, 32>("packed", "the position in 32 bytes; layout in the file's README"),
         h5::fixed_text<&PositionColumns::move, chess::UCI_MOVE_BYTES>("move", "move played (UCI)"),
         h5::fixed_text<&PositionColumns::best, chess::UCI_MOVE_BYTES>(

@@ -129,9 +129,8 @@ def main():
              "--max-plies", "160", "--out", h5, "--quiet"])
         with h5py.File(h5, "r") as f:
             p = f["positions"]
-            # Moves are fixed-length text, numpy bytes of at most 5 (e7e8q); FENs of any length.
-            assert p["move"].dtype == "S5" and p["best"].dtype == "S5", (p["move"].dtype, p["best"].dtype)
-            assert h5py.check_string_dtype(p["fen"].dtype).length is None
+            # Moves and FENs are fixed-length text, numpy bytes of at most 5 (e7e8q) and 93.
+            assert (p["move"].dtype, p["best"].dtype, p["fen"].dtype) == ("S5", "S5", "S93"), p["fen"].dtype
             fen, move = p["fen"].asstr()[:], p["move"].asstr()[:]
             cp, mate, result = p["score_cp"][:], p["mate_in"][:], p["result"][:]
         rows = [i for i in range(len(fen)) if not math.isnan(result[i])]

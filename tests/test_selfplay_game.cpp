@@ -112,6 +112,42 @@ TEST(SelfplayGame, LevelScoresAreAdjudicatedADraw) {
   EXPECT_EQ(g.plies.size(), 26u);  // moves 10 to 13 of both sides, then White's turn at move 14
 }
 
+// A clock for one player only (--engine ... tc= against --engine ... nodes=): the clocked
+// player is told both clocks, the opponent's as its own (as cutechess-cli and fastchess
+// do), and is charged its time; the other moves by its own limits, told no clock, and
+// never loses on time however long it thinks.
+TEST(SelfplayGame, OnePlayerOnTheClockTheOtherByItsLimits) {
+  class Recorder : public ScriptedPlayer {
+   public:
+    Recorder(std::string name, double secs) : ScriptedPlayer(std::move(name), {}, 0, secs) {}
+    MoveChoice choose(const chess::Game& game, const std::optional<Clocks>& clocks, chess::Random& rng) override {
+      seen.push_back(clocks);
+      return ScriptedPlayer::choose(game, clocks, rng);
+    }
+    std::vector<std::optional<Clocks>> seen;
+  };
+  Recorder timed("timed", 0.25), untimed("untimed", 1000.0);
+  GameSpec spec;
+  spec.adjudication.max_plies = 12;
+  spec.clocks = {{{2000, 100}, {}}};  // the first player's clock; none for the second
+  for (uint64_t index : {0, 1}) {
+    timed.seen.clear(), untimed.seen.clear();
+    GameRecord g = play_game(spec, index, timed, untimed);
+    EXPECT_EQ(g.termination, "max_length") << index;
+    ASSERT_EQ(timed.seen.size(), 6u);
+    ASSERT_EQ(untimed.seen.size(), 6u);
+    const chess::Color us = index == 0 ? chess::WHITE : chess::BLACK;
+    for (size_t k = 0; k < 6; ++k) {
+      ASSERT_TRUE(timed.seen[k]) << k;
+      const long left = 2000 - long(k) * 250 + long(k) * 100;  // 0.25 s a move, 0.1 s back
+      EXPECT_EQ(timed.seen[k]->left_ms[us], left) << index << " " << k;
+      EXPECT_EQ(timed.seen[k]->left_ms[~us], left) << index << " " << k;
+      EXPECT_EQ(timed.seen[k]->increment_ms[~us], 100);
+      EXPECT_FALSE(untimed.seen[k]) << k;
+    }
+  }
+}
+
 TEST(SelfplayGame, FlagFallLosesUnlessTheOpponentCannotMate) {
   std::vector<BookLine> book = {{"KR v K", chess::Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1"), {}}};
   ScriptedPlayer slow("slow", {}, 0, 1.0), fast("fast", {}, 0, 0.0);

@@ -47,6 +47,14 @@ void finish(GameRecord& rec, Ending ending, chess::Result result, std::string te
   rec.ending = ending, rec.result = result, rec.termination = std::move(termination);
 }
 
+// The clocks as the mover's engine is told them (UCI's wtime and btime). An opponent without
+// a clock (a node, depth or movetime limit) is shown the mover's own time and increment,
+// as cutechess-cli and fastchess do, so that an engine's time management sees an even game.
+Clocks seen_by(Clocks clocks, chess::Color us, bool opponent_timed) {
+  if (!opponent_timed) clocks.left_ms[~us] = clocks.left_ms[us], clocks.increment_ms[~us] = clocks.increment_ms[us];
+  return clocks;
+}
+
 chess::Result win_for(chess::Color c) {
   return c == chess::WHITE ? chess::Result::WHITE_WINS : chess::Result::BLACK_WINS;
 }
@@ -70,8 +78,9 @@ GameRecord play_game(const GameSpec& spec, uint64_t index, Player& first, Player
   chess::Random rng = chess::stream(spec.seed, index, PLAY_STREAM);
   // By colour: the first player's clock is White's in even games.
   const TimeControl &white_tc = spec.clocks[index % 2], &black_tc = spec.clocks[1 - index % 2];
+  const std::array<bool, 2> timed = {white_tc.on(), black_tc.on()};
   std::optional<Clocks> clock;
-  if (white_tc.on())
+  if (timed[chess::WHITE] || timed[chess::BLACK])
     clock = Clocks{{white_tc.base_ms, black_tc.base_ms}, {white_tc.increment_ms, black_tc.increment_ms}};
   const Adjudication& adj = spec.adjudication;
   Streaks streaks;
@@ -99,13 +108,13 @@ GameRecord play_game(const GameSpec& spec, uint64_t index, Player& first, Player
     player.set_node_factor(spec.variation > 0 ? 1 + spec.variation * (2 * vary.uniform() - 1) : 1);
     MoveChoice c;
     try {
-      c = player.choose(game, clock, rng);
+      c = player.choose(game, timed[us] ? seen_by(*clock, us, timed[~us]) : std::optional<Clocks>(), rng);
     } catch (const std::exception& e) {
       finish(rec, Ending::ERROR, chess::Result::ONGOING, std::string("error: ") + player.name() + ": " + e.what());
       break;
     }
     rec.search_seconds += c.seconds;
-    if (clock) {
+    if (timed[us]) {
       long& left = clock->left_ms[us];
       left -= long(c.seconds * 1000);
       if (left < 0) {

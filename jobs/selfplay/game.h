@@ -46,8 +46,9 @@ class Player {
   virtual ~Player() = default;
   virtual std::string name() const = 0;
   virtual void new_game() = 0;
-  // game: the game so far (start position and moves); clocks: both sides' when the game
-  // has a clock; rng: the game's own stream for any random choice.
+  // game: the game so far (start position and moves); clocks: both sides' when this player
+  // has a clock, none when it moves by its own limits; rng: the game's own stream for any
+  // random choice.
   virtual MoveChoice choose(const chess::Game& game, const std::optional<Clocks>& clocks, chess::Random& rng) = 0;
   // The next move's node limit is the player's times factor (GameSpec::variation), set
   // before each choose(); players without a node limit ignore it.
@@ -106,7 +107,7 @@ struct GameSpec {
   chess::Ruleset ruleset = chess::Ruleset::FIDE;
   chess::ClaimPolicy claims = chess::ClaimPolicy::FIRST;
   Adjudication adjudication;
-  std::array<TimeControl, 2> clocks{};  // the first player's and the second's (both off, or both on)
+  std::array<TimeControl, 2> clocks{};  // the first player's and the second's; off: the player's limits
   uint64_t seed = 0;
   // Per-move variation: the mover's node limit at each move of game i is scaled by a factor
   // drawn uniformly from [1 - variation, 1 + variation] out of (seed, i), so that the two

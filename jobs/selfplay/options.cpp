@@ -160,8 +160,6 @@ void read_players(const Options& opt, SelfplayRequest& req, int limits_given) {
   }
   if ((!req.first.own_limits || !req.second.own_limits) && limits_given != 1)
     throw UsageError("selfplay needs one of --nodes, --depth, --movetime or --tc");
-  if (req.clock_of(req.first).on() != req.clock_of(req.second).on())
-    throw UsageError("a clock (tc=) for one player needs a clock for the other");
 }
 
 // --sprt elo0=E0 elo1=E1 alpha=A beta=B (any left out keeps its default).

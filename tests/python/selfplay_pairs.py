@@ -107,8 +107,6 @@ def check_engines(chesshpc, mpiexec, tmp):
             (["--engine", "cmd=chesshpc", "nodes=10"], "--engine must be given twice: the first player and the second"),
             (["--engine", "cmd=chesshpc", "--engine", "cmd=chesshpc"],
              "selfplay needs one of --nodes, --depth, --movetime or --tc"),
-            (["--engine", "cmd=chesshpc", "nodes=10", "--engine", "cmd=chesshpc", "tc=1+0"],
-             "a clock (tc=) for one player needs a clock for the other"),
             (["--engine", "cmd=chesshpc", "nodes=10", "speed=3", "--engine", "cmd=chesshpc", "nodes=5"],
              "unknown option --speed for 'selfplay --engine'"),
             (["--nodes", "10", "--engine", "cmd=chesshpc", "option.Hash=8", "--engine", "cmd=chesshpc"],

@@ -133,8 +133,9 @@ TEST(Verify, CrashAndTimeoutReportedEngineRestartedRunGoesOn) {
               0u)
         << lines[0];
     EXPECT_NE(lines[0].find("(restarted)"), std::string::npos) << lines[0];
-    // 66 + 66: both other positions were counted and agreed.
-    EXPECT_EQ(lines[1].rfind("verify: 3 positions, 132 nodes, 1 faults, 3 engine queries", 0), 0u) << lines[1];
+    // 66 + 8902 + 66: chesshpc's counts, the crashed position's too; the others agreed.
+    EXPECT_EQ(lines[1].rfind("verify: 3 positions, 9034 nodes, 1 faults, 3 engine queries", 0), 0u) << lines[1];
+    EXPECT_EQ(crash.err, "") << protocol;  // chesshpc's counts are the suite's
 
     Result hang = verify("--engine " + engine("hang-at-depth-3") + " --protocol " + protocol + " --epd " + epd +
                          " --timeout 0.5 --json");
@@ -145,6 +146,21 @@ TEST(Verify, CrashAndTimeoutReportedEngineRestartedRunGoesOn) {
     EXPECT_NE(hang.out.find("did not answer in time (restarted)"), std::string::npos) << hang.out;
     EXPECT_NE(hang.out.find("\"positions\": 3, \"faults\": 1,"), std::string::npos) << hang.out;
   }
+}
+
+// A suite's count that chesshpc does not reach is no standard to judge an engine by: each
+// such line is named on stderr with both counts, and the run exits 1 though the engine
+// agrees with chesshpc.
+TEST(Verify, SuiteCountChesshpcDoesNotReachIsReported) {
+  std::string epd =
+      write_file("wrong_suite.epd", START + " ;D1 20 ;D2 401\n" + "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D2 66\n");
+  Result r = verify("--engine " + STOCKFISH + " --epd " + epd);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_EQ(r.err, "chesshpc verify: " + epd + ":1: chesshpc counts 400 at depth 2 where the file says 401\n");
+  EXPECT_EQ(r.out.rfind("verify: 2 positions, 466 nodes, 0 faults, ", 0), 0u) << r.out;
+  Result shallow = verify("--engine " + STOCKFISH + " --epd " + epd + " --max-depth 1");
+  EXPECT_EQ(shallow.code, 0) << shallow.err;  // depth 1's 20 is right; the second line has no depth 1
+  EXPECT_EQ(shallow.out.rfind("verify: 1 positions, 20 nodes, 0 faults, ", 0), 0u) << shallow.out;
 }
 
 TEST(Verify, WrongNodesSearchedTotalReported) {

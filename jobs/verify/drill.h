@@ -49,7 +49,7 @@ struct CheckResult {
   std::string root_fen;            // as the engine was given it
   std::vector<std::string> moves;  // given after the root, UCI
   int depth = 0;
-  uint64_t nodes = 0;         // chesshpc's count at the root
+  uint64_t nodes = 0;         // chesshpc's count at the root (an engine's crash there too)
   uint64_t engine_nodes = 0;  // the engine's total at the root; 0 when it gave none
   double engine_seconds = 0;  // summed over this position's queries
   int queries = 0;            // engine queries this position cost

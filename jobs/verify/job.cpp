@@ -78,7 +78,7 @@ bool verify_tasks(const VerifyRequest& req, std::vector<VerifyTask>& tasks, int&
   if (!req.fen.empty()) {
     std::optional<chess::Position> root = root_position(req.fen, c960, err);
     if (!root) return false;
-    VerifyTask t{*root, {}, req.depth, -1};
+    VerifyTask t{*root, {}, req.depth, -1, std::nullopt, 0};
     if (!play_moves(*root, req.moves, "verify", err, &t.moves)) return false;
     tasks.push_back(t);
   } else if (!req.epd.empty()) {
@@ -96,17 +96,18 @@ bool verify_tasks(const VerifyRequest& req, std::vector<VerifyTask>& tasks, int&
     }
     for (const EpdLine& line : file.lines) {
       int depth = 0;
+      uint64_t expected = 0;
       for (const auto& [d, count] : line.expected)
-        if (!req.max_depth || d <= req.max_depth) depth = std::max(depth, d);
+        if ((!req.max_depth || d <= req.max_depth) && d > depth) depth = d, expected = count;
       if (!depth) continue;  // nothing shallow enough on this line
       std::optional<chess::Position> root = root_position(line.fen, c960, err);
       if (!root) return false;
-      tasks.push_back({*root, {}, depth, -1});
+      tasks.push_back({*root, {}, depth, -1, expected, line.line_number});
     }
   } else {
     for (uint64_t i = 0; i < req.random; ++i) {
       SeededPosition p = seeded_position(req.seed, i, c960);
-      tasks.push_back({p.root, p.moves, req.depth, p.trap});
+      tasks.push_back({p.root, p.moves, req.depth, p.trap, std::nullopt, 0});
     }
   }
   code = EXIT_OK;
@@ -242,6 +243,15 @@ int VerifySuite::finish(const UnitRun&, std::ostream& out, std::ostream& err) {
     }
   }
   out.flush();
+  // A suite whose count chesshpc does not reach is wrong, or chesshpc is: either way no
+  // engine can be judged by it.
+  int suite_mismatches = 0;
+  for (size_t i = 0; i < tasks.size(); ++i)
+    if (tasks[i].expected && results[i].nodes != *tasks[i].expected) {
+      err << "chesshpc verify: " << req.epd << ":" << tasks[i].line << ": chesshpc counts " << results[i].nodes
+          << " at depth " << tasks[i].depth << " where the file says " << *tasks[i].expected << "\n";
+      ++suite_mismatches;
+    }
 
   if (!req.save_epd.empty()) {
     std::ofstream epd(req.save_epd);
@@ -259,7 +269,7 @@ int VerifySuite::finish(const UnitRun&, std::ostream& out, std::ostream& err) {
     std::string error = write_verify_file(req, tasks, results, started_);
     if (int c = say_unwritten("verify", error, "", err)) return c;
   }
-  return faults_ ? EXIT_MISMATCH : EXIT_OK;
+  return faults_ || suite_mismatches ? EXIT_MISMATCH : EXIT_OK;
 }
 
 }  // namespace chesshpc

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -40,6 +41,9 @@ struct VerifyTask {
   std::vector<chess::Move> moves;
   int depth = 0;
   int trap = -1;  // --random: index into TRAPS
+  // --epd: the suite's count at depth and its line, which chesshpc's count must match.
+  std::optional<uint64_t> expected;
+  int line = 0;
 };
 
 // The positions a request names; false after saying on err why not (with *code the exit

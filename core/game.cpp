@@ -14,6 +14,8 @@ constexpr std::string_view RULE_NAMES[RULE_NB] = {
     "fifty_moves", "seventy_five_moves", "site_thirty_moves",     "site_ten_checks",      "site_thirty_checks",
 };
 
+static_assert(std::ranges::max(RULE_NAMES, {}, &std::string_view::size).size() == RULE_NAME_MAX_BYTES);
+
 constexpr uint16_t bit(Rule r) { return uint16_t(1u << int(r)); }
 
 // The order in which rules end a game when several hold at one position: the game is

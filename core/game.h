@@ -41,6 +41,7 @@ constexpr int RULE_NB = 10;
 // "fivefold_repetition", "fifty_moves", "seventy_five_moves", "site_thirty_moves",
 // "site_ten_checks", "site_thirty_checks".
 std::string_view rule_name(Rule r);
+inline constexpr size_t RULE_NAME_MAX_BYTES = 21;  // "insufficient_material"
 std::optional<Rule> rule_from_name(std::string_view name);
 
 enum class Result : uint8_t { WHITE_WINS, BLACK_WINS, DRAW, ONGOING };

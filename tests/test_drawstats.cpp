@@ -36,10 +36,22 @@ int fire(const GameRow& g, Rule r) { return g.first_fire[int(r)]; }
 
 std::string temp_path(const std::string& name) { return testing::TempDir() + name; }
 
+// Text of variable length, or of fixed length (null-padded, as short codes are written).
 std::vector<std::string> read_strings(hid_t file, const char* path) {
   hid_t ds = H5Dopen2(file, path, H5P_DEFAULT);
   hid_t space = H5Dget_space(ds);
   hssize_t n = H5Sget_simple_extent_npoints(space);
+  hid_t stored = H5Dget_type(ds);
+  if (!H5Tis_variable_str(stored)) {
+    const size_t width = H5Tget_size(stored);
+    std::string flat(size_t(n) * width, '\0');
+    H5Dread(ds, stored, H5S_ALL, H5S_ALL, H5P_DEFAULT, flat.data());
+    std::vector<std::string> out;
+    for (size_t i = 0; i < size_t(n); ++i) out.push_back(flat.substr(i * width, width).c_str());
+    H5Tclose(stored), H5Sclose(space), H5Dclose(ds);
+    return out;
+  }
+  H5Tclose(stored);
   hid_t type = H5Tcopy(H5T_C_S1);
   H5Tset_size(type, H5T_VARIABLE);
   H5Tset_cset(type, H5T_CSET_UTF8);

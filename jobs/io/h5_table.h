@@ -167,6 +167,15 @@ struct MemberGet {
   decltype(auto) operator()(const auto& x) const { return (x.*M); }
 };
 
+// Dataset k of column c: fixed-length text when the column has a width (fixed_width), else
+// the values' own type.
+template <class T>
+void write_values(const Group& g, const ColumnInfo& c, size_t k, const std::vector<T>& v, const Layout& layout) {
+  if constexpr (std::is_same_v<T, std::string>)
+    if (c.width) return write_fixed_text(g, dataset_name(c, k), v, c.width, dataset_doc(c, k), layout);
+  write_column(g, dataset_name(c, k), v, dataset_doc(c, k), layout);
+}
+
 // Row tables: a column of Get(row), or one per key when that is a std::array.
 template <class Row, class Get>
 void write_rows(const Group& g, const ColumnInfo& c, std::span<const Row> rows, const Layout& layout) {
@@ -175,7 +184,7 @@ void write_rows(const Group& g, const ColumnInfo& c, std::span<const Row> rows, 
     std::vector<typename Family<V>::Elem> v;
     v.reserve(rows.size());
     for (const Row& r : rows) v.push_back(element(Get{}(r), k));
-    write_column(g, dataset_name(c, k), v, dataset_doc(c, k), layout);
+    write_values(g, c, k, v, layout);
   }
 }
 
@@ -196,7 +205,7 @@ template <class Cols, auto M>
 void write_member(const Group& g, const ColumnInfo& c, const Cols& cols, const Layout& layout) {
   using E = typename MemberOf<decltype(M)>::Value::value_type;
   if constexpr (Family<E>::size == 0) {
-    write_column(g, dataset_name(c, 0), cols.*M, dataset_doc(c, 0), layout);
+    write_values(g, c, 0, cols.*M, layout);
   } else {
     write_rows<E, std::identity>(g, c, cols.*M, layout);
   }
@@ -221,11 +230,6 @@ void read_member(const Group& g, const ColumnInfo& c, Cols& cols, bool) {
 template <class Cols, auto M, size_t W>
 void write_bytes(const Group& g, const ColumnInfo& c, const Cols& cols, const Layout& layout) {
   write_byte_rows(g, dataset_name(c, 0), cols.*M, W, dataset_doc(c, 0), layout);
-}
-
-template <class Cols, auto M, size_t W>
-void write_text(const Group& g, const ColumnInfo& c, const Cols& cols, const Layout& layout) {
-  write_fixed_text(g, dataset_name(c, 0), cols.*M, W, dataset_doc(c, 0), layout);
 }
 
 template <class Cols, auto M, size_t W>
@@ -312,14 +316,14 @@ constexpr auto byte_rows(std::string_view name, std::string_view description) {
       {name, description, Type::BYTES, Width}, &detail::write_bytes<C, M, Width>, &detail::read_bytes<C, M, Width>};
 }
 
-// Text of at most Width bytes a row from a std::vector<std::string> member M of a struct of
-// column vectors, stored as fixed-length strings (h5::write_fixed_text says why). Files
-// written before it with variable-length strings read alike.
-template <auto M, size_t Width>
-constexpr auto fixed_text(std::string_view name, std::string_view description) {
-  using C = typename detail::MemberOf<decltype(M)>::Class;
-  static_assert(std::is_same_v<typename detail::MemberOf<decltype(M)>::Value, std::vector<std::string>>);
-  return Column<C>{{name, description, Type::STR, Width}, &detail::write_text<C, M, Width>, &detail::read_member<C, M>};
+// A text column of at most width bytes a row, stored as fixed-length strings
+// (h5::write_fixed_text says why); files written before with variable-length strings read
+// alike. E.g. h5::fixed_width(h5::column<&Positions::move>("move", "..."), 5).
+template <class Src>
+constexpr Column<Src> fixed_width(Column<Src> c, size_t width) {
+  if (c.type != Type::STR || width == 0) throw Error("HDF5: a fixed width is for text columns");
+  c.width = width;
+  return c;
 }
 
 // A column added to a table after files were written without it: read_table leaves it

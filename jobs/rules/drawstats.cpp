@@ -35,10 +35,12 @@ constexpr auto GAMES = h5::table(
         h5::column<&GameRow::index>("index", "0-based game number in the file"),
         h5::column<&GameRow::first_line>("first_line", "1-based line where the game starts"),
         h5::column<&GameRow::result>("result", "PGN Result tag"),
-        h5::computed<GameRow>("termination", "rule that ends the game under the ruleset; '' if none",
-                              [](const GameRow& g) {
-                                return g.termination < 0 ? std::string() : std::string(rule_key(size_t(g.termination)));
-                              }),
+        h5::fixed_width(h5::computed<GameRow>("termination", "rule that ends the game under the ruleset; '' if none",
+                                              [](const GameRow& g) {
+                                                return g.termination < 0 ? std::string()
+                                                                         : std::string(rule_key(size_t(g.termination)));
+                                              }),
+                        chess::RULE_NAME_MAX_BYTES),
         h5::column<&GameRow::termination_ply>("termination_ply", "ply of the termination; -1 if none"),
         h5::column<&GameRow::plies>("plies", "moves recorded in the file"),
         h5::column<&GameRow::perpetual_check>("perpetual_check", "repetition reached by perpetual check"),

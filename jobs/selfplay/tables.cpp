@@ -240,11 +240,12 @@ constexpr auto POSITIONS = h5::table(
     {
         h5::column<&PositionColumns::game>("game", "game index (joins /games/game)"),
         h5::column<&PositionColumns::ply>("ply", "moves before this position, from the game's start_fen"),
-        h5::fixed_text<&PositionColumns::fen, chess::FEN_MAX_BYTES>("fen", "the position"),
+        h5::fixed_width(h5::column<&PositionColumns::fen>("fen", "the position"), chess::FEN_MAX_BYTES),
         h5::byte_rows<&PositionColumns::packed, 32>("packed", "the position in 32 bytes; layout in the file's README"),
-        h5::fixed_text<&PositionColumns::move, chess::UCI_MOVE_BYTES>("move", "move played (UCI)"),
-        h5::fixed_text<&PositionColumns::best, chess::UCI_MOVE_BYTES>(
-            "best", "the search's best move (UCI); differs from move when sampled"),
+        h5::fixed_width(h5::column<&PositionColumns::move>("move", "move played (UCI)"), chess::UCI_MOVE_BYTES),
+        h5::fixed_width(
+            h5::column<&PositionColumns::best>("best", "the search's best move (UCI); differs from move when sampled"),
+            chess::UCI_MOVE_BYTES),
         h5::column<&PositionColumns::score_cp>("score_cp", "search score in centipawns, mover's view; NaN if none"),
         h5::column<&PositionColumns::mate_in>("mate_in", "mate in N moves, mover's view (negative: mated); 0 if none"),
         h5::column<&PositionColumns::depth>("depth", "search depth reached"),

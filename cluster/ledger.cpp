@@ -6,13 +6,22 @@
 
 namespace chesshpc {
 
+// The record after which the job wants no more units is reported at once: the run ends
+// soon after, before the next report or within the same interval, and its log should say
+// what ended it. Outside the lock, since the report asks detail() for the job's words.
 void Ledger::record(size_t unit, Payload&& result, double seconds, int rank) {
-  std::lock_guard lock(mutex_);
-  if (frozen_) return;
-  Recorded r = job_.record(unit, std::move(result), seconds, rank);
-  if (seconds_.size() <= size_t(rank)) seconds_.resize(size_t(rank) + 1);
-  seconds_[size_t(rank)] += seconds;
-  if (progress_) progress_->done(r.items, r.work);
+  bool now_enough = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (frozen_) return;
+    Recorded r = job_.record(unit, std::move(result), seconds, rank);
+    if (seconds_.size() <= size_t(rank)) seconds_.resize(size_t(rank) + 1);
+    seconds_[size_t(rank)] += seconds;
+    if (progress_) progress_->done(r.items, r.work);
+    now_enough = !enough_reported_ && job_.enough();
+    enough_reported_ = enough_reported_ || now_enough;
+  }
+  if (now_enough && progress_) progress_->report();
 }
 
 std::function<uint64_t()> Ledger::checkpoint() {

@@ -33,14 +33,16 @@ class Ledger {
   // time counts as idle). hosts: every rank's, by rank.
   void stop(const std::vector<std::string>& hosts, double elapsed, int concurrency);
   std::string detail() const;
-  // The job's enough(): no more units are wanted.
+  // The job's enough(): no more units are wanted. The record() that makes it true shows
+  // the progress line at once (a line of its own in a log), once.
   bool enough() const;
 
  private:
   UnitJob& job_;
   Progress* progress_;
   bool frozen_ = false;
-  std::vector<double> seconds_;  // per rank: the seconds of the units recorded from it
+  bool enough_reported_ = false;  // the progress line has shown that the job has enough
+  std::vector<double> seconds_;   // per rank: the seconds of the units recorded from it
   mutable std::mutex mutex_;
 };
 

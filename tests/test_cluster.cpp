@@ -364,6 +364,43 @@ TEST(Ledger, FreezeIgnoresLaterRecordsButNotCheckpoints) {
   EXPECT_EQ(shown.reports("ledger: 8/10"), 0u) << shown.text.text();
 }
 
+// The record after which the job has enough (an SPRT decided) shows the progress line at
+// once, whatever the interval (a day here: no report of the clock's), and only once; a
+// progress line that is off or finished shows nothing.
+TEST(Ledger, TheRecordThatMakesEnoughIsReportedAtOnceAndOnce) {
+  FakeJob job(5);
+  job.enough_after = 2;
+  SharedText text;
+  std::ostream err{&text};
+  Progress progress{err, "ledger", true, 86400};
+  progress.add_total(10);
+  progress.set_detail([] { return ", detail"; });
+  Ledger ledger{job, &progress};
+  ledger.record(0, payload_of(0), 0, 0);
+  EXPECT_EQ(text.text(), "");
+  ledger.record(1, payload_of(1), 0, 0);
+  const std::string shown = text.text();
+  // One report (a line in a log, the status line on a terminal), with the job's detail.
+  EXPECT_EQ(occurrences(shown, "ledger: "), 1u) << shown;
+  EXPECT_NE(shown.find("ledger: 4/10 units, "), std::string::npos) << shown;
+  EXPECT_NE(shown.find(", detail"), std::string::npos) << shown;
+  ledger.record(2, payload_of(2), 0, 0);  // a unit still out at the decision
+  EXPECT_EQ(text.text(), shown);
+  progress.finish();
+  progress.report();
+  EXPECT_EQ(text.text(), shown);
+
+  FakeJob quiet_job(5);
+  quiet_job.enough_after = 1;
+  SharedText none;
+  std::ostream none_err{&none};
+  Progress off{none_err, "ledger", false, 86400};
+  Ledger quiet{quiet_job, &off};
+  quiet.record(0, payload_of(0), 0, 0);
+  EXPECT_TRUE(quiet.enough());
+  EXPECT_EQ(none.text(), "");
+}
+
 TEST(Ledger, CheckpointIsTheJobsWriterOrEmpty) {
   FakeJob job(5);
   Ledger ledger(job, nullptr);

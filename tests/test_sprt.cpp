@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 
+#include "jobs/selfplay/batch.h"
+#include "jobs/selfplay/game_bytes.h"
 #include "jobs/selfplay/sprt.h"
 
 using namespace chesshpc;
@@ -126,4 +129,81 @@ TEST(Sprt, PairSequenceCountsPairsInGameOrderUpToTheDecision) {
   gap.add(0, std::nullopt), gap.add(1, 1.0), gap.add(2, 0.5), gap.add(3, 0.5);
   EXPECT_EQ(gap.pairs(), 2u);
   EXPECT_EQ(llr_text(1.234, SprtSpec{}), "LLR 1.23 [-2.94, 2.94]");
+}
+
+namespace {
+
+// Rank 0's record of a unit of games with these results (game i's result results[i]), as
+// another rank would send it; the games themselves are not played.
+void record_games(SelfplayBatch& batch, uint64_t first, const std::vector<chess::Result>& results) {
+  std::vector<GameRecord> games;
+  for (uint64_t i = 0; i < results.size(); ++i) {
+    GameRecord g;
+    g.index = first + i, g.result = results[i];
+    g.opening.start = chess::Position::start();
+    g.termination = "checkmate";
+    g.first_fire.fill(-1);
+    games.push_back(g);
+  }
+  batch.record(size_t(first / GAMES_PER_UNIT), encode_games(games), 0, 0);
+}
+
+// What the progress line adds after the games per second (which depend on the clock).
+std::string after_rate(const SelfplayBatch& batch) {
+  const std::string detail = batch.progress_detail();
+  const size_t rate = detail.find(" games/s");
+  return rate == std::string::npos ? "no rate in '" + detail + "'" : detail.substr(rate + 8);
+}
+
+// A batch of 40 games, planned as rank 0 plans it (its players are never started).
+SelfplayRequest batch_of_40(std::optional<SprtSpec> sprt) {
+  SelfplayRequest req;
+  req.games = 40, req.threads = 1, req.limits.nodes = 50, req.sprt = sprt;
+  return req;
+}
+
+void plan(SelfplayBatch& batch) {
+  std::ostringstream err;
+  ASSERT_EQ(batch.plan(Ranks{}, err), 0) << err.str();
+}
+
+}  // namespace
+
+// The progress line of an --sprt batch shows the LLR over the pairs counted so far and its
+// bounds, and the decision once there is one; without --sprt no LLR at all. Pair 0 drawn
+// twice (DD): N = 1.004, m = 0.5, v = 0.001 x (0.25 + 0.0625 + 0.0625 + 0.25) / 1.004,
+//   LLR = 1.004 x 0.0143872 x (1 - 1.0143872) / (2 v) = -0.16692, undecided.
+// Then pairs lost twice (LL): with 9 of them N = 10.003, m = 0.0501849, v = 0.0226364,
+// LLR -2.90551, still undecided; the 10th makes N = 11.003, m = 0.0456239, v = 0.0207872,
+// LLR -3.51502 below -2.944439: H0 after pair 10.
+// (Before the first game it read "0.0 games/s;; LLR 0.00".)
+TEST(SelfplayBatch, ProgressShowsTheLlrAndTheDecisionOnlyWithSprt) {
+  using chess::Result;
+  SelfplayBatch batch(batch_of_40(SprtSpec{0, 10, 0.05, 0.05}));
+  plan(batch);
+  EXPECT_EQ(after_rate(batch), "; LLR 0.00 [-2.94, 2.94]");
+  record_games(batch, 0, {Result::DRAW, Result::DRAW});
+  EXPECT_EQ(after_rate(batch), "; 1/2-1/2 2; LLR -0.17 [-2.94, 2.94]");
+  // Game 3 before game 2: pair 1 counts once both are in. The first player has White in
+  // even games: 0-1 there and 1-0 in odd games is a pair it lost twice.
+  record_games(batch, 3, {Result::WHITE_WINS});
+  EXPECT_EQ(after_rate(batch), "; 1-0 1 1/2-1/2 2; LLR -0.17 [-2.94, 2.94]");
+  record_games(batch, 2, {Result::BLACK_WINS});
+  EXPECT_EQ(after_rate(batch), "; 0-1 1 1-0 1 1/2-1/2 2; LLR -0.12 [-2.94, 2.94]");
+  for (uint64_t pair = 2; pair <= 9; ++pair) record_games(batch, 2 * pair, {Result::BLACK_WINS, Result::WHITE_WINS});
+  EXPECT_EQ(after_rate(batch), "; 0-1 9 1-0 9 1/2-1/2 2; LLR -2.91 [-2.94, 2.94]");
+  EXPECT_FALSE(batch.enough());
+  record_games(batch, 20, {Result::BLACK_WINS, Result::WHITE_WINS});
+  EXPECT_TRUE(batch.enough());
+  EXPECT_EQ(after_rate(batch), "; 0-1 10 1-0 10 1/2-1/2 2; LLR -3.52 [-2.94, 2.94] H0");
+  // A pair won twice after the decision (a unit still out then) counts in the results only.
+  record_games(batch, 22, {Result::WHITE_WINS, Result::BLACK_WINS});
+  EXPECT_EQ(after_rate(batch), "; 0-1 11 1-0 11 1/2-1/2 2; LLR -3.52 [-2.94, 2.94] H0");
+
+  SelfplayBatch plain(batch_of_40(std::nullopt));
+  plan(plain);
+  EXPECT_EQ(after_rate(plain), "");
+  record_games(plain, 0, {Result::DRAW, Result::WHITE_WINS});
+  EXPECT_EQ(after_rate(plain), "; 1-0 1 1/2-1/2 1");
+  EXPECT_FALSE(plain.enough());
 }

@@ -20,6 +20,7 @@ Progress::Progress(std::ostream& err, std::string label, bool enabled, double in
       label_(std::move(label)),
       rate_(std::move(rate)),
       tty_(isatty(STDERR_FILENO)),
+      enabled_(enabled),
       interval_(interval > 0 ? interval
                 : tty_       ? 1.0
                              : 10.0) {
@@ -42,6 +43,11 @@ void Progress::finish() {
 void Progress::say(const std::string& line) {
   std::lock_guard lock(mutex_);
   err_ << (printed_ && tty_ ? "\r\033[K" : "") << line << std::flush;
+}
+
+void Progress::report() {
+  std::lock_guard lock(mutex_);
+  if (enabled_ && !stop_) print();
 }
 
 void Progress::loop() {

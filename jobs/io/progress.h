@@ -1,6 +1,7 @@
 // Progress of a long run on stderr: units done, nodes per second and the time left.
-// Silent for runs shorter than one interval and when disabled (--quiet). On a terminal
-// one status line is rewritten in place; in a log each report is a line of its own.
+// Silent for runs shorter than one interval (unless report() asks for one) and when
+// disabled (--quiet). On a terminal one status line is rewritten in place; in a log each
+// report is a line of its own.
 #pragma once
 
 #include <atomic>
@@ -37,6 +38,10 @@ class Progress {
   // Prints a line of its own (ending in '\n') between reports, clearing a TTY status
   // line first; thread-safe.
   void say(const std::string& line);
+  // Reports now, between the interval's reports, for an event the run's log should show
+  // when it happens (an SPRT's decision); nothing when disabled or finished. Thread-safe;
+  // the caller must not hold a lock that the detail function takes.
+  void report();
   // Stops reporting and clears a TTY status line; called by the destructor too.
   void finish();
 
@@ -47,7 +52,7 @@ class Progress {
   std::ostream& err_;
   std::string label_, rate_, unit_name_ = "units";
   std::function<std::string()> detail_;
-  bool tty_;
+  bool tty_, enabled_;
   std::chrono::duration<double> interval_;
   std::atomic<uint64_t> total_{0}, units_{0}, nodes_{0};
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 
 #include "core/threads.h"
 #include "jobs/io/h5.h"
@@ -176,8 +177,9 @@ SelfplayTables SelfplayBatch::take_unwritten() {
 std::string SelfplayBatch::progress_detail() const {
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   char rate[32];
-  std::snprintf(rate, sizeof rate, ", %.1f games/s;", secs > 0 ? double(recorded_) / secs : 0.0);
+  std::snprintf(rate, sizeof rate, ", %.1f games/s", secs > 0 ? double(recorded_) / secs : 0.0);
   std::string s = rate;
+  if (!results_.empty()) s += ";";  // before the first game: "0.0 games/s; LLR 0.00 [...]", not ";;"
   for (const auto& [result, n] : results_) s += " " + result + " " + std::to_string(n);
   if (sprt_) {
     s += "; " + llr_text(sprt_->llr(), sprt_->spec());
@@ -275,11 +277,15 @@ int SelfplayBatch::finish(const UnitRun& run, std::ostream& out, std::ostream& e
   }
   // A decided SPRT keeps the pairs up to its decision: the same games on any number of
   // ranks, whichever units were still out when it came.
-  if (enough()) all.keep_games_before(2 * sprt_->pairs());
+  const uint64_t kept = enough() ? 2 * sprt_->pairs() : req_.games;
+  if (enough()) all.keep_games_before(kept);
+  // Games of earlier runs the file keeps: a resumed batch's parts may hold games past the
+  // decision, which the file leaves out as it leaves out this run's.
+  const size_t resumed = size_t(std::distance(done_.begin(), done_.lower_bound(kept)));
   if (!req_.out.empty())
     unwritten = h5::write_error([&] { dropped = store_.finish(all, run.started, threads_, run.ranks, sprt); });
   if (req_.out.empty()) all.sort_by_game();
-  print_summary(req_, all, run, threads_, done_.size(), dropped, search_seconds_, sprt, recorded_, out);
+  print_summary(req_, all, run, threads_, resumed, dropped, search_seconds_, sprt, recorded_, out);
   return say_unwritten(
       "selfplay", unwritten,
       "the games written so far stay in '" + store_.parts_dir() + "' (--resume plays the others and writes the file)",

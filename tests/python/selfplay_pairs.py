@@ -10,17 +10,29 @@
   sprt     nodes=5000 against nodes=50 with --sprt elo0=0 elo1=10 over 40 games: H1 after the
            first pair, the file holding just the decided pairs with llr, lower, upper and
            decision; the same batch on 2 ranks (mpirun) stops there too, with the same games
+  sprt_resume  600 nodes against 600, --sprt elo0=-50 elo1=50 over 100 games (H0 after 36 pairs):
+           SIGTERM once a part holds games, before the decision; a resume with another --sprt or
+           none refused (exit 3, the line, the parts untouched); resumed on 2 ranks it counts the
+           parts' pairs and decides at the same pair with the same LLR, /games, /positions and
+           sprt attributes as the uninterrupted run; a batch whose parts hold a decided SPRT and
+           games past it resumes playing none, into the decided file
+  sprt_progress  the stderr report at the decision: one line (--progress 86400) ending in the
+           JSON's "LLR 3.81 [-2.94, 2.94] H1", on 1 and 2 ranks; without --sprt no report
 
 usage: selfplay_pairs.py CASE CHESSHPC MPIEXEC
 """
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
 
 import h5py
 import numpy as np
+from mpi_selfplay import columns, games_in_parts, mpirun, same
+from procs import stop_after_first_record
 
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
            OMPI_MCA_btl_vader_single_copy_mechanism="none")
@@ -119,13 +131,17 @@ def check_engines(chesshpc, mpiexec, tmp):
     print("engines: per-side names, node limits, settings and options; bad --engine usage: ok")
 
 
+def strong_weak(chesshpc, out, *extra, games=40, sprt=("--sprt", "elo0=0", "elo1=10")):
+    """nodes=5000 against nodes=50: the first player wins both games of pair 0, H1 at once."""
+    return [chesshpc, "selfplay", "--games", str(games), "--random-plies", "4", "--seed", "3",
+            "--engine", "name=strong", "cmd=chesshpc", "nodes=5000", "--engine", "name=weak", "cmd=chesshpc", "nodes=50",
+            *sprt, "--threads", "1", "--out", out, *extra]
+
+
 def check_sprt(chesshpc, mpiexec, tmp):
     def batch(name, launcher=()):
         out = os.path.join(tmp, name)
-        r = run([*launcher, chesshpc, "selfplay", "--games", "40", "--random-plies", "4", "--seed", "3",
-                 "--engine", "name=strong", "cmd=chesshpc", "nodes=5000",
-                 "--engine", "name=weak", "cmd=chesshpc", "nodes=50",
-                 "--sprt", "elo0=0", "elo1=10", "--threads", "1", "--out", out, "--quiet", "--json"])
+        r = run([*launcher, *strong_weak(chesshpc, out, "--quiet", "--json")])
         return out, json.loads(r.stdout)
 
     alone, summary = batch("sprt.h5")
@@ -148,7 +164,97 @@ def check_sprt(chesshpc, mpiexec, tmp):
     print("sprt: H1 after one pair, the file and 2 ranks alike:", summary["sprt"])
 
 
-CASES = {"pairs": check_pairs, "engines": check_engines, "sprt": check_sprt}
+def check_sprt_resume(chesshpc, mpiexec, tmp):
+    def batch(out, *extra, sprt=("--sprt", "elo0=-50", "elo1=50")):
+        """Two players of 600 nodes: H0 after pair 35 (72 games of the 100), in about 2 s."""
+        return [chesshpc, "selfplay", "--games", "100", "--random-plies", "4", "--seed", "3",
+                "--engine", "name=a", "cmd=chesshpc", "nodes=600", "--engine", "name=b", "cmd=chesshpc", "nodes=600",
+                *sprt, "--threads", "1", "--out", out, "--quiet", "--json", *extra]
+
+    reference = os.path.join(tmp, "whole.h5")
+    whole = json.loads(run(batch(reference)).stdout)
+    assert whole["games"] == 72 and whole["sprt"]["pairs"] == 36 and whole["sprt"]["decision"] == "H0", whole
+
+    stopped = os.path.join(tmp, "stopped.h5")
+    cmd = batch(stopped, "--checkpoint", "0.05")
+    err = stop_after_first_record(cmd, lambda: games_in_parts(stopped), "the SPRT batch", ENV)
+    kept = games_in_parts(stopped)
+    assert 2 <= kept < 72, f"{kept} games in the parts: the stop must come before the decision (72 games)"
+    assert f"stopped by SIGTERM after {kept} of 100 games" in err, err
+
+    # Another --sprt, or none, is another batch: refused as any changed setting is, the parts
+    # left as they were.
+    parts = stopped + ".parts"
+
+    def snapshot():
+        return {n: open(os.path.join(parts, n), "rb").read() for n in sorted(os.listdir(parts))}
+
+    before = snapshot()
+    theirs = "its sprt=elo0=-50 elo1=50 alpha=0.05 beta=0.05, this run's "
+    for sprt, ours in ((("--sprt", "elo0=-50", "elo1=60"), "sprt=elo0=-50 elo1=60 alpha=0.05 beta=0.05"),
+                       ((), "(nothing)")):
+        r = run(batch(stopped, "--checkpoint", "0.05", "--resume", sprt=sprt), code=3)
+        assert r.stderr == f"chesshpc selfplay: cannot resume from '{parts}': it holds another batch: {theirs}{ours}\n", \
+            r.stderr
+        assert r.stdout == "" and snapshot() == before and not os.path.exists(stopped)
+
+    # Resumed on 2 ranks: the pairs of the parts count in the test, which decides at the
+    # same pair with the same LLR, and the file is the uninterrupted run's.
+    resumed = json.loads(run(mpirun(mpiexec, 2) + cmd + ["--resume"]).stdout)
+    assert resumed["games_resumed"] == kept and resumed["games"] == 72, resumed
+    assert resumed["sprt"] == dict(whole["sprt"], games_recorded=resumed["sprt"]["games_recorded"]), resumed
+    same(columns(reference), columns(stopped))
+    with h5py.File(reference, "r") as a, h5py.File(stopped, "r") as b:
+        for name in ("sprt", "llr", "lower", "upper", "decision", "sprt_pairs", "pairs", "games", "positions"):
+            assert a.attrs[name] == b.attrs[name], (name, a.attrs[name], b.attrs[name])
+    assert not os.path.exists(parts)
+
+    # A batch stopped after its SPRT decided: its parts hold pair 0 (H1 at once) and pair 1,
+    # played after the decision by a unit still out. Made from a batch of the same games
+    # without --sprt (a game depends on the seed and its index alone), its part marked as
+    # one of the decided batch's. --resume plays no game and writes the decided file.
+    decided, four, done = (os.path.join(tmp, n) for n in ("decided.h5", "four.h5", "done.h5"))
+    run(strong_weak(chesshpc, decided, "--quiet"))
+    run(strong_weak(chesshpc, four, "--quiet", games=4, sprt=()))
+    os.mkdir(done + ".parts")
+    shutil.copy(four, os.path.join(done + ".parts", "part-000000.h5"))
+    with h5py.File(decided, "r") as f, h5py.File(os.path.join(done + ".parts", "part-000000.h5"), "r+") as part:
+        part.attrs.modify("job", "selfplay-part")
+        part.attrs.modify("identity", f.attrs["identity"])
+    r = json.loads(run(strong_weak(chesshpc, done, "--quiet", "--json", "--resume")).stdout)
+    # Before, "2 games (4 resumed)": the games past the decision counted as resumed.
+    assert r["games"] == 2 and r["games_resumed"] == 2 and r["games_played"] == 0, r
+    assert r["sprt"]["games_recorded"] == 0 and r["sprt"]["decision"] == "H1" and r["sprt"]["pairs"] == 1, r
+    same(columns(decided), columns(done))
+    with h5py.File(done, "r") as f:
+        assert f.attrs["decision"] == "H1" and f.attrs["sprt_pairs"] == 1 and f.attrs["games"] == 2
+    assert not os.path.exists(done + ".parts")
+    print(f"sprt resume: stopped after {kept} games, resumed on 2 ranks: H0 after 36 pairs, the same file; "
+          "another --sprt refused; a decided batch resumed plays nothing")
+
+
+def check_sprt_progress(chesshpc, mpiexec, tmp):
+    # A day between reports: the one report is the decision's.
+    report = re.compile(r"selfplay: \d+/40 games, [0-9.]+ positions/s, elapsed [0-9:]+, ETA [0-9:?]+, "
+                        r"[0-9.]+ games/s; (0-1 \d+ 1-0 \d+); (LLR .*)")
+    for launcher in ((), tuple(mpirun(mpiexec, 2))):
+        out = os.path.join(tmp, f"progress-{len(launcher)}.h5")
+        r = run([*launcher, *strong_weak(chesshpc, out, "--json", "--progress", "86400")])
+        test = json.loads(r.stdout)["sprt"]
+        lines = [line for line in r.stderr.splitlines() if line.startswith("selfplay: ")]
+        assert len(lines) == 1, r.stderr
+        shown = report.fullmatch(lines[0])
+        assert shown, lines[0]
+        llr = f"LLR {test['llr']:.2f} [{test['lower']:.2f}, {test['upper']:.2f}] {test['decision']}"
+        assert shown.group(2) == llr == "LLR 3.81 [-2.94, 2.94] H1", (lines[0], test)
+    plain = run(strong_weak(chesshpc, os.path.join(tmp, "plain.h5"), "--json", "--progress", "86400", games=2,
+                            sprt=()))
+    assert plain.stderr == "", plain.stderr
+    print("sprt progress: the decision reported at once, LLR 3.81 [-2.94, 2.94] H1 as in the JSON, on 1 and 2 ranks")
+
+
+CASES = {"pairs": check_pairs, "engines": check_engines, "sprt": check_sprt, "sprt_resume": check_sprt_resume,
+         "sprt_progress": check_sprt_progress}
 
 if __name__ == "__main__":
     case, chesshpc, mpiexec = sys.argv[1:4]

@@ -2,8 +2,9 @@
 # `chesshpc export` against its anchor, nnue-pytorch's own training-data converters (run
 # through bench/nnue_pytorch_driver.cpp, built by hand as bench/README.md, "export", says),
 # in the same run: makes a selfplay dataset, exports it as plain, bin and binpack, checks
-# that the anchor reads chesshpc's files back to chesshpc's own bytes, then times each pair
-# of commands in turn (A B A B ...) and prints the medians and the pairwise ratios A/B.
+# that the anchor reads chesshpc's files back to chesshpc's own records, then times each
+# pair of commands in turn (with chesshpc's reading alone as a third) and prints medians
+# and pairwise ratios. Nothing is built here: both programs are given.
 set -euo pipefail
 
 usage() {
@@ -19,11 +20,14 @@ Pairs timed (A: chesshpc from the HDF5 file; B: the anchor converting the same p
   binpack  chesshpc export --format binpack   vs  bin -> binpack
   bin      chesshpc export --format bin       vs  plain -> bin
   plain    chesshpc export --format plain     vs  bin -> plain
+  R: chesshpc export of the same format with every position left out (--skip-plies), its
+  reading alone. Each figure is the whole process, start-up included; cpu is user + system.
 Exit status: 0 done and every check passed, 1 a check failed (the anchor read a file of
 chesshpc's differently: the figures are still printed), 2 bad usage.
 USAGE
 }
 
+[[ ${1-} == -h || ${1-} == --help ]] && { usage; exit 0; }
 (($# >= 2)) || { usage >&2; exit 2; }
 chesshpc=$1 driver=$2
 shift 2
@@ -138,7 +142,7 @@ pairs = [  # format, A (chesshpc), B (the anchor), R (chesshpc, reading only)
 ]
 
 def run(cmd):
-    """(wall s, cpu s) of one run of cmd; exits on a failed run, whose figures mean nothing."""
+    """(wall s, cpu s, peak MiB) of one run of cmd; exits on a failed run, whose figures mean nothing."""
     start = time.perf_counter()
     p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, ru = os.wait4(p.pid, 0)
@@ -146,13 +150,14 @@ def run(cmd):
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
         sys.exit(f"bench/export_anchor.sh: '{' '.join(cmd)}' exited {code}")
-    return wall, ru.ru_utime + ru.ru_stime
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024  # ru_maxrss: KiB on Linux
 
 def spread(xs, fmt):
     return f"{fmt(statistics.median(xs))} ({fmt(min(xs))}-{fmt(max(xs))})"
 
 s, r = (lambda x: f"{x:.3f}"), (lambda x: f"{x:.2f}")
-heads = ["A cpu s", "B cpu s", "A/B cpu", "A wall s", "B wall s", "A/B wall", "R cpu s", "(A-R)/B cpu"]
+heads = ["A cpu s", "B cpu s", "A/B cpu", "A wall s", "B wall s", "A/B wall", "R cpu s", "(A-R)/B cpu",
+         "A peak MiB", "B peak MiB"]
 print(f"{runs} runs each, in turn (A B R, B R A, R A B, ...) after one warm-up of each; median (min-max)")
 print(f"{'format':8}" + "".join(f" {h:>19}" for h in heads))
 for name, a, b, rd in pairs:
@@ -170,7 +175,8 @@ for name, a, b, rd in pairs:
             spread([t[0] for t in ta], s), spread([t[0] for t in tb], s),
             spread([x[0] / y[0] for x, y in zip(ta, tb)], r),
             spread([t[1] for t in tr], s),
-            spread([(x[1] - z[1]) / y[1] for x, y, z in zip(ta, tb, tr)], r)]
+            spread([(x[1] - z[1]) / y[1] for x, y, z in zip(ta, tb, tr)], r),
+            f"{statistics.median(t[2] for t in ta):.1f}", f"{statistics.median(t[2] for t in tb):.1f}"]
     print(f"{name:8}" + "".join(f" {c:>19}" for c in cols), flush=True)
 PY
 exit "$status"

@@ -178,5 +178,7 @@ for name, a, b, rd in pairs:
             spread([(x[1] - z[1]) / y[1] for x, y, z in zip(ta, tb, tr)], r),
             f"{statistics.median(t[2] for t in ta):.1f}", f"{statistics.median(t[2] for t in tb):.1f}"]
     print(f"{name:8}" + "".join(f" {c:>19}" for c in cols), flush=True)
+# A child's peak starts at this timer's own (it is counted from before the exec).
+print(f"peak floor: {run(['true'])[2]:.1f} MiB (a peak at it means at most that)")
 PY
 exit "$status"

@@ -20,6 +20,8 @@ Pairs timed (A: chesshpc from the HDF5 file; B: the anchor converting the same p
   binpack  chesshpc export --format binpack   vs  bin -> binpack
   bin      chesshpc export --format bin       vs  plain -> bin
   plain    chesshpc export --format plain     vs  bin -> plain
+  then bullet, bullet-text, epd and pgn against chesshpc export --format bin (no converter
+  of nnue-pytorch writes them).
   R: chesshpc export of the same format with every position left out (--skip-plies), its
   reading alone. Each figure is the whole process, start-up included; cpu is user + system.
 Exit status: 0 done and every check passed, 1 a check failed (the anchor read a file of
@@ -124,7 +126,9 @@ echo "binpack bytes: chesshpc $(stat -c %s "$dir/big.binpack"), anchor $(stat -c
 # Times whole processes (start-up included) from outside: wall clock around each run,
 # user + system CPU from the kernel's accounting of the reaped child. Python's standard
 # library only. R is chesshpc reading and filtering the same columns with every position
-# left out: A - R is what its encoding and writing cost.
+# left out: A - R is what its encoding and writing cost. The formats no converter of
+# nnue-pytorch writes are timed against chesshpc's own bin export instead, whose ratio to
+# the anchor is the bin row's.
 python3 - "$runs" "$dir" "$chesshpc" "$driver" <<'PY'
 import os, statistics, subprocess, sys, time
 
@@ -132,13 +136,17 @@ runs, d, chesshpc, driver = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv
 big = lambda ext: os.path.join(d, "big." + ext)
 out = lambda name: os.path.join(d, "timed-" + name)
 export = lambda fmt, name, *more: [chesshpc, "export", "--format", fmt, big("h5"), "--out", out(name), "--force", *more]
-pairs = [  # format, A (chesshpc), B (the anchor), R (chesshpc, reading only)
+skip_all = ("--skip-plies", "100000")
+rows = [  # format, A (chesshpc), B (the anchor), R (chesshpc, reading only; None: pgn has no filters)
     ("binpack", export("binpack", "a.binpack"), [driver, "bin2binpack", big("bin"), out("b.binpack")],
-     export("binpack", "r.binpack", "--skip-plies", "100000")),
+     export("binpack", "r.binpack", *skip_all)),
     ("bin", export("bin", "a.bin"), [driver, "plain2bin", big("plain"), out("b.bin")],
-     export("bin", "r.bin", "--skip-plies", "100000")),
+     export("bin", "r.bin", *skip_all)),
     ("plain", export("plain", "a.plain"), [driver, "bin2plain", big("bin"), out("b.plain")],
-     export("plain", "r.plain", "--skip-plies", "100000")),
+     export("plain", "r.plain", *skip_all)),
+    "against chesshpc export --format bin (B), in the same way:",
+    *((f, export(f, "a." + f), export("bin", "c.bin"), export(f, "r." + f, *skip_all) if f != "pgn" else None)
+      for f in ("bullet", "bullet-text", "epd", "pgn")),
 ]
 
 def run(cmd):
@@ -159,25 +167,30 @@ s, r = (lambda x: f"{x:.3f}"), (lambda x: f"{x:.2f}")
 heads = ["A cpu s", "B cpu s", "A/B cpu", "A wall s", "B wall s", "A/B wall", "R cpu s", "(A-R)/B cpu",
          "A peak MiB", "B peak MiB"]
 print(f"{runs} runs each, in turn (A B R, B R A, R A B, ...) after one warm-up of each; median (min-max)")
-print(f"{'format':8}" + "".join(f" {h:>19}" for h in heads))
-for name, a, b, rd in pairs:
-    cmds = [a, b, rd]
+print(f"{'format':11}" + "".join(f" {h:>19}" for h in heads))
+for row in rows:
+    if isinstance(row, str):
+        print(row)
+        continue
+    name, *cmds = row
+    cmds = [c for c in cmds if c]
     for c in cmds: run(c)
-    times = [[], [], []]  # A, B, R
+    times = [[] for _ in cmds]  # A, B, R
     for i in range(runs):
-        # Who goes first rotates, so that a drift in the machine's speed weighs on all three.
-        for k in range(3):
-            j = (i + k) % 3
+        # Who goes first rotates, so that a drift in the machine's speed weighs on every command.
+        for k in range(len(cmds)):
+            j = (i + k) % len(cmds)
             times[j].append(run(cmds[j]))
-    ta, tb, tr = times
+    ta, tb, tr = times if len(times) == 3 else (*times, None)
+    no_r = ["-", "-"]
     cols = [spread([t[1] for t in ta], s), spread([t[1] for t in tb], s),
             spread([x[1] / y[1] for x, y in zip(ta, tb)], r),
             spread([t[0] for t in ta], s), spread([t[0] for t in tb], s),
             spread([x[0] / y[0] for x, y in zip(ta, tb)], r),
-            spread([t[1] for t in tr], s),
-            spread([(x[1] - z[1]) / y[1] for x, y, z in zip(ta, tb, tr)], r),
+            *(no_r if tr is None else [spread([t[1] for t in tr], s),
+                                       spread([(x[1] - z[1]) / y[1] for x, y, z in zip(ta, tb, tr)], r)]),
             f"{statistics.median(t[2] for t in ta):.1f}", f"{statistics.median(t[2] for t in tb):.1f}"]
-    print(f"{name:8}" + "".join(f" {c:>19}" for c in cols), flush=True)
+    print(f"{name:11}" + "".join(f" {c:>19}" for c in cols), flush=True)
 # A child's peak starts at this timer's own (it is counted from before the exec).
 print(f"peak floor: {run(['true'])[2]:.1f} MiB (a peak at it means at most that)")
 PY

@@ -70,6 +70,7 @@ done
 "$driver" bin2plain "$dir/big.bin" "$dir/anchor-from-bin.plain" validate > /dev/null
 "$driver" plain2bin "$dir/big.plain" "$dir/anchor-from-plain.bin" validate > /dev/null
 "$driver" bin2binpack "$dir/big.bin" "$dir/anchor-from-bin.binpack" validate > /dev/null
+"$driver" plain2binpack "$dir/big.plain" "$dir/anchor-from-plain.binpack" validate > /dev/null
 "$driver" binpack2plain "$dir/big.binpack" "$dir/anchor-from-binpack.plain" validate > /dev/null
 status=0
 python3 - "$dir" <<'PY' || status=1
@@ -99,8 +100,11 @@ padded[39::40] = b"\xff" * (len(padded) // 40)
 verdict("plain -> bin of big.plain is big.bin but each record's padding byte (0xFF, ours 0)",
         len(ours_bin) % 40 == 0 and theirs == bytes(padded), first_difference(theirs, bytes(padded)))
 
-theirs, ours = read("anchor-from-bin.binpack"), read("big.binpack")
-verdict("bin -> binpack of big.bin is big.binpack, byte for byte", theirs == ours, first_difference(theirs, ours))
+ours = read("big.binpack")
+for src in ("bin", "plain"):
+    theirs = read(f"anchor-from-{src}.binpack")
+    verdict(f"{src} -> binpack of big.{src} is big.binpack, byte for byte", theirs == ours,
+            first_difference(theirs, ours))
 
 # Record by record: every line equal but the FEN's full-move number, which must be the
 # anchor's (ply + 1) / 2, ply being the record's own "ply" line.

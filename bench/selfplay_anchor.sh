@@ -21,7 +21,7 @@ usage: bench/selfplay_anchor.sh CHESSHPC FASTCHESS|none STOCKFISH [options]
                at the first node limit, one thread; 0 leaves it out (default: 200)
   --runs N     runs of each configuration, interleaved (default: 3)
   --dir DIR    where the book, games and logs go (default: a temporary folder, removed)
-  MPIRUN (environment) is the launcher (default: mpirun); no MPIRUN=none leaves 2 ranks out.
+  MPIRUN (environment) is the launcher (default: mpirun); MPIRUN=none leaves 2 ranks out.
 USAGE
 }
 
@@ -30,6 +30,7 @@ fail() {
   exit "${2:-2}"
 }
 
+[[ ${1-} == -h || ${1-} == --help ]] && { usage; exit 0; }
 (($# >= 3)) || { usage >&2; exit 2; }
 chesshpc=$1 fastchess=$2 stockfish=$3
 shift 3
@@ -141,16 +142,14 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 for run in $(seq 1 "$runs"); do
   for c in "${configs[@]}"; do
     read -r name tool n w <<<"$c"
-    sf="name=SF cmd=uci:$stockfish nodes=$n option.Threads=1 option.Hash=16"
+    sides=()
+    for side in A B; do sides+=(--engine "name=$side" "cmd=uci:$stockfish" "nodes=$n" "${uci[@]}"); done
     case $tool in
       fastchess) r=$(run_fastchess "$name" "$n" "$w") ;;
-      chesshpc) r=$(run_chesshpc "$name" -- --games "$games" --threads "$w" --engine ${sf/SF/A} --engine ${sf/SF/B}) ;;
-      ranks)
-        r=$(run_chesshpc "$name" "$mpirun" -np 2 --bind-to none -- --games "$games" --threads 1 \
-          --engine ${sf/SF/A} --engine ${sf/SF/B})
-        ;;
+      chesshpc) r=$(run_chesshpc "$name" -- --games "$games" --threads "$w" "${sides[@]}") ;;
+      ranks) r=$(run_chesshpc "$name" "$mpirun" -np 2 --bind-to none -- --games "$games" --threads 1 "${sides[@]}") ;;
       builtin) r=$(run_chesshpc "$name" -- --games "$builtin_games" --threads 1 --nodes "$n") ;;
-      stockfish) r=$(run_chesshpc "$name" -- --games "$builtin_games" --threads 1 --engine ${sf/SF/A} --engine ${sf/SF/B}) ;;
+      stockfish) r=$(run_chesshpc "$name" -- --games "$builtin_games" --threads 1 "${sides[@]}") ;;
     esac
     echo "$name $run $r" >>"$results"
     echo "run $run $name: $r (seconds cpu-seconds games plies)" >&2

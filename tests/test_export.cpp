@@ -239,6 +239,26 @@ TEST(ExportBytes, BulletStartPositionE2e4Score25Win) {
   EXPECT_EQ(bullet_board(p), expected);
 }
 
+// A DFRC position with Black to move (kings on b1 and f8, castling rights that a ChessBoard
+// does not hold), scored +80 for White, drawn: the text line and the 32 bytes bulletformat
+// 1.8.0's own ChessBoard::from_str made of it (bench/bullet_check.sh). By hand: the board
+// flipped with colours swapped, so the mover's rank 1 is Q B N R B K N R (4 2 1 3 2 5 1 3),
+// its pawns a2 b2 c2 d2 f2 h2 e4 g4, then the opponent's pawns e5 g6, knight h6, pawns a7
+// b7 c7 d7 f7 h7 and r k r b b q n (11 13 11 10 10 12 9); score -80 (B0 FF); result 1;
+// our king f1 = 5; theirs b8 = 57, flipped: 1.
+TEST(ExportBytes, BulletDfrcBlackToMoveAsBulletformatReadsIt) {
+  const std::string fen = "qbnrbknr/pppp1p1p/8/4p1p1/4P3/6PN/PPPP1P1P/RKRBBQ1N b KQkq - 0 3";
+  const chess::Position pos = chess::Position::from_fen(fen, true);
+  const ExportPosition p{pos, *chess::parse_uci(pos, "d7d6"), fen, "d7d6", -80, WDL_DRAW};
+  std::string text;
+  append_bullet_text(p, text);
+  EXPECT_EQ(text, fen + " | 80 | 0.5\n");
+  const BulletBoard expected = {0xFF, 0xAF, 0x00, 0x50, 0x10, 0xC0, 0xAF, 0xBF, 0x24, 0x31, 0x52,
+                                0x31, 0x00, 0x00, 0x00, 0x00, 0x88, 0x89, 0x88, 0x88, 0xB8, 0xBD,
+                                0xAA, 0x9C, 0xB0, 0xFF, 0x01, 0x05, 0x01, 0x00, 0x00, 0x00};
+  EXPECT_EQ(bullet_board(p), expected);
+}
+
 // The text formats of the same position, line for line.
 TEST(ExportBytes, TextFormatsStartPositionE2e4Score25Win) {
   const std::string fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

@@ -50,8 +50,9 @@ std::string read_bytes(const std::string& path) {
 }
 
 // Exports path as format with filters into path.format; the exit code and stderr.
-std::pair<int, std::string> export_to(const std::string& path, const char* format, ExportFilters filters = {}) {
-  ExportRequest req{path, find_format(format), path + "." + format, filters};
+std::pair<int, std::string> export_to(const std::string& path, const char* format, ExportFilters filters = {},
+                                      size_t batch_rows = size_t(1) << 18) {
+  ExportRequest req{path, find_format(format), path + "." + format, filters, batch_rows};
   std::ostringstream out, err;
   int code = run_export(req, out, err);
   return {code, err.str()};
@@ -450,7 +451,7 @@ TEST(ExportFilters, OldFileWithoutFilterColumnsGetsThemDerived) {
 
 // A file of an earlier version: FENs and moves as variable-length strings (fixed-length
 // since 0.11), without the filter columns. Every position format exports it byte for byte
-// as the file of this version with the same positions.
+// as the file of this version with the same positions (read 64 rows at a time).
 TEST(ExportFile, FileOfAnEarlierVersionExportsTheSame) {
   const std::string path = make_dataset("current.h5"), old = testing::TempDir() + "earlier.h5";
   const PositionColumns p = read_positions(path);
@@ -481,12 +482,37 @@ TEST(ExportFile, FileOfAnEarlierVersionExportsTheSame) {
   EXPECT_TRUE(back.is_capture.empty());
   for (const char* format : {"plain", "bin", "binpack", "bullet", "bullet-text", "epd"}) {
     const auto [code, err] = export_to(path, format);
-    const auto [old_code, old_err] = export_to(old, format);
+    const auto [old_code, old_err] = export_to(old, format, {}, 64);
     ASSERT_EQ(code, 0) << err;
     ASSERT_EQ(old_code, 0) << old_err;
     EXPECT_EQ(old_err, err);
     EXPECT_EQ(read_bytes(old + "." + format), read_bytes(path + "." + format)) << format;
   }
+}
+
+// Export reads /positions a batch of rows at a time: batches of 64 and of 1000 rows write
+// the bytes and the summary of one batch, in every position format, deduplicated or not, from
+// a file of this version and of an earlier one (variable-length text, filter columns
+// derived batch by batch).
+TEST(ExportFile, BatchesOfRowsWriteTheBytesOfOneBatch) {
+  const std::string path = make_dataset("batches.h5");
+  for (const char* format : {"plain", "bin", "binpack", "bullet", "bullet-text", "epd"})
+    for (bool dedup : {false, true}) {
+      std::string bytes[3], said[3];
+      const size_t batches[3] = {size_t(1) << 18, 64, 1000};
+      for (int k = 0; k < 3; ++k) {
+        ExportRequest req{path, find_format(format), path + ".out", {}};
+        req.filters.dedup = dedup, req.batch_rows = batches[k];
+        std::ostringstream out, err;
+        ASSERT_EQ(run_export(req, out, err), 0) << err.str();
+        bytes[k] = read_bytes(req.out), said[k] = err.str();
+      }
+      EXPECT_FALSE(bytes[0].empty());
+      for (int k = 1; k < 3; ++k) {
+        EXPECT_EQ(bytes[k], bytes[0]) << format << " dedup " << dedup << " batch " << batches[k];
+        EXPECT_EQ(said[k], said[0]) << format;
+      }
+    }
 }
 
 // Fixed-length text: up to its width, empty included, read back as written; a longer

@@ -1,5 +1,6 @@
 #include "jobs/export/export.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -163,68 +164,111 @@ std::string summary(const Format& format, size_t rows, size_t written, size_t by
   return s;
 }
 
-int export_positions(const ExportRequest& req, PositionColumns& p, Sink& sink, std::ostream& err) {
+// One export's state across the batches of rows.
+class PositionExport {
+ public:
+  PositionExport(const ExportRequest& req, size_t rows, Sink& sink, std::ostream& err)
+      : req_(req),
+        format_(*req.format),
+        sink_(sink),
+        err_(err),
+        writer_(format_.make()),
+        seen_(req.filters.dedup ? rows : 0) {}
+
+  // Writes the batch's rows, row i of it being /positions row first + i: EXIT_OK, or
+  // EXIT_INPUT after saying why not.
+  int add(const PositionColumns& p, size_t first) {
+    for (size_t i = 0; i < p.size(); ++i) {
+      const int score = stockfish_score(p.score_cp[i], p.mate_in[i]);
+      Skip why = skip_reason(p, i, score, req_.filters, format_);
+      const uint8_t* packed = p.packed.data() + 32 * i;
+      if (why == SKIP_NB && req_.filters.dedup && !seen_.insert(position_key(packed))) why = REPEATED;
+      if (why != SKIP_NB) {
+        ++skipped_[why];
+        continue;
+      }
+      ExportPosition e{chess::unpack_trusted(packed), chess::Move::none(), {}, p.move[i], score, Wdl(p.wdl[i])};
+      if (format_.needs_fen) e.fen = fen_ = e.pos.fen();
+      if (format_.standard_only && e.pos.is_chess960()) {
+        err_ << "chesshpc export: " << format_.name << " holds standard chess only, and /positions row " << first + i
+             << " is a Chess960 position (plain, bullet and epd write Chess960)\n";
+        return EXIT_INPUT;
+      }
+      const std::optional<chess::Move> m = decode_move(e.pos, e.move_uci);
+      if (!m) {
+        err_ << "chesshpc export: /positions row " << first + i << ": move " << p.move[i]
+             << " names no move of its position\n";
+        return EXIT_INPUT;
+      }
+      e.move = *m;
+      writer_->add(e, buffer_);
+      ++written_;
+      sink_.flush(buffer_);
+    }
+    return EXIT_OK;
+  }
+
+  // Writes what the format keeps to the end and puts the file in place; the summary line.
+  int finish(size_t rows) {
+    writer_->finish(buffer_);
+    sink_.flush(buffer_, true);
+    if (int code = commit(sink_, err_); code != EXIT_OK) return code;
+    err_ << "chesshpc export: " << summary(format_, rows, written_, sink_.bytes(), skipped_) << "\n";
+    return EXIT_OK;
+  }
+
+ private:
+  const ExportRequest& req_;
+  const Format& format_;
+  Sink& sink_;
+  std::ostream& err_;
+  std::unique_ptr<PositionWriter> writer_;
+  PositionSet seen_;
+  size_t skipped_[SKIP_NB] = {}, written_ = 0;
+  std::string buffer_, fen_;
+};
+
+int export_positions(const ExportRequest& req, const h5::Group& file, Sink& sink, std::ostream& err) {
+  size_t rows = 0;
+  std::vector<std::string_view> unread;
   try {
-    derive_filter_columns(p);
+    rows = selfplay_position_rows(file), unread = unread_columns(file);
   } catch (const h5::Error& e) {
     err << "chesshpc export: " << e.what() << "\n";
     return EXIT_INPUT;
   }
-  const Format& format = *req.format;
-  std::unique_ptr<PositionWriter> writer = format.make();
-  PositionSet seen(req.filters.dedup ? p.size() : 0);
-  size_t skipped[SKIP_NB] = {}, written = 0;
-  std::string buffer, fen;
-  for (size_t i = 0; i < p.size(); ++i) {
-    const int score = stockfish_score(p.score_cp[i], p.mate_in[i]);
-    Skip why = skip_reason(p, i, score, req.filters, format);
-    const uint8_t* packed = p.packed.data() + 32 * i;
-    if (why == SKIP_NB && req.filters.dedup && !seen.insert(position_key(packed))) why = REPEATED;
-    if (why != SKIP_NB) {
-      ++skipped[why];
-      continue;
-    }
-    ExportPosition e{chess::unpack_trusted(packed), chess::Move::none(), {}, p.move[i], score, Wdl(p.wdl[i])};
-    if (format.needs_fen) e.fen = fen = e.pos.fen();
-    if (format.standard_only && e.pos.is_chess960()) {
-      err << "chesshpc export: " << format.name << " holds standard chess only, and /positions row " << i
-          << " is a Chess960 position (plain, bullet and epd write Chess960)\n";
+  PositionExport out(req, rows, sink, err);
+  const size_t batch = std::max<size_t>(req.batch_rows, 1);
+  for (size_t first = 0; first < rows; first += batch) {
+    PositionColumns p;
+    try {
+      p = read_selfplay_positions(file, unread, {first, batch});
+      derive_filter_columns(p, first);
+    } catch (const h5::Error& e) {
+      err << "chesshpc export: " << e.what() << "\n";
       return EXIT_INPUT;
     }
-    const std::optional<chess::Move> m = decode_move(e.pos, e.move_uci);
-    if (!m) {
-      err << "chesshpc export: /positions row " << i << ": move " << p.move[i] << " names no move of its position\n";
-      return EXIT_INPUT;
-    }
-    e.move = *m;
-    writer->add(e, buffer);
-    ++written;
-    sink.flush(buffer);
+    if (int code = out.add(p, first); code != EXIT_OK) return code;
   }
-  writer->finish(buffer);
-  sink.flush(buffer, true);
-  if (int code = commit(sink, err); code != EXIT_OK) return code;
-  err << "chesshpc export: " << summary(format, p.size(), written, sink.bytes(), skipped) << "\n";
-  return EXIT_OK;
+  return out.finish(rows);
 }
 
 }  // namespace
 
 int run_export(const ExportRequest& req, std::ostream& out, std::ostream& err) {
-  SelfplayFileData data;
   if (std::ifstream in(req.path); !unreadable_input(req.path, in).empty()) {
     err << "chesshpc export: cannot read '" << req.path << "': " << unreadable_input(req.path, in) << "\n";
     return EXIT_IO;
   }
+  h5::Group f;
+  SelfplayFileData data;
   try {
-    h5::Group f = h5::open_read(req.path);
+    f = h5::open_read(req.path);
     if (!h5::is_job(f, SELFPLAY_JOB)) {
       err << "chesshpc export: '" << req.path << "' is not a chesshpc selfplay file\n";
       return EXIT_INPUT;
     }
-    if (req.format->make) {
-      data.tables.positions = read_selfplay_positions(f, unread_columns(f));
-    } else {
+    if (!req.format->make) {
       data.tables = read_selfplay_tables(f);
       data.started = h5::read_attr(f, h5::STARTED);
       data.host = h5::read_attr(f, h5::HOST);
@@ -238,7 +282,7 @@ int run_export(const ExportRequest& req, std::ostream& out, std::ostream& err) {
     err << "chesshpc export: cannot write '" << req.out << "': " << std::strerror(errno) << "\n";
     return EXIT_IO;
   }
-  if (req.format->make) return export_positions(req, data.tables.positions, sink, err);
+  if (req.format->make) return export_positions(req, f, sink, err);
   if (int code = write_pgn(data, sink.stream(), err); code != EXIT_OK) return code;
   return commit(sink, err);
 }

@@ -2,6 +2,7 @@
 // trainers apply to positions.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -30,6 +31,10 @@ struct ExportRequest {
   const Format* format = nullptr;
   std::string out;  // "" for standard output
   ExportFilters filters;
+  // /positions rows read at a time: four of the file's 64 K-row chunks, about 30 MB of
+  // columns, so that a dataset of any length exports in the memory of one batch. (Tests
+  // make it small to check that batches join seamlessly.)
+  size_t batch_rows = size_t(1) << 18;
 };
 
 // Writes the file's positions (or games, for pgn) to out, or to req.out when given (as

@@ -365,14 +365,33 @@ std::vector<hsize_t> dims_of(const Handle& ds, const std::string& name, int rank
   return dims;
 }
 
+// Reads rows (clipped to the dataset's) of a dataset of `cols` elements a row (1-D when cols
+// is 0) in memory type `type` into out, `per` elements of T an element.
+template <typename T>
+void read_range(const Handle& ds, const std::string& name, hid_t type, size_t cols, RowRange rows, std::vector<T>& out,
+                size_t per) {
+  const std::vector<hsize_t> dims = dims_of(ds, name, cols ? 2 : 1, cols ? "a table of rows" : "a column");
+  if (cols && dims[1] != cols)
+    throw Error("HDF5: dataset " + name + " has rows of " + std::to_string(dims[1]) + " bytes");
+  const size_t first = std::min<size_t>(rows.first, dims[0]), n = std::min<size_t>(rows.count, dims[0] - first);
+  const size_t width = std::max<size_t>(cols, 1);
+  out.assign(n * width * per, T{});
+  if (!n) return;
+  const int rank = cols ? 2 : 1;
+  hsize_t start[2] = {first, 0}, count[2] = {n, cols};
+  Handle file_space(check(H5Dget_space(ds.id()), ds.id(), "read the shape of " + name), H5Sclose);
+  check_status(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start, nullptr, count, nullptr), ds.id(),
+               "select rows of " + name);
+  Handle mem_space(check(H5Screate_simple(rank, count, nullptr), ds.id(), "create a dataspace for " + name), H5Sclose);
+  check_status(H5Dread(ds.id(), type, mem_space.id(), file_space.id(), H5P_DEFAULT, out.data()), ds.id(),
+               "read dataset " + name);
+}
+
 // The 1-D dataset's elements in memory type `type`, each `per` elements of T.
 template <typename T>
-void read_1d(const Group& parent, const std::string& name, hid_t type, std::vector<T>& out, size_t per = 1) {
-  Handle ds = open_dataset(parent, name);
-  size_t n = dims_of(ds, name, 1, "a column")[0];
-  out.assign(n * per, T{});
-  if (n)
-    check_status(H5Dread(ds.id(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), ds.id(), "read dataset " + name);
+void read_1d(const Group& parent, const std::string& name, hid_t type, std::vector<T>& out, RowRange rows,
+             size_t per = 1) {
+  read_range(open_dataset(parent, name), name, type, 0, rows, out, per);
 }
 
 // The width of a dataset of fixed-length strings; 0 for any other type.
@@ -423,24 +442,24 @@ void read_attr(const Group& obj, const std::string& name, uint64_t& out) {
   check_status(H5Aread(a.id(), H5T_NATIVE_UINT64, &out), a.id(), "read attribute " + name + " as an integer");
 }
 
-void read_column(const Group& g, const std::string& name, std::vector<int32_t>& out) {
-  read_1d(g, name, H5T_NATIVE_INT32, out);
+void read_column(const Group& g, const std::string& name, std::vector<int32_t>& out, RowRange rows) {
+  read_1d(g, name, H5T_NATIVE_INT32, out, rows);
 }
-void read_column(const Group& g, const std::string& name, std::vector<int64_t>& out) {
-  read_1d(g, name, H5T_NATIVE_INT64, out);
+void read_column(const Group& g, const std::string& name, std::vector<int64_t>& out, RowRange rows) {
+  read_1d(g, name, H5T_NATIVE_INT64, out, rows);
 }
-void read_column(const Group& g, const std::string& name, std::vector<uint64_t>& out) {
-  read_1d(g, name, H5T_NATIVE_UINT64, out);
+void read_column(const Group& g, const std::string& name, std::vector<uint64_t>& out, RowRange rows) {
+  read_1d(g, name, H5T_NATIVE_UINT64, out, rows);
 }
-void read_column(const Group& g, const std::string& name, std::vector<double>& out) {
-  read_1d(g, name, H5T_NATIVE_DOUBLE, out);
+void read_column(const Group& g, const std::string& name, std::vector<double>& out, RowRange rows) {
+  read_1d(g, name, H5T_NATIVE_DOUBLE, out, rows);
 }
 
-void read_column(const Group& g, const std::string& name, std::vector<std::string>& out) {
+void read_column(const Group& g, const std::string& name, std::vector<std::string>& out, RowRange rows) {
   if (size_t width = fixed_text_width(g, name)) {
     std::vector<char> flat;
     Handle t = fixed_string_type(width);
-    read_1d(g, name, t.id(), flat, width);
+    read_1d(g, name, t.id(), flat, rows, width);
     out.resize(flat.size() / width);
     for (size_t i = 0; i < out.size(); ++i) {
       const char* p = flat.data() + i * width;
@@ -450,26 +469,29 @@ void read_column(const Group& g, const std::string& name, std::vector<std::strin
   }
   Handle t = string_type();
   std::vector<char*> ptrs;
-  read_1d(g, name, t.id(), ptrs);
+  read_1d(g, name, t.id(), ptrs, rows);
   out.clear();
   for (char* p : ptrs) out.push_back(p ? p : ""), H5free_memory(p);
 }
 
-void read_column(const Group& g, const std::string& name, std::vector<bool>& out) {
+void read_column(const Group& g, const std::string& name, std::vector<bool>& out, RowRange rows) {
   Handle t = bool_type();
   std::vector<int8_t> bytes;
-  read_1d(g, name, t.id(), bytes);
+  read_1d(g, name, t.id(), bytes, rows);
   out.assign(bytes.begin(), bytes.end());
 }
 
-void read_byte_rows(const Group& g, const std::string& name, std::vector<uint8_t>& flat, size_t cols) {
+void read_byte_rows(const Group& g, const std::string& name, std::vector<uint8_t>& flat, size_t cols, RowRange rows) {
+  read_range(open_dataset(g, name), name, H5T_NATIVE_UINT8, cols, rows, flat, 1);
+}
+
+size_t rows_of(const Group& g, const std::string& name) {
   Handle ds = open_dataset(g, name);
-  std::vector<hsize_t> dims = dims_of(ds, name, 2, "a table of rows");
-  if (dims[1] != cols) throw Error("HDF5: dataset " + name + " has rows of " + std::to_string(dims[1]) + " bytes");
-  flat.assign(dims[0] * cols, 0);
-  if (dims[0])
-    check_status(H5Dread(ds.id(), H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, flat.data()), ds.id(),
-                 "read " + name);
+  Handle space(check(H5Dget_space(ds.id()), ds.id(), "read the shape of " + name), H5Sclose);
+  if (H5Sget_simple_extent_ndims(space.id()) < 1) throw Error("HDF5: dataset " + name + " has no rows");
+  hsize_t dims[H5S_MAX_RANK];
+  H5Sget_simple_extent_dims(space.id(), dims, nullptr);
+  return dims[0];
 }
 
 bool is_job(const Group& obj, std::string_view job) { return has_attr(obj, JOB) && read_attr(obj, JOB) == job; }

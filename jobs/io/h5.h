@@ -104,13 +104,21 @@ void write_byte_rows(const Group& g, const std::string& name, const std::vector<
 // The read side, for resuming from a file this program wrote. Every reader throws Error
 // naming what is missing or of the wrong shape. Text reads from variable-length and
 // fixed-length strings alike.
-void read_column(const Group& g, const std::string& name, std::vector<int32_t>& out);
-void read_column(const Group& g, const std::string& name, std::vector<int64_t>& out);
-void read_column(const Group& g, const std::string& name, std::vector<uint64_t>& out);
-void read_column(const Group& g, const std::string& name, std::vector<double>& out);
-void read_column(const Group& g, const std::string& name, std::vector<std::string>& out);
-void read_column(const Group& g, const std::string& name, std::vector<bool>& out);
-void read_byte_rows(const Group& g, const std::string& name, std::vector<uint8_t>& flat, size_t cols);
+// rows: the rows read, every row by default; a range past the end reads what there is, so
+// that a table of any length is read a batch at a time.
+struct RowRange {
+  size_t first = 0, count = SIZE_MAX;
+};
+void read_column(const Group& g, const std::string& name, std::vector<int32_t>& out, RowRange rows = {});
+void read_column(const Group& g, const std::string& name, std::vector<int64_t>& out, RowRange rows = {});
+void read_column(const Group& g, const std::string& name, std::vector<uint64_t>& out, RowRange rows = {});
+void read_column(const Group& g, const std::string& name, std::vector<double>& out, RowRange rows = {});
+void read_column(const Group& g, const std::string& name, std::vector<std::string>& out, RowRange rows = {});
+void read_column(const Group& g, const std::string& name, std::vector<bool>& out, RowRange rows = {});
+void read_byte_rows(const Group& g, const std::string& name, std::vector<uint8_t>& flat, size_t cols,
+                    RowRange rows = {});
+// The rows of a dataset (its first dimension).
+size_t rows_of(const Group& g, const std::string& name);
 // Whether g has a dataset (or any link) of that name.
 bool has_dataset(const Group& g, const std::string& name);
 

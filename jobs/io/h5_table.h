@@ -90,7 +90,7 @@ struct Column : ColumnInfo {
   void (*write)(const Group& g, const ColumnInfo& c, typename Data<Src>::In data, const Layout& layout);
   // nullptr for computed columns, which are written only. first: the first column read,
   // which sets the number of rows (the others must have as many).
-  void (*read)(const Group& g, const ColumnInfo& c, Src& data, bool first);
+  void (*read)(const Group& g, const ColumnInfo& c, Src& data, bool first, RowRange rows);
 };
 
 // A group of columns: its name, a line for the README, and its columns in README order.
@@ -189,11 +189,11 @@ void write_rows(const Group& g, const ColumnInfo& c, std::span<const Row> rows, 
 }
 
 template <class Row, auto M>
-void read_rows(const Group& g, const ColumnInfo& c, std::vector<Row>& rows, bool first) {
+void read_rows(const Group& g, const ColumnInfo& c, std::vector<Row>& rows, bool first, RowRange range) {
   using V = typename MemberOf<decltype(M)>::Value;
   for (size_t k = 0; k < datasets(c); ++k) {
     std::vector<typename Family<V>::Elem> v;
-    read_column(g, dataset_name(c, k), v);
+    read_column(g, dataset_name(c, k), v, range);
     if (first && k == 0) rows.resize(v.size());
     check_rows(c, k, v.size(), rows.size());
     for (size_t i = 0; i < v.size(); ++i) element(rows[i].*M, k) = v[i];
@@ -212,14 +212,14 @@ void write_member(const Group& g, const ColumnInfo& c, const Cols& cols, const L
 }
 
 template <class Cols, auto M>
-void read_member(const Group& g, const ColumnInfo& c, Cols& cols, bool) {
+void read_member(const Group& g, const ColumnInfo& c, Cols& cols, bool, RowRange rows) {
   using E = typename MemberOf<decltype(M)>::Value::value_type;
   if constexpr (Family<E>::size == 0) {
-    read_column(g, dataset_name(c, 0), cols.*M);
+    read_column(g, dataset_name(c, 0), cols.*M, rows);
   } else {
     for (size_t k = 0; k < datasets(c); ++k) {
       std::vector<typename Family<E>::Elem> v;
-      read_column(g, dataset_name(c, k), v);
+      read_column(g, dataset_name(c, k), v, rows);
       if (k == 0) (cols.*M).assign(v.size(), E{});
       check_rows(c, k, v.size(), (cols.*M).size());
       for (size_t i = 0; i < v.size(); ++i) (cols.*M)[i][k] = v[i];
@@ -233,8 +233,8 @@ void write_bytes(const Group& g, const ColumnInfo& c, const Cols& cols, const La
 }
 
 template <class Cols, auto M, size_t W>
-void read_bytes(const Group& g, const ColumnInfo& c, Cols& cols, bool) {
-  read_byte_rows(g, dataset_name(c, 0), cols.*M, W);
+void read_bytes(const Group& g, const ColumnInfo& c, Cols& cols, bool, RowRange rows) {
+  read_byte_rows(g, dataset_name(c, 0), cols.*M, W, rows);
 }
 
 template <class T>
@@ -381,17 +381,18 @@ class TableAppender {
 
 // Reads the table's group into data (empty rows, or a struct of empty columns): every
 // column but the computed ones, the since_added ones the file lacks, and those named in
-// leave_out (a reader that needs few columns of a big table: they stay empty). Throws
-// Error when one is missing or of another length.
+// leave_out (a reader that needs few columns of a big table: they stay empty); of the
+// rows in range, every row by default. Throws Error when one is missing or of another
+// length.
 template <class Src, size_t N>
 void read_table(const Group& parent, const Table<Src, N>& t, Src& data,
-                std::span<const std::string_view> leave_out = {}) {
+                std::span<const std::string_view> leave_out = {}, RowRange rows = {}) {
   Group g = open_group(parent, t.group);
   bool first = true;
   for (const Column<Src>& c : t.columns)
     if (c.read && (!c.since_added || has_dataset(g, detail::dataset_name(c, 0))) &&
         std::find(leave_out.begin(), leave_out.end(), c.name) == leave_out.end())
-      c.read(g, c, data, std::exchange(first, false));
+      c.read(g, c, data, std::exchange(first, false), rows);
 }
 
 // The table's part of the README: "/group: description", then a line a column,

@@ -78,7 +78,7 @@ bool captures_or_promotes(const chess::Position& pos, chess::Move m) {
   return m.kind() == chess::NORMAL && (pos.pieces(~pos.side_to_move()) & (chess::Bitboard(1) << m.to()));
 }
 
-void derive_filter_columns(PositionColumns& p) {
+void derive_filter_columns(PositionColumns& p, size_t first_row) {
   const size_t n = p.size();
   if (p.is_capture.size() == n && p.gives_check.size() == n && p.wdl.size() == n) return;
   p.is_capture.assign(n, false), p.gives_check.assign(n, false), p.wdl.assign(n, WDL_NONE);
@@ -89,8 +89,8 @@ void derive_filter_columns(PositionColumns& p) {
     const std::optional<chess::Move> move = chess::parse_uci(pos, p.move[i]);
     const std::optional<chess::Move> best = p.best[i].empty() ? move : chess::parse_uci(pos, p.best[i]);
     if (!move || !best)
-      throw h5::Error("/positions row " + std::to_string(i) + ": the move " + p.move[i] + " or " + p.best[i] +
-                      " is not legal in its position");
+      throw h5::Error("/positions row " + std::to_string(first_row + i) + ": the move " + p.move[i] + " or " +
+                      p.best[i] + " is not legal in its position");
     p.is_capture[i] = captures_or_promotes(pos, *move) || captures_or_promotes(pos, *best);
     p.gives_check[i] = pos.gives_check(*move);
     p.wdl[i] = wdl_of(p.result[i]);
@@ -286,10 +286,15 @@ SelfplayTables read_selfplay_tables(const h5::Group& file) {
   return t;
 }
 
-PositionColumns read_selfplay_positions(const h5::Group& file, std::span<const std::string_view> leave_out) {
+PositionColumns read_selfplay_positions(const h5::Group& file, std::span<const std::string_view> leave_out,
+                                        h5::RowRange rows) {
   PositionColumns p;
-  h5::read_table(file, POSITIONS, p, leave_out);
+  h5::read_table(file, POSITIONS, p, leave_out, rows);
   return p;
+}
+
+size_t selfplay_position_rows(const h5::Group& file) {
+  return h5::rows_of(h5::open_group(file, POSITIONS.group), "game");
 }
 
 std::string selfplay_tables_readme() { return h5::readme(GAMES) + h5::readme(POSITIONS) + h5::readme(DRAWSTATS); }

@@ -53,8 +53,8 @@ Wdl wdl_of(double mover_result);
 bool captures_or_promotes(const chess::Position& pos, chess::Move m);
 // Fills is_capture, gives_check and wdl from packed, move, best and result when a file
 // read back lacks them (written before they were added). Throws h5::Error on a move that
-// is not legal in its position.
-void derive_filter_columns(PositionColumns& p);
+// is not legal in its position, naming its row: first_row plus its index in p.
+void derive_filter_columns(PositionColumns& p, size_t first_row = 0);
 
 struct SelfplayTables {
   GameColumns games;
@@ -75,9 +75,13 @@ struct SelfplayTables {
 void write_selfplay_tables(const h5::Group& file, const SelfplayTables& t);
 // Reads /games and /positions back. Throws h5::Error.
 SelfplayTables read_selfplay_tables(const h5::Group& file);
-// /positions alone, without the columns named in leave_out (they stay empty): for a reader
-// of millions of rows that needs a few columns. Throws h5::Error.
-PositionColumns read_selfplay_positions(const h5::Group& file, std::span<const std::string_view> leave_out);
+// /positions alone, without the columns named in leave_out (they stay empty), the rows in
+// range (every row by default): for a reader of millions of rows that needs a few columns,
+// a batch at a time. Throws h5::Error.
+PositionColumns read_selfplay_positions(const h5::Group& file, std::span<const std::string_view> leave_out,
+                                        h5::RowRange rows = {});
+// The rows of /positions. Throws h5::Error.
+size_t selfplay_position_rows(const h5::Group& file);
 // Those three tables' part of the file's README attribute.
 std::string selfplay_tables_readme();
 

@@ -58,6 +58,31 @@ std::pair<int, std::string> export_to(const std::string& path, const char* forma
   return {code, err.str()};
 }
 
+// /positions as version 0.10 wrote it: FENs and moves as variable-length strings, without
+// the filter columns; `move` without its last `short_by` rows (a damaged file).
+void write_earlier_version(const std::string& path, PositionColumns p, size_t short_by = 0) {
+  p.move.resize(p.move.size() - short_by);
+  h5::File f(path);
+  h5::set_attr(f, std::string(h5::JOB.name), std::string(SELFPLAY_JOB));
+  h5::Group g = h5::create_group(f, "positions");
+  h5::write_column(g, "game", p.game, "");
+  h5::write_column(g, "ply", p.ply, "");
+  h5::write_column(g, "fen", p.fen, "");
+  h5::write_byte_rows(g, "packed", p.packed, 32, "");
+  h5::write_column(g, "move", p.move, "");
+  h5::write_column(g, "best", p.best, "");
+  h5::write_column(g, "score_cp", p.score_cp, "");
+  h5::write_column(g, "mate_in", p.mate_in, "");
+  h5::write_column(g, "depth", p.depth, "");
+  h5::write_column(g, "nodes", p.nodes, "");
+  h5::write_column(g, "in_check", p.in_check, "");
+  h5::write_column(g, "book", p.book, "");
+  h5::write_column(g, "halfmove_clock", p.halfmove, "");
+  h5::write_column(g, "result", p.result, "");
+  g = h5::Group();
+  f.commit();
+}
+
 // The score every Stockfish format holds, from /positions, worked out here again: mate in
 // N moves is 32000 - (2N - 1) plies, mated in N is -32000 + 2N, none 32002.
 int expected_score(const PositionColumns& p, size_t i) {
@@ -455,27 +480,7 @@ TEST(ExportFilters, OldFileWithoutFilterColumnsGetsThemDerived) {
 TEST(ExportFile, FileOfAnEarlierVersionExportsTheSame) {
   const std::string path = make_dataset("current.h5"), old = testing::TempDir() + "earlier.h5";
   const PositionColumns p = read_positions(path);
-  {
-    h5::File f(old);
-    h5::set_attr(f, std::string(h5::JOB.name), std::string(SELFPLAY_JOB));
-    h5::Group g = h5::create_group(f, "positions");
-    h5::write_column(g, "game", p.game, "");
-    h5::write_column(g, "ply", p.ply, "");
-    h5::write_column(g, "fen", p.fen, "");
-    h5::write_byte_rows(g, "packed", p.packed, 32, "");
-    h5::write_column(g, "move", p.move, "");
-    h5::write_column(g, "best", p.best, "");
-    h5::write_column(g, "score_cp", p.score_cp, "");
-    h5::write_column(g, "mate_in", p.mate_in, "");
-    h5::write_column(g, "depth", p.depth, "");
-    h5::write_column(g, "nodes", p.nodes, "");
-    h5::write_column(g, "in_check", p.in_check, "");
-    h5::write_column(g, "book", p.book, "");
-    h5::write_column(g, "halfmove_clock", p.halfmove, "");
-    h5::write_column(g, "result", p.result, "");
-    g = h5::Group();
-    f.commit();
-  }
+  write_earlier_version(old, p);
   const PositionColumns back = read_selfplay_positions(h5::open_read(old), {});
   EXPECT_EQ(back.move, p.move);
   EXPECT_EQ(back.best, p.best);
@@ -513,6 +518,24 @@ TEST(ExportFile, BatchesOfRowsWriteTheBytesOfOneBatch) {
         EXPECT_EQ(said[k], said[0]) << format;
       }
     }
+}
+
+// A file whose columns disagree in length (move one row short) is bad input, named in one
+// line, whatever the batch: no row is read past a column's end, and nothing is written.
+TEST(ExportErrors, ColumnShorterThanTheTableIsExit3) {
+  const std::string path = make_dataset("short.h5"), damaged = testing::TempDir() + "short_move.h5";
+  const PositionColumns p = read_positions(path);
+  write_earlier_version(damaged, p, 1);
+  for (size_t batch : {size_t(1) << 18, size_t(1000)}) {
+    const auto [code, err] = export_to(damaged, "bin", {}, batch);
+    EXPECT_EQ(code, 3) << batch;
+    const size_t last = (p.size() - 1) / batch * batch, rows = p.size() - last;
+    EXPECT_EQ(err, "chesshpc export: HDF5: column move has " + std::to_string(rows - 1) + " rows, the table's first " +
+                       std::to_string(rows) + "\n")
+        << batch;
+    EXPECT_FALSE(std::filesystem::exists(damaged + ".bin")) << batch;
+    EXPECT_FALSE(std::filesystem::exists(damaged + ".bin.partial")) << batch;
+  }
 }
 
 // Fixed-length text: up to its width, empty included, read back as written; a longer

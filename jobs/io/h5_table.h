@@ -89,8 +89,8 @@ template <class Src>
 struct Column : ColumnInfo {
   void (*write)(const Group& g, const ColumnInfo& c, typename Data<Src>::In data, const Layout& layout);
   // nullptr for computed columns, which are written only. first: the first column read,
-  // which sets the number of rows (the others must have as many).
-  void (*read)(const Group& g, const ColumnInfo& c, Src& data, bool first, RowRange rows);
+  // which sets the number of rows (the others must have as many). Returns the rows read.
+  size_t (*read)(const Group& g, const ColumnInfo& c, Src& data, bool first, RowRange rows);
 };
 
 // A group of columns: its name, a line for the README, and its columns in README order.
@@ -189,7 +189,7 @@ void write_rows(const Group& g, const ColumnInfo& c, std::span<const Row> rows, 
 }
 
 template <class Row, auto M>
-void read_rows(const Group& g, const ColumnInfo& c, std::vector<Row>& rows, bool first, RowRange range) {
+size_t read_rows(const Group& g, const ColumnInfo& c, std::vector<Row>& rows, bool first, RowRange range) {
   using V = typename MemberOf<decltype(M)>::Value;
   for (size_t k = 0; k < datasets(c); ++k) {
     std::vector<typename Family<V>::Elem> v;
@@ -198,6 +198,7 @@ void read_rows(const Group& g, const ColumnInfo& c, std::vector<Row>& rows, bool
     check_rows(c, k, v.size(), rows.size());
     for (size_t i = 0; i < v.size(); ++i) element(rows[i].*M, k) = v[i];
   }
+  return rows.size();
 }
 
 // Structs of column vectors: the member vector itself, or one column per key of its arrays.
@@ -212,7 +213,7 @@ void write_member(const Group& g, const ColumnInfo& c, const Cols& cols, const L
 }
 
 template <class Cols, auto M>
-void read_member(const Group& g, const ColumnInfo& c, Cols& cols, bool, RowRange rows) {
+size_t read_member(const Group& g, const ColumnInfo& c, Cols& cols, bool, RowRange rows) {
   using E = typename MemberOf<decltype(M)>::Value::value_type;
   if constexpr (Family<E>::size == 0) {
     read_column(g, dataset_name(c, 0), cols.*M, rows);
@@ -225,6 +226,7 @@ void read_member(const Group& g, const ColumnInfo& c, Cols& cols, bool, RowRange
       for (size_t i = 0; i < v.size(); ++i) (cols.*M)[i][k] = v[i];
     }
   }
+  return (cols.*M).size();
 }
 
 template <class Cols, auto M, size_t W>
@@ -233,8 +235,9 @@ void write_bytes(const Group& g, const ColumnInfo& c, const Cols& cols, const La
 }
 
 template <class Cols, auto M, size_t W>
-void read_bytes(const Group& g, const ColumnInfo& c, Cols& cols, bool, RowRange rows) {
+size_t read_bytes(const Group& g, const ColumnInfo& c, Cols& cols, bool, RowRange rows) {
   read_byte_rows(g, dataset_name(c, 0), cols.*M, W, rows);
+  return (cols.*M).size() / W;
 }
 
 template <class T>
@@ -383,16 +386,21 @@ class TableAppender {
 // column but the computed ones, the since_added ones the file lacks, and those named in
 // leave_out (a reader that needs few columns of a big table: they stay empty); of the
 // rows in range, every row by default. Throws Error when one is missing or of another
-// length.
+// length than the first read (so that no reader indexes past a short column's end).
 template <class Src, size_t N>
 void read_table(const Group& parent, const Table<Src, N>& t, Src& data,
                 std::span<const std::string_view> leave_out = {}, RowRange rows = {}) {
   Group g = open_group(parent, t.group);
   bool first = true;
+  size_t expected = 0;
   for (const Column<Src>& c : t.columns)
     if (c.read && (!c.since_added || has_dataset(g, detail::dataset_name(c, 0))) &&
-        std::find(leave_out.begin(), leave_out.end(), c.name) == leave_out.end())
-      c.read(g, c, data, std::exchange(first, false), rows);
+        std::find(leave_out.begin(), leave_out.end(), c.name) == leave_out.end()) {
+      const bool is_first = std::exchange(first, false);
+      const size_t read = c.read(g, c, data, is_first, rows);
+      if (is_first) expected = read;
+      detail::check_rows(c, 0, read, expected);
+    }
 }
 
 // The table's part of the README: "/group: description", then a line a column,

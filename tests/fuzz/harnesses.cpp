@@ -96,6 +96,13 @@ std::vector<std::string> tokens_of(const std::string& line) {
 
 constexpr const char* GO_BOUND = " nodes 2000";
 constexpr long MAX_FUZZ_HASH_MB = 8;
+constexpr int MAX_FUZZ_PERFT_DEPTH = 3;
+
+// "go perft ...": Stockfish's divide, which answers with "Nodes searched: N" (or a
+// refusal), never a bestmove.
+bool is_go_perft(const std::vector<std::string>& tokens) {
+  return tokens.size() >= 2 && tokens[0] == "go" && tokens[1] == "perft";
+}
 
 // The line the server gets: every search bounded, every table small. Numbers in a
 // setoption line above the cap become the cap (a 64 GB table would end the run, not find
@@ -103,6 +110,12 @@ constexpr long MAX_FUZZ_HASH_MB = 8;
 std::string bounded(const std::string& line) {
   std::vector<std::string> tokens = tokens_of(line);
   if (tokens.empty()) return line;
+  if (is_go_perft(tokens)) {  // a depth above the cap becomes the cap; anything else as it is
+    const bool deep = tokens.size() == 3 && !tokens[2].empty() && tokens[2].size() < 10 &&
+                      std::all_of(tokens[2].begin(), tokens[2].end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+                      std::stol(tokens[2]) > MAX_FUZZ_PERFT_DEPTH;
+    return deep ? "go perft " + std::to_string(MAX_FUZZ_PERFT_DEPTH) : line;
+  }
   if (tokens[0] == "go") return line + GO_BOUND;
   if (tokens[0] != "setoption") return line;
   std::string out;
@@ -187,25 +200,33 @@ bool epd(std::string_view data) {
 
 bool uci(std::string_view data) {
   std::string commands;
-  int searches = 0;
+  int searches = 0, perfts = 0;
   for (const std::string& line : lines_of(data)) {
     std::vector<std::string> tokens = tokens_of(line);
     if (!tokens.empty() && tokens[0] == "quit") break;
-    if (!tokens.empty() && tokens[0] == "go") ++searches;
+    if (is_go_perft(tokens))
+      ++perfts;
+    else if (!tokens.empty() && tokens[0] == "go")
+      ++searches;
     commands += bounded(line) + "\n";
   }
   std::ostringstream out;
   std::istringstream in(commands);
   require(chesshpc::run_uci_server(in, out) == 0, "the UCI loop did not end with exit 0");
-  int bestmoves = 0, refused = 0, complaints = 0;
+  int bestmoves = 0, refused = 0, complaints = 0, counted = 0, perfts_refused = 0;
   for (const std::string& line : lines_of(out.str())) {
     bestmoves += line.starts_with("bestmove ");
     refused += line == "info string a search is running; send stop first";
     complaints += line.starts_with("info string ");
+    counted += line.starts_with("Nodes searched: ");
+    perfts_refused += line.starts_with("info string go perft needs a depth");
   }
   require(bestmoves == searches - refused, std::to_string(searches) + " searches started, " + std::to_string(refused) +
                                                " refused, but " + std::to_string(bestmoves) + " bestmoves:\n" +
                                                out.str());
+  require(counted + perfts_refused == perfts, std::to_string(perfts) + " go perft, but " + std::to_string(counted) +
+                                                  " counts and " + std::to_string(perfts_refused) + " refusals:\n" +
+                                                  out.str());
   return complaints == 0;
 }
 

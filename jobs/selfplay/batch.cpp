@@ -243,10 +243,10 @@ void print_summary(const SelfplayRequest& req, const SelfplayTables& t, const Un
   out << "\npairs: " << penta.pairs();
   for (size_t i = 0; i < PENTANOMIAL_NAMES.size(); ++i) out << " " << PENTANOMIAL_NAMES[i] << " " << penta.counts[i];
   if (penta.pairs()) {
-    char line[160];
-    std::snprintf(line, sizeof line, "; first player %.3f [%.3f, %.3f], Elo %.1f [%.1f, %.1f]", score.score,
-                  score.score_low, score.score_high, score.elo, score.elo_low, score.elo_high);
-    out << line;
+    char line[96];
+    std::snprintf(line, sizeof line, "; first player %.3f [%.3f, %.3f], ", score.score, score.score_low,
+                  score.score_high);
+    out << line << elo_text(score);
   }
   out << "\n";
   if (sprt)

@@ -225,6 +225,7 @@ void print_summary(const SelfplayRequest& req, const SelfplayTables& t, const Un
       JsonObject test;
       test.add("elo0", sprt->spec().elo0).add("elo1", sprt->spec().elo1);
       test.add("alpha", sprt->spec().alpha).add("beta", sprt->spec().beta);
+      test.add("model", elo_model_name(sprt->spec().model));
       test.add("llr", sprt->llr()).add("lower", sprt->spec().lower()).add("upper", sprt->spec().upper());
       test.add("decision", sprt_decision_name(sprt->decision())).add("pairs", (unsigned long long)sprt->pairs());
       // Games this run played, those after the decision (which the file leaves out) too.

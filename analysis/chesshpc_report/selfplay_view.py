@@ -10,7 +10,7 @@ def sections(s):
         out += [Paragraph("Results by player (colours alternate):"), _players(s)]
     if s["pairs"]["pairs"]:
         out += [Paragraph("Game pairs (one opening, colours swapped), by the first player's points over the pair "
-                          "(the first player has White in even games; intervals from the pairs' variance):"),
+                          "(the first player has White in even games; score intervals over pairs):"),
                 _pairs(s)]
     if s["sprt"]:
         t = s["sprt"]

@@ -44,9 +44,12 @@ Moments moments(const Cells& q) {
 // The root x of sum f_i g_i / (1 + x g_i) = 0 (the secular equation) where every
 // 1 + x g_i > 0: the sum falls from +inf to -inf there, one root. Newton's steps from 0,
 // each cut short so that no 1 + x g_i loses more than 90% of itself (a full step can land
-// next to a pole, where Newton then crawls), reach it in a few steps. g must straddle 0.
-double secular_root(const Cells& f, const Cells& g) {
-  double x = 0;
+// next to a pole, where Newton then crawls), reach it in a few steps; from `start` when
+// it is inside (the root of a nearby g). g must straddle 0.
+double secular_root(const Cells& f, const Cells& g, double start) {
+  double x = start;
+  for (double gi : g)
+    if (1 + x * gi <= 0) x = 0;
   for (int round = 0; round < 200; ++round) {
     double sum = 0, slope = 0;
     for (size_t i = 0; i < 5; ++i) {
@@ -66,9 +69,9 @@ double secular_root(const Cells& f, const Cells& g) {
 }
 
 // f reweighted by the secular root of g: the pentanomial of greatest likelihood given f
-// among those with sum q_i g_i = 0.
-Cells constrained(const Cells& f, const Cells& g) {
-  const double x = secular_root(f, g);
+// among those with sum q_i g_i = 0. root: where the search starts, then the root found.
+Cells constrained(const Cells& f, const Cells& g, double& root) {
+  const double x = root = secular_root(f, g, root);
   Cells q;
   for (size_t i = 0; i < 5; ++i) q[i] = f[i] / (1 + x * g[i]);
   return q;
@@ -78,7 +81,8 @@ Cells constrained(const Cells& f, const Cells& g) {
 Cells with_mean(const Cells& f, double s) {
   Cells g;
   for (size_t i = 0; i < 5; ++i) g[i] = PAIR_SCORE[i] - s;
-  return constrained(f, g);
+  double root = 0;
+  return constrained(f, g, root);
 }
 
 // ...with t-value (mean - 1/2) / sd = t: the constraint's gradient taken at the last
@@ -86,6 +90,7 @@ Cells with_mean(const Cells& f, double s) {
 Cells with_t_value(const Cells& f, double t) {
   Cells q;
   q.fill(0.2);
+  double root = 0;  // each round's search starts from the last round's root
   for (int round = 0; round < 100; ++round) {
     const Moments m = moments(q);
     const double sd = std::sqrt(m.variance);
@@ -94,7 +99,7 @@ Cells with_t_value(const Cells& f, double t) {
       const double z = (m.mean - PAIR_SCORE[i]) / sd;
       g[i] = PAIR_SCORE[i] - 0.5 - t * sd * (1 + z * z) / 2;
     }
-    const Cells next = constrained(f, g);
+    const Cells next = constrained(f, g, root);
     double moved = 0;
     for (size_t i = 0; i < 5; ++i) moved = std::max(moved, std::abs(next[i] - q[i]));
     q = next;

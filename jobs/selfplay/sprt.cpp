@@ -42,10 +42,10 @@ Moments moments(const Cells& q) {
 }
 
 // The root x of sum f_i g_i / (1 + x g_i) = 0 (the secular equation) where every
-// 1 + x g_i > 0: the sum falls from +inf to -inf there, one root. Newton's steps from 0,
-// each cut short so that no 1 + x g_i loses more than 90% of itself (a full step can land
-// next to a pole, where Newton then crawls), reach it in a few steps; from `start` when
-// it is inside (the root of a nearby g). g must straddle 0.
+// 1 + x g_i > 0: the sum falls from +inf to -inf there, one root. Newton's steps from
+// `start` (the root of a nearby g; 0 when it is outside), each cut short so that no
+// 1 + x g_i loses more than 90% of itself (a full step can land next to a pole, where
+// Newton then crawls), reach it in a few steps. g must straddle 0.
 double secular_root(const Cells& f, const Cells& g, double start) {
   double x = start;
   for (double gi : g)

@@ -35,12 +35,12 @@ struct Pentanomial {
 // elo_text says so in words. NaN without pairs.
 struct PairScore {
   double score, score_low, score_high;
-  double elo, elo_low, elo_high;  // -400 log10(1 / s - 1): +-inf at a score of 1 or 0
+  double elo, elo_low, elo_high;  // 400 log10(s / (1 - s)): +-inf at a score of 1 or 0
 };
 PairScore pair_score(const Pentanomial& p);
 
-// "Elo 40.3 [-66.5, 155.5]"; at a score of 1 "Elo at least -233.5 (no finite Elo at a
-// score of 1)", at 0 "Elo at most 113.6 (no finite Elo at a score of 0)": never +-inf.
+// "Elo 40.3 [-76.1, 153.7]"; at a score of 1 "Elo at least -233.5 (no finite Elo at a
+// score of 1)", at 0 "Elo at most 233.5 (no finite Elo at a score of 0)": never +-inf.
 std::string elo_text(const PairScore& s);
 
 // The logistic Elo difference of a score (0 to 1), and the score of an Elo difference.
@@ -48,8 +48,8 @@ double elo_of_score(double score);
 double score_of_elo(double elo);
 
 // What elo0 and elo1 measure: fishtest's normalized Elo (the score's distance from 0.5 in
-// per-game standard deviations, x 800 / ln 10: it does not depend on the draw rate) or
-// the logistic Elo of the score.
+// per-game standard deviations, x 800 / ln 10: a test's expected length then does not
+// depend on the draw rate) or the logistic Elo of the score.
 enum class EloModel { NORMALIZED, LOGISTIC };
 const char* elo_model_name(EloModel m);  // "normalized", "logistic"
 
@@ -95,7 +95,7 @@ const char* sprt_decision_name(SprtDecision d);  // "none", "H0", "H1"
 // after each pair the LLR over all pairs so far; the first pair after which it is below
 // lower() or above upper() decides (fishtest's stop rule, checked after every pair; no
 // correction for overshoot, which fishtest makes for updates in batches of pairs).
-// pair k counts once both its games and every pair before it are in, so that the decision
+// Pair k counts once both its games and every pair before it are in, so that the decision
 // and the pair it comes at depend on the batch alone, not on which rank finished first. A
 // pair with a game that has no result (void, error) counts as no pair. A game of an odd
 // last index has no partner and never counts.

@@ -11,7 +11,8 @@
   sprt     nodes=5000 against nodes=50 with --sprt elo0=0 elo1=200 over 40 games: H1 after 7
            pairs won twice (never after one), the file holding just the decided pairs with llr
            (fishtest's, computed here independently), lower, upper and decision; the same batch
-           on 2 ranks (mpirun) stops there too, with the same games
+           on 2 ranks (mpirun) stops there too, with the same games; the issue's two identical
+           players at elo0=0 elo1=40 undecided after 10 pairs
   sprt_resume  600 nodes against 600, --sprt elo0=-50 elo1=50 over 100 games (H0 after 36 pairs):
            SIGTERM once a part holds games, before the decision; a resume with another --sprt,
            another model= or none refused (exit 3, the line, the parts untouched); resumed on 2 ranks it counts the
@@ -209,7 +210,21 @@ def check_sprt(chesshpc, mpiexec, tmp):
     assert summary2["sprt"]["games_recorded"] < 40, summary2
     with h5py.File(ranks, "r") as f:
         assert f.attrs["decision"] == "H1" and list(text(f, "games/moves")) == moves
-    print("sprt: H1 after 7 pairs, fishtest's LLR, the file and 2 ranks alike:", summary["sprt"])
+
+    # The issue's case: two identical players, --sprt elo0=0 elo1=40, 10 pairs (seed 1). No
+    # decision (none of 16 pairs or fewer can decide at these bounds), the LLR fishtest's
+    # of the pairs' counts. (Before: H0 after the first pair, LLR -17.12.)
+    same_players = os.path.join(tmp, "identical.h5")
+    r = run([chesshpc, "selfplay", "--games", "20", "--seed", "1", "--engine", "name=A", "cmd=chesshpc", "--engine",
+             "name=B", "cmd=chesshpc", "--nodes", "300", "--random-plies", "4", "--sprt", "elo0=0", "elo1=40",
+             "--threads", "1", "--out", same_players, "--quiet", "--json"])
+    test = json.loads(r.stdout)["sprt"]
+    assert test["decision"] == "none" and test["pairs"] == 10, test
+    with h5py.File(same_players, "r") as f:
+        counts = pentanomial(f["games/game"][:], text(f, "games/result"))
+        assert f.attrs["decision"] == "none" and abs(f.attrs["llr"] - fishtest_llr(counts, 0, 40)) < 1e-9, counts
+    print("sprt: H1 after 7 pairs, fishtest's LLR, the file and 2 ranks alike:", summary["sprt"],
+          "; identical players undecided after 10 pairs:", test["llr"])
 
 
 def check_sprt_resume(chesshpc, mpiexec, tmp):

@@ -30,9 +30,9 @@ struct Pentanomial {
 // pentanomial counts): every p with N (m - p)^2 <= 1.96^2 V(p), N pairs of mean per-game
 // score m, V(p) the pair score's variance under the pentanomial of greatest likelihood
 // with mean p, an empty outcome counted as PSEUDO_PAIRS. So it never collapses to a
-// point: one pair won twice gives [0.207, 1], as Wilson's interval of one success out of
-// one. Its ends reach 0 or 1 only at a score of 0 or 1, whose Elo is unbounded (+-inf);
-// elo_text says so in words. NaN without pairs.
+// point: one pair won twice gives [0.2069, 1], Wilson's interval of one success out of
+// one [0.2066, 1] but for the pseudo-count. Its ends reach 0 or 1 only at a score of 0 or
+// 1, whose Elo is unbounded (+-inf); elo_text says so in words. NaN without pairs.
 struct PairScore {
   double score, score_low, score_high;
   double elo, elo_low, elo_high;  // 400 log10(s / (1 - s)): +-inf at a score of 1 or 0

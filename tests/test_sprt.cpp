@@ -198,12 +198,16 @@ TEST(Sprt, PairSequenceCountsPairsInGameOrderUpToTheDecision) {
   EXPECT_NEAR(one.llr(), 2.307147, 1e-6);
   EXPECT_EQ(one.decision(), SprtDecision::NONE);
   // Losing pairs drive it the other way: H0 once the LLR is below -2.944439, after 144
-  // pairs at the defaults.
+  // pairs at the defaults; winning pairs H1 after 147.
   PairSequence down(SprtSpec{});
   for (uint64_t g = 0; down.decision() == SprtDecision::NONE && g < 1000; ++g) down.add(g, 0.0);
   EXPECT_EQ(down.decision(), SprtDecision::H0);
   EXPECT_EQ(down.pairs(), 144u);
   EXPECT_LT(down.llr(), down.spec().lower());
+  PairSequence up(SprtSpec{});
+  for (uint64_t g = 0; up.decision() == SprtDecision::NONE && g < 1000; ++g) up.add(g, 1.0);
+  EXPECT_EQ(up.decision(), SprtDecision::H1);
+  EXPECT_EQ(up.pairs(), 147u);
   // A void game leaves its pair out but the sequence goes on.
   PairSequence gap(SprtSpec{});
   gap.add(0, std::nullopt), gap.add(1, 1.0), gap.add(2, 0.5), gap.add(3, 0.5);

@@ -79,10 +79,10 @@ inline constexpr double PSEUDO_PAIRS = 1e-3;
 //   normalized: t-value (mean - 1/2) / sd = sqrt(2) elo ln(10) / 800, g_i = a_i - 1/2 -
 //               t sd (1 + ((mean - a_i) / sd)^2) / 2 at q's own mean and sd, iterated;
 //   LLR = N sum f_i ln(q1_i / q0_i).
-// The pseudo-count bounds what few pairs can do: no pentanomial of 30 pairs or fewer
-// decides at the defaults (elo0=0 elo1=5 alpha=beta=0.05; pairs all won decide after 147
-// normalized, 207 logistic), none of 16 or fewer at elo0=0 elo1=40 (17 pairs all lost
-// decide H0, normalized; 25 logistic). 0 without pairs.
+// The pseudo-count bounds what few pairs can do: no pentanomial of 20 pairs or fewer
+// decides at the defaults (elo0=0 elo1=5 alpha=beta=0.05; pairs all won decide after 147,
+// all lost after 144), none of 16 or fewer at elo0=0 elo1=40 (17 pairs all lost decide
+// H0, normalized; logistic: 25 all drawn). 0 without pairs.
 double sprt_llr(const Pentanomial& p, const SprtSpec& s);
 
 // "LLR 1.23 [-2.94, 2.94]": the ratio and the spec's bounds.

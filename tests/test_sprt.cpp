@@ -215,6 +215,8 @@ TEST(Sprt, PairSequenceCountsPairsInGameOrderUpToTheDecision) {
   EXPECT_NEAR(gap.llr(), -0.00021520172, 1e-9);
   EXPECT_EQ(llr_text(1.234, SprtSpec{}), "LLR 1.23 [-2.94, 2.94]");
   EXPECT_EQ(llr_text(-0.0, SprtSpec{}), "LLR 0.00 [-2.94, 2.94]");
+  EXPECT_EQ(llr_text(-1.35e-16, SprtSpec{}), "LLR 0.00 [-2.94, 2.94]");  // fishtest's LLR of one DD pair at +-100
+  EXPECT_EQ(llr_text(-0.006, SprtSpec{}), "LLR -0.01 [-2.94, 2.94]");
 }
 
 namespace {

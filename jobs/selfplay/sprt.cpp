@@ -128,6 +128,9 @@ double interval_end(const Frequencies& r, double pairs, double m, double end) {
   return inside;
 }
 
+// v as printed to `unit` (0.01, 0.1): what rounds to zero is 0, never "-0.00".
+double shown(double v, double unit) { return std::abs(v) < unit / 2 ? 0.0 : v; }
+
 // Both games' points, or none when either has none.
 std::optional<double> pair_points(std::optional<double> even, std::optional<double> odd) {
   if (!even || !odd) return std::nullopt;
@@ -156,11 +159,12 @@ PairScore pair_score(const Pentanomial& p) {
 std::string elo_text(const PairScore& s) {
   char text[96];
   if (s.score >= 1)
-    std::snprintf(text, sizeof text, "Elo at least %.1f (no finite Elo at a score of 1)", s.elo_low);
+    std::snprintf(text, sizeof text, "Elo at least %.1f (no finite Elo at a score of 1)", shown(s.elo_low, 0.1));
   else if (s.score <= 0)
-    std::snprintf(text, sizeof text, "Elo at most %.1f (no finite Elo at a score of 0)", s.elo_high);
+    std::snprintf(text, sizeof text, "Elo at most %.1f (no finite Elo at a score of 0)", shown(s.elo_high, 0.1));
   else
-    std::snprintf(text, sizeof text, "Elo %.1f [%.1f, %.1f]", s.elo, s.elo_low, s.elo_high);
+    std::snprintf(text, sizeof text, "Elo %.1f [%.1f, %.1f]", shown(s.elo, 0.1), shown(s.elo_low, 0.1),
+                  shown(s.elo_high, 0.1));
   return text;
 }
 
@@ -188,7 +192,7 @@ double sprt_llr(const Pentanomial& p, const SprtSpec& s) {
 
 std::string llr_text(double llr, const SprtSpec& s) {
   char text[96];
-  std::snprintf(text, sizeof text, "LLR %.2f [%.2f, %.2f]", llr + 0.0, s.lower(), s.upper());  // -0 as 0
+  std::snprintf(text, sizeof text, "LLR %.2f [%.2f, %.2f]", shown(llr, 0.01), s.lower(), s.upper());
   return text;
 }
 

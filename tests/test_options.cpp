@@ -489,7 +489,9 @@ TEST(SelfplayOptions, EnginesPerSideAndSprt) {
             (std::vector<std::pair<std::string, std::string>>{{"Threads", "2"}, {"Hash", "16"}, {"Ponder", "false"}}));
   EXPECT_EQ(r.variation, DEFAULT_VARIATION);
   ASSERT_TRUE(r.sprt);
-  EXPECT_EQ(r.sprt->text(), "elo0=0 elo1=10 alpha=0.05 beta=0.1");
+  EXPECT_EQ(r.sprt->text(), "elo0=0 elo1=10 alpha=0.05 beta=0.1 model=normalized");
+  EXPECT_EQ(selfplay(words("--games 2 --nodes 5 --sprt model=logistic elo1=300")).sprt->text(),
+            "elo0=0 elo1=300 alpha=0.05 beta=0.05 model=logistic");
   EXPECT_EQ(player_settings(r.first, r), "chesshpc depth=3 hash=2097152");
   EXPECT_EQ(player_settings(r.second, r),
             "uci:/usr/games/stockfish nodes=100 variation=0.25 Threads=2 Hash=16 Ponder=false");

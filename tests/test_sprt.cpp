@@ -1,9 +1,12 @@
 // Game pairs: pentanomial counts, the score and Elo interval from pairs, and the SPRT's
-// log-likelihood ratio, checked against worked examples computed by hand from the
-// published formulas (M. Van den Bergh's notes on the normalized and generalized SPRT).
+// log-likelihood ratio, checked against the values fishtest's own code gives
+// (server/fishtest/stats/LLRcalc.py) and, by simulation, its error rates and length.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <random>
 #include <sstream>
 
 #include "jobs/selfplay/batch.h"
@@ -45,24 +48,47 @@ TEST(Pentanomial, FromGamesPairsEvenWithOddAndSkipsPairsWithoutBothResults) {
   EXPECT_EQ(p.counts, (std::array<uint64_t, 5>{0, 2, 0, 0, 1}));
 }
 
-// 13 pairs, per-game scores x = 0, 1/4, 1/2, 3/4, 1 with counts 1, 2, 5, 3, 2:
-//   mean m = (0 + 0.5 + 2.5 + 2.25 + 2) / 13 = 7.25 / 13 = 0.5576923
-//   E[x^2] = (0 + 0.125 + 1.25 + 1.6875 + 2) / 13 = 5.0625 / 13 = 0.3894231
-//   variance v = 0.3894231 - 0.5576923^2 = 0.0784024
-//   half width = 1.959964 x sqrt(0.0784024 / 13) = 1.959964 x 0.0776592 = 0.1522092
-//   score 0.5576923 in [0.4054831, 0.7099015]
-//   Elo = -400 log10(1 / 0.5576923 - 1) = -400 log10(0.7931034) = 40.268
-//   low -400 log10(1 / 0.4054831 - 1) = -66.477, high -400 log10(1 / 0.7099015 - 1) = 155.461
-TEST(PairScore, MeanVarianceAndIntervalFromPairs) {
+// The score interval (sprt.h) of the 13 pairs, computed independently from fishtest's
+// LLRcalc.MLE_expected (the pentanomial of greatest likelihood with mean p, empty outcomes
+// at 0.001) and a bisection for N (m - p)^2 = 1.96^2 V(p):
+//   m = (0 + 0.5 + 2.5 + 2.25 + 2) / 13 = 0.5576923, interval [0.3922021, 0.7077749]
+//   Elo = 400 log10(m / (1 - m)) = 40.268, low -76.100, high 153.671
+// (the normal approximation m +- 1.96 sqrt(v / N) gave [0.4054831, 0.7099015]).
+TEST(PairScore, ScoreIntervalFromPairs) {
   PairScore s = pair_score(example());
   EXPECT_NEAR(s.score, 0.5576923, 1e-7);
-  EXPECT_NEAR(s.score_low, 0.4054831, 1e-7);
-  EXPECT_NEAR(s.score_high, 0.7099015, 1e-7);
+  EXPECT_NEAR(s.score_low, 0.3922021, 1e-7);
+  EXPECT_NEAR(s.score_high, 0.7077749, 1e-7);
   EXPECT_NEAR(s.elo, 40.268, 1e-3);
-  EXPECT_NEAR(s.elo_low, -66.477, 1e-3);
-  EXPECT_NEAR(s.elo_high, 155.461, 1e-3);
+  EXPECT_NEAR(s.elo_low, -76.100, 1e-3);
+  EXPECT_NEAR(s.elo_high, 153.671, 1e-3);
+  EXPECT_EQ(elo_text(s), "Elo 40.3 [-76.1, 153.7]");
   EXPECT_TRUE(std::isnan(pair_score(Pentanomial{}).score));
   EXPECT_NEAR(score_of_elo(elo_of_score(0.3)), 0.3, 1e-12);
+}
+
+// Few pairs of one outcome: the interval is Wilson's of so many successes out of so many
+// (1.96^2 = 3.8415: one pair won 1 / 4.8415 = 0.2065, two pairs lost 3.8415 / 5.8415 =
+// 0.6576), the pseudo-count moving it in the 4th digit (fishtest's MLE as above:
+// 0.2068586, 0.6573632), and a score of 1 or 0 has no finite Elo: said in words, never
+// +-inf. (Before: "1.000 [1.000, 1.000], Elo inf [inf, inf]" and "Elo -inf [-inf, -inf]".)
+TEST(PairScore, FewPairsOfOneOutcomeGiveAnHonestInterval) {
+  Pentanomial won, lost, drawn;
+  won.add(2), lost.add(0), lost.add(0), drawn.add(1);
+  PairScore w = pair_score(won), l = pair_score(lost), d = pair_score(drawn);
+  EXPECT_EQ(w.score, 1.0);
+  EXPECT_NEAR(w.score_low, 0.2068586, 1e-7);
+  EXPECT_EQ(w.score_high, 1.0);
+  EXPECT_EQ(elo_text(w), "Elo at least -233.5 (no finite Elo at a score of 1)");
+  EXPECT_EQ(l.score, 0.0);
+  EXPECT_EQ(l.score_low, 0.0);
+  EXPECT_NEAR(l.score_high, 0.6573632, 1e-7);
+  EXPECT_EQ(elo_text(l), "Elo at most 113.2 (no finite Elo at a score of 0)");
+  // One drawn pair: m = 0.5, its interval from V(p) of the MLE, not from a variance of 0.
+  EXPECT_EQ(d.score, 0.5);
+  EXPECT_NEAR(d.score_low + d.score_high, 1.0, 1e-9);
+  EXPECT_LT(d.score_low, 0.2);
+  EXPECT_EQ(elo_text(d), "Elo 0.0 [-375.7, 375.7]");
 }
 
 // alpha = beta = 0.05: lower = ln(0.05 / 0.95) = -2.944439, upper = ln(0.95 / 0.05) = 2.944439.
@@ -73,62 +99,124 @@ TEST(Sprt, BoundsFromAlphaAndBeta) {
   s.alpha = 0.1, s.beta = 0.2;  // ln(0.2 / 0.9) = -1.504077, ln(0.8 / 0.1) = 2.079442
   EXPECT_NEAR(s.lower(), -1.504077, 1e-6);
   EXPECT_NEAR(s.upper(), 2.079442, 1e-6);
-  EXPECT_EQ(s.text(), "elo0=0 elo1=5 alpha=0.1 beta=0.2");
+  EXPECT_EQ(s.text(), "elo0=0 elo1=5 alpha=0.1 beta=0.2 model=normalized");
+  s.model = EloModel::LOGISTIC;
+  EXPECT_EQ(s.text(), "elo0=0 elo1=5 alpha=0.1 beta=0.2 model=logistic");
 }
 
-// The example's pairs, elo0 = 0, elo1 = 5:
-//   s0 = 0.5, s1 = 1 / (1 + 10^(-5/400)) = 1 / 1.9716280 = 0.5071951
-//   LLR = N (s1 - s0) (2m - s0 - s1) / (2v)
-//       = 13 x 0.0071951 x (1.1153846 - 1.0071951) / (2 x 0.0784024)
-//       = 13 x 0.0071951 x 0.1081895 / 0.1568047 = 0.064536
-// 140 pairs LL 10, LD 25, DD+WL 60, WD 30, WW 15, elo0 = -5, elo1 = 5:
-//   m = (6.25 + 30 + 22.5 + 15) / 140 = 0.5267857
-//   E[x^2] = (1.5625 + 15 + 16.875 + 15) / 140 = 0.3459821, v = 0.3459821 - 0.2775033 = 0.0684790
-//   s0 = 0.4928049, s1 = 0.5071951: s1 - s0 = 0.0143902, s0 + s1 = 1
-//   LLR = 140 x 0.0143902 x 0.0535714 / 0.1369579 = 0.788025
-TEST(Sprt, LlrOfWorkedExamples) {
-  EXPECT_NEAR(sprt_llr(example(), SprtSpec{0, 5, 0.05, 0.05}), 0.064536, 1e-6);
+// The LLRs fishtest's own code gives (server/fishtest/stats/LLRcalc.py, LLR_normalized and
+// LLR_logistic, run on these counts), and the example of its stat_util.py: 10789 19328
+// 33806 19402 10543 pairs, logistic elo0=-3 elo1=1, LLR 2.131068.
+TEST(Sprt, LlrIsFishtests) {
+  using enum EloModel;
+  EXPECT_NEAR(sprt_llr(example(), SprtSpec{0, 5, 0.05, 0.05, NORMALIZED}), 0.05063517883, 1e-9);
+  EXPECT_NEAR(sprt_llr(example(), SprtSpec{0, 5, 0.05, 0.05, LOGISTIC}), 0.06189729128, 1e-9);
+  EXPECT_NEAR(sprt_llr(example(), SprtSpec{0, 40, 0.05, 0.05, NORMALIZED}), 0.25680348206, 1e-9);
   Pentanomial p;
   p.counts = {10, 25, 60, 30, 15};
-  EXPECT_NEAR(sprt_llr(p, SprtSpec{-5, 5, 0.05, 0.05}), 0.788025, 1e-6);
+  EXPECT_NEAR(sprt_llr(p, SprtSpec{-5, 5, 0.05, 0.05, NORMALIZED}), 0.58043995251, 1e-9);
+  EXPECT_NEAR(sprt_llr(p, SprtSpec{-5, 5, 0.05, 0.05, LOGISTIC}), 0.77989851421, 1e-9);
+  p.counts = {10789, 19328, 33806, 19402, 10543};
+  EXPECT_NEAR(sprt_llr(p, SprtSpec{-3, 1, 0.05, 0.05, LOGISTIC}), 2.131067811785, 1e-8);
+  EXPECT_NEAR(sprt_llr(p, SprtSpec{0, 10, 0.05, 0.05, NORMALIZED}), -92.534177653513, 1e-6);
+  // A pentanomial far from both hypotheses: 11 of 15 pairs WD (fishtest: 1.122344).
+  p.counts = {1, 1, 1, 11, 1};
+  EXPECT_NEAR(sprt_llr(p, SprtSpec{0, 40, 0.05, 0.05, LOGISTIC}), 1.1223440772, 1e-9);
   EXPECT_EQ(sprt_llr(Pentanomial{}, SprtSpec{}), 0.0);
 }
 
-// One WW pair, the empty outcomes taken as 0.001 each (fishtest's regularisation):
-//   N = 1.004, m = (0.001 x (0.25 + 0.5 + 0.75) + 1) / 1.004 = 1.0015 / 1.004 = 0.9975100
-//   v = (0.001 x (0.99751^2 + 0.74751^2 + 0.49751^2 + 0.24751^2) + 0.00249^2) / 1.004 = 0.0018613
-//   elo1 = 10: s1 = 0.5143872; LLR = 1.004 x 0.0143872 x (1.9950199 - 1.0143872) / 0.0037227 = 3.80507
-// beyond 2.944439: H1 after that one pair.
-TEST(Sprt, OneOutcomeIsRegularisedAndDecides) {
-  Pentanomial p;
-  p.add(2);
-  EXPECT_NEAR(sprt_llr(p, SprtSpec{0, 10, 0.05, 0.05}), 3.80507, 1e-5);
+// The issue's case: two identical players, --sprt elo0=0 elo1=40; after one pair the LLR
+// is fishtest's, between -0.18 and 0.15 whatever the pair, far inside +-2.94 (before: up to 13.59
+// after one pair, H1). The same at the default bounds (within +-0.021).
+TEST(Sprt, OnePairNeverDecides) {
+  const std::array<double, 5> issue = {-0.17531105827, -0.12818745808, -0.02285724675, 0.10193783420, 0.14906478307};
+  const std::array<double, 5> defaults = {-0.02056854227, -0.01459867044, -0.00021520172, 0.01418319691, 0.02015312087};
+  for (size_t outcome = 0; outcome < 5; ++outcome) {
+    Pentanomial p;
+    p.add(outcome / 2.0);
+    EXPECT_NEAR(sprt_llr(p, SprtSpec{0, 40, 0.05, 0.05}), issue[outcome], 1e-9) << outcome;
+    EXPECT_NEAR(sprt_llr(p, SprtSpec{}), defaults[outcome], 1e-9) << outcome;
+    PairSequence q(SprtSpec{0, 40, 0.05, 0.05});
+    q.add(0, std::min(outcome / 2.0, 1.0)), q.add(1, outcome / 2.0 - std::min(outcome / 2.0, 1.0));
+    EXPECT_EQ(q.pairs(), 1u);
+    EXPECT_EQ(q.decision(), SprtDecision::NONE) << outcome;
+  }
+}
+
+namespace {
+
+// The fewest pairs of any outcomes whose LLR leaves the bounds (every pentanomial of n
+// pairs, n = 1 to most), or 0 when none of up to `most` does.
+uint64_t fewest_deciding(const SprtSpec& s, uint64_t most) {
+  for (uint64_t n = 1; n <= most; ++n)
+    for (uint64_t a = 0; a <= n; ++a)
+      for (uint64_t b = 0; a + b <= n; ++b)
+        for (uint64_t c = 0; a + b + c <= n; ++c)
+          for (uint64_t d = 0; a + b + c + d <= n; ++d) {
+            Pentanomial p;
+            p.counts = {a, b, c, d, n - a - b - c - d};
+            const double llr = sprt_llr(p, s);
+            if (llr < s.lower() || llr > s.upper()) return n;
+          }
+  return 0;
+}
+
+}  // namespace
+
+// sprt.h's rule for the first decision, pentanomial by pentanomial: at the defaults none
+// of up to 20 pairs decides; at elo0=0 elo1=40 the first are 17 pairs all lost
+// (normalized) and 25 pairs all drawn (logistic).
+TEST(Sprt, NoFewPairsDecide) {
+  EXPECT_EQ(fewest_deciding(SprtSpec{}, 20), 0u);
+  EXPECT_EQ(fewest_deciding(SprtSpec{0, 5, 0.05, 0.05, EloModel::LOGISTIC}, 20), 0u);
+  EXPECT_EQ(fewest_deciding(SprtSpec{0, 40, 0.05, 0.05}, 30), 17u);
+  EXPECT_EQ(fewest_deciding(SprtSpec{0, 40, 0.05, 0.05, EloModel::LOGISTIC}, 30), 25u);
+  Pentanomial drawn;
+  drawn.counts[2] = 25;
+  EXPECT_LT(sprt_llr(drawn, SprtSpec{0, 40, 0.05, 0.05, EloModel::LOGISTIC}), -2.944439);
 }
 
 // Pairs count in game order whatever order the games come in, and nothing counts after the
-// decision: games 1, 3, 2 wait for game 0; then pair 0 (WW) decides H1 and pair 1 never counts.
+// decision. Logistic elo0=-400 elo1=400 (fishtest: one pair won twice LLR 2.307147, two
+// 4.609754): games 1, 3, 2 wait for game 0; then pairs 0 and 1 (WW) count, H1 after pair 1,
+// and pair 2 never counts.
 TEST(Sprt, PairSequenceCountsPairsInGameOrderUpToTheDecision) {
-  PairSequence q(SprtSpec{0, 10, 0.05, 0.05});
-  q.add(1, 1.0), q.add(3, 0.0), q.add(2, 0.0);
+  const SprtSpec wide{-400, 400, 0.05, 0.05, EloModel::LOGISTIC};
+  PairSequence q(wide);
+  q.add(1, 1.0), q.add(3, 1.0), q.add(2, 1.0);
   EXPECT_EQ(q.pairs(), 0u);
   EXPECT_EQ(q.decision(), SprtDecision::NONE);
   q.add(0, 1.0);
-  EXPECT_EQ(q.pairs(), 1u);
+  EXPECT_EQ(q.pairs(), 2u);
   EXPECT_EQ(q.decision(), SprtDecision::H1);
-  EXPECT_NEAR(q.llr(), 3.80507, 1e-5);
+  EXPECT_NEAR(q.llr(), 4.609754, 1e-6);
   q.add(4, 0.0), q.add(5, 0.0);
-  EXPECT_EQ(q.pairs(), 1u);
+  EXPECT_EQ(q.pairs(), 2u);
   EXPECT_STREQ(sprt_decision_name(q.decision()), "H1");
-  // Losing pairs drive it the other way: H0 once the LLR reaches -2.944439.
-  PairSequence down(SprtSpec{0, 10, 0.05, 0.05});
-  for (uint64_t g = 0; down.decision() == SprtDecision::NONE && g < 200; ++g) down.add(g, 0.0);
+  PairSequence one(wide);
+  one.add(0, 1.0), one.add(1, 1.0);
+  EXPECT_NEAR(one.llr(), 2.307147, 1e-6);
+  EXPECT_EQ(one.decision(), SprtDecision::NONE);
+  // Losing pairs drive it the other way: H0 once the LLR is below -2.944439, after 144
+  // pairs at the defaults; winning pairs H1 after 147.
+  PairSequence down(SprtSpec{});
+  for (uint64_t g = 0; down.decision() == SprtDecision::NONE && g < 1000; ++g) down.add(g, 0.0);
   EXPECT_EQ(down.decision(), SprtDecision::H0);
-  EXPECT_LE(down.llr(), down.spec().lower());
+  EXPECT_EQ(down.pairs(), 144u);
+  EXPECT_LT(down.llr(), down.spec().lower());
+  PairSequence up(SprtSpec{});
+  for (uint64_t g = 0; up.decision() == SprtDecision::NONE && g < 1000; ++g) up.add(g, 1.0);
+  EXPECT_EQ(up.decision(), SprtDecision::H1);
+  EXPECT_EQ(up.pairs(), 147u);
   // A void game leaves its pair out but the sequence goes on.
   PairSequence gap(SprtSpec{});
   gap.add(0, std::nullopt), gap.add(1, 1.0), gap.add(2, 0.5), gap.add(3, 0.5);
   EXPECT_EQ(gap.pairs(), 2u);
+  EXPECT_NEAR(gap.llr(), -0.00021520172, 1e-9);
   EXPECT_EQ(llr_text(1.234, SprtSpec{}), "LLR 1.23 [-2.94, 2.94]");
+  EXPECT_EQ(llr_text(-0.0, SprtSpec{}), "LLR 0.00 [-2.94, 2.94]");
+  EXPECT_EQ(llr_text(-1.35e-16, SprtSpec{}), "LLR 0.00 [-2.94, 2.94]");  // fishtest's LLR of one DD pair at +-100
+  EXPECT_EQ(llr_text(-0.006, SprtSpec{}), "LLR -0.01 [-2.94, 2.94]");
 }
 
 namespace {
@@ -170,35 +258,33 @@ void plan(SelfplayBatch& batch) {
 }  // namespace
 
 // The progress line of an --sprt batch shows the LLR over the pairs counted so far and its
-// bounds, and the decision once there is one; without --sprt no LLR at all. Pair 0 drawn
-// twice (DD): N = 1.004, m = 0.5, v = 0.001 x (0.25 + 0.0625 + 0.0625 + 0.25) / 1.004,
-//   LLR = 1.004 x 0.0143872 x (1 - 1.0143872) / (2 v) = -0.16692, undecided.
-// Then pairs lost twice (LL): with 9 of them N = 10.003, m = 0.0501849, v = 0.0226364,
-// LLR -2.90551, still undecided; the 10th makes N = 11.003, m = 0.0456239, v = 0.0207872,
-// LLR -3.51502 below -2.944439: H0 after pair 10.
+// bounds, and the decision once there is one; without --sprt no LLR at all. Logistic
+// elo0=-100 elo1=100, the LLRs fishtest gives: pair 0 drawn twice (DD) 0; then pairs lost
+// twice (LL): with one -1.150, with 4 -2.878 (undecided), the 5th -3.454, below
+// -2.944439: H0 after pair 5.
 // (Before the first game it read "0.0 games/s;; LLR 0.00".)
 TEST(SelfplayBatch, ProgressShowsTheLlrAndTheDecisionOnlyWithSprt) {
   using chess::Result;
-  SelfplayBatch batch(batch_of_40(SprtSpec{0, 10, 0.05, 0.05}));
+  SelfplayBatch batch(batch_of_40(SprtSpec{-100, 100, 0.05, 0.05, EloModel::LOGISTIC}));
   plan(batch);
   EXPECT_EQ(after_rate(batch), "; LLR 0.00 [-2.94, 2.94]");
   record_games(batch, 0, {Result::DRAW, Result::DRAW});
-  EXPECT_EQ(after_rate(batch), "; 1/2-1/2 2; LLR -0.17 [-2.94, 2.94]");
+  EXPECT_EQ(after_rate(batch), "; 1/2-1/2 2; LLR 0.00 [-2.94, 2.94]");
   // Game 3 before game 2: pair 1 counts once both are in. The first player has White in
   // even games: 0-1 there and 1-0 in odd games is a pair it lost twice.
   record_games(batch, 3, {Result::WHITE_WINS});
-  EXPECT_EQ(after_rate(batch), "; 1-0 1 1/2-1/2 2; LLR -0.17 [-2.94, 2.94]");
+  EXPECT_EQ(after_rate(batch), "; 1-0 1 1/2-1/2 2; LLR 0.00 [-2.94, 2.94]");
   record_games(batch, 2, {Result::BLACK_WINS});
-  EXPECT_EQ(after_rate(batch), "; 0-1 1 1-0 1 1/2-1/2 2; LLR -0.12 [-2.94, 2.94]");
-  for (uint64_t pair = 2; pair <= 9; ++pair) record_games(batch, 2 * pair, {Result::BLACK_WINS, Result::WHITE_WINS});
-  EXPECT_EQ(after_rate(batch), "; 0-1 9 1-0 9 1/2-1/2 2; LLR -2.91 [-2.94, 2.94]");
+  EXPECT_EQ(after_rate(batch), "; 0-1 1 1-0 1 1/2-1/2 2; LLR -1.15 [-2.94, 2.94]");
+  for (uint64_t pair = 2; pair <= 4; ++pair) record_games(batch, 2 * pair, {Result::BLACK_WINS, Result::WHITE_WINS});
+  EXPECT_EQ(after_rate(batch), "; 0-1 4 1-0 4 1/2-1/2 2; LLR -2.88 [-2.94, 2.94]");
   EXPECT_FALSE(batch.enough());
-  record_games(batch, 20, {Result::BLACK_WINS, Result::WHITE_WINS});
+  record_games(batch, 10, {Result::BLACK_WINS, Result::WHITE_WINS});
   EXPECT_TRUE(batch.enough());
-  EXPECT_EQ(after_rate(batch), "; 0-1 10 1-0 10 1/2-1/2 2; LLR -3.52 [-2.94, 2.94] H0");
+  EXPECT_EQ(after_rate(batch), "; 0-1 5 1-0 5 1/2-1/2 2; LLR -3.45 [-2.94, 2.94] H0");
   // A pair won twice after the decision (a unit still out then) counts in the results only.
-  record_games(batch, 22, {Result::WHITE_WINS, Result::BLACK_WINS});
-  EXPECT_EQ(after_rate(batch), "; 0-1 11 1-0 11 1/2-1/2 2; LLR -3.52 [-2.94, 2.94] H0");
+  record_games(batch, 12, {Result::WHITE_WINS, Result::BLACK_WINS});
+  EXPECT_EQ(after_rate(batch), "; 0-1 6 1-0 6 1/2-1/2 2; LLR -3.45 [-2.94, 2.94] H0");
 
   SelfplayBatch plain(batch_of_40(std::nullopt));
   plan(plain);
@@ -206,4 +292,113 @@ TEST(SelfplayBatch, ProgressShowsTheLlrAndTheDecisionOnlyWithSprt) {
   record_games(plain, 0, {Result::DRAW, Result::WHITE_WINS});
   EXPECT_EQ(after_rate(plain), "; 1-0 1 1/2-1/2 1");
   EXPECT_FALSE(plain.enough());
+}
+
+namespace {
+
+constexpr double NELO_PER_T = 800 / 2.302585092994046;  // normalized Elo per t-value: 800 / ln 10
+
+// Pairs of two independent games, each a win with probability s - d / 2, a draw with d: the
+// pentanomial probabilities LL, LD, DD+WL, WD, WW.
+std::array<double, 5> pair_distribution(double s, double d) {
+  const double w = s - d / 2, l = 1 - s - d / 2;
+  return {l * l, 2 * l * d, d * d + 2 * w * l, 2 * w * d, w * w};
+}
+
+struct PairMoments {
+  double mean = 0, variance = 0;  // of the pair's per-game score 0, 1/4, ..., 1
+};
+
+PairMoments pair_moments(const std::array<double, 5>& q) {
+  PairMoments m;
+  for (size_t i = 0; i < 5; ++i) m.mean += q[i] * double(i) / 4;
+  for (size_t i = 0; i < 5; ++i) m.variance += q[i] * (double(i) / 4 - m.mean) * (double(i) / 4 - m.mean);
+  return m;
+}
+
+// The pentanomial at draw ratio d whose Elo under the model is elo: logistic, the score of
+// the Elo; normalized, the score whose (mean - 1/2) / sd over pairs is sqrt(2) elo / NELO_PER_T
+// (fishtest's t-value of pairs), by bisection on the score.
+std::array<double, 5> distribution_at(double elo, EloModel model, double d) {
+  if (model == EloModel::LOGISTIC) return pair_distribution(score_of_elo(elo), d);
+  const double t = std::sqrt(2.0) * elo / NELO_PER_T;
+  double lo = d / 2, hi = 1 - d / 2;
+  for (int i = 0; i < 100; ++i) {
+    const double s = (lo + hi) / 2;
+    const PairMoments m = pair_moments(pair_distribution(s, d));
+    ((m.mean - 0.5) / std::sqrt(m.variance) < t ? lo : hi) = s;
+  }
+  return pair_distribution((lo + hi) / 2, d);
+}
+
+// Wald's approximation of the expected pairs (as fishtest's sprt.py models the LLR: a
+// drift per pair of (s - (s0 + s1) / 2)(s1 - s0) / v, s and v the pairs' true mean and
+// variance, s0 and s1 the hypotheses' scores, the normalized model's at sd sqrt(2 v) per
+// game): E[pairs] = (P(H0) lower + (1 - P(H0)) upper) / drift, P(H0) taken as 1 - alpha
+// at elo0 and beta at elo1.
+double wald_pairs(const std::array<double, 5>& q, const SprtSpec& spec, double accept_h0) {
+  const PairMoments m = pair_moments(q);
+  auto score = [&](double elo) {
+    return spec.model == EloModel::LOGISTIC ? score_of_elo(elo) : 0.5 + elo / NELO_PER_T * std::sqrt(2 * m.variance);
+  };
+  const double s0 = score(spec.elo0), s1 = score(spec.elo1);
+  const double drift = (m.mean - (s0 + s1) / 2) * (s1 - s0) / m.variance;
+  return (accept_h0 * spec.lower() + (1 - accept_h0) * spec.upper()) / drift;
+}
+
+struct SimulatedSprts {
+  uint64_t h0 = 0, h1 = 0, undecided = 0;
+  double mean_pairs = 0;
+};
+
+// `runs` SPRTs over pairs drawn from q (mt19937_64, fully specified by the standard, so the
+// same draws everywhere), each through PairSequence as a batch counts its pairs.
+SimulatedSprts simulate(const SprtSpec& spec, const std::array<double, 5>& q, int runs, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  SimulatedSprts out;
+  uint64_t pairs = 0;
+  for (int run = 0; run < runs; ++run) {
+    PairSequence test(spec);
+    for (uint64_t pair = 0; test.decision() == SprtDecision::NONE && pair < 100000; ++pair) {
+      double u = double(rng() >> 11) * 0x1p-53;
+      size_t outcome = 0;
+      while (outcome < 4 && u >= q[outcome]) u -= q[outcome++];
+      const double points = double(outcome) / 2, even = std::min(points, 1.0);
+      test.add(2 * pair, even), test.add(2 * pair + 1, points - even);
+    }
+    pairs += test.pairs();
+    ++(test.decision() == SprtDecision::H0 ? out.h0 : test.decision() == SprtDecision::H1 ? out.h1 : out.undecided);
+  }
+  out.mean_pairs = double(pairs) / runs;
+  return out;
+}
+
+// Error rates and length of the SPRT by simulation, 2,000 SPRTs at elo0 and 2,000 at elo1,
+// pairs drawn at a draw ratio of 0.6 with the chosen model's Elo: the false H1 rate at
+// elo0 at most alpha + 3 binomial sigma (0.05 + 3 sqrt(0.05 x 0.95 / 2000) = 0.0646), the
+// false H0 rate at elo1 at most beta + the same, and the mean pairs within 15% of Wald's
+// approximation (it leaves out the overshoot over the bounds, so the mean is seldom below).
+void check_error_rates(const SprtSpec& spec) {
+  constexpr int RUNS = 2000;
+  constexpr double DRAWS = 0.6;
+  const double margin = 3 * std::sqrt(0.05 * 0.95 / RUNS);
+  const auto at0 = distribution_at(spec.elo0, spec.model, DRAWS), at1 = distribution_at(spec.elo1, spec.model, DRAWS);
+  const SimulatedSprts h0 = simulate(spec, at0, RUNS, 23), h1 = simulate(spec, at1, RUNS, 24);
+  EXPECT_EQ(h0.undecided + h1.undecided, 0u);
+  EXPECT_LE(double(h0.h1) / RUNS, spec.alpha + margin) << h0.h1 << " false H1 of " << RUNS;
+  EXPECT_LE(double(h1.h0) / RUNS, spec.beta + margin) << h1.h0 << " false H0 of " << RUNS;
+  const double wald0 = wald_pairs(at0, spec, 1 - spec.alpha), wald1 = wald_pairs(at1, spec, spec.beta);
+  EXPECT_NEAR(h0.mean_pairs / wald0, 1, 0.15) << h0.mean_pairs << " pairs at elo0, Wald " << wald0;
+  EXPECT_NEAR(h1.mean_pairs / wald1, 1, 0.15) << h1.mean_pairs << " pairs at elo1, Wald " << wald1;
+  std::printf("%s: false H1 %.4f at elo0, false H0 %.4f at elo1; pairs %.1f and %.1f, Wald %.1f and %.1f\n",
+              spec.text().c_str(), double(h0.h1) / RUNS, double(h1.h0) / RUNS, h0.mean_pairs, h1.mean_pairs, wald0,
+              wald1);
+}
+
+}  // namespace
+
+TEST(SprtSimulation, NormalizedErrorRatesAndLength) { check_error_rates(SprtSpec{0, 40, 0.05, 0.05}); }
+
+TEST(SprtSimulation, LogisticErrorRatesAndLength) {
+  check_error_rates(SprtSpec{0, 40, 0.05, 0.05, EloModel::LOGISTIC});
 }

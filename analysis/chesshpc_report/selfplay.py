@@ -11,7 +11,8 @@ from .resultfile import attr_int, attr_text, column, provenance
 
 RESULTS = {"1-0": "white_wins", "1/2-1/2": "draws", "0-1": "black_wins", "*": "void"}
 WHITE_POINTS = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
-Z95 = 1.959964  # two-sided 95% of the normal distribution
+Z95 = 1.959963984540054  # two-sided 95% of the normal distribution
+PSEUDO_COUNT = 1e-3  # an empty outcome's count in the score interval, as chesshpc's (fishtest's)
 PLY_BUCKETS = 30  # at most, of at least 10 plies each
 
 
@@ -56,14 +57,59 @@ def label(s):
 
 
 def score(points):
-    """Mean points, and its 95% interval by the normal approximation over the per-game
-    points (1, 0.5, 0), clipped to [0, 1]; None without games."""
+    """Mean points and its 95% score interval over the per-game points (1, 0.5, 0);
+    None without games."""
     if not points:
         return {"games": 0, "score": None, "low": None, "high": None}
     p = np.asarray(points, dtype=float)
-    half = Z95 * p.std() / np.sqrt(len(p))
-    return {"games": len(p), "score": float(p.mean()), "low": float(max(0.0, p.mean() - half)),
-            "high": float(min(1.0, p.mean() + half))}
+    mean, low, high = score_interval((0.0, 0.5, 1.0), [int((p == v).sum()) for v in (0.0, 0.5, 1.0)])
+    return {"games": len(p), "score": mean, "low": low, "high": high}
+
+
+def score_interval(values, counts):
+    """The mean of `values` (0 to 1) seen `counts` times, and its 95% score interval as
+    chesshpc computes the pairs' (jobs/selfplay/sprt.h): every p with n (m - p)^2 <= Z95^2 V(p),
+    V(p) the variance of the distribution on `values` of greatest likelihood given the
+    counts (an empty one counted as PSEUDO_COUNT) among those with mean p. Wilson's interval
+    when only 0 and 1 occur; never a point, and it reaches 0 or 1 only at a mean of 0 or 1."""
+    n = sum(counts)
+    m = sum(c * v for c, v in zip(counts, values)) / n
+    regularised = [c if c else PSEUDO_COUNT for c in counts]
+    f = [c / sum(regularised) for c in regularised]
+
+    def variance(p):
+        q = most_likely(f, [v - p for v in values])
+        mean = sum(qi * v for qi, v in zip(q, values)) / sum(q)
+        return sum(qi * (v - mean) ** 2 for qi, v in zip(q, values)) / sum(q)
+
+    def end(bound):
+        if m == bound:
+            return bound
+        inside, outside = m, bound
+        for _ in range(60):
+            p = (inside + outside) / 2
+            if n * (m - p) ** 2 <= Z95 * Z95 * variance(p):
+                inside = p
+            else:
+                outside = p
+        return inside
+
+    return float(m), float(end(0.0)), float(end(1.0))
+
+
+def most_likely(f, g):
+    """The distribution of greatest likelihood given frequencies f among those with
+    sum q_i g_i = 0 (fishtest's MLE under a constraint, after Van den Bergh; g straddling 0):
+    q_i = f_i / (1 + x g_i), x the root of sum f_i g_i / (1 + x g_i) = 0, bisected between
+    the poles -1 / max g and -1 / min g."""
+    lo, hi = -1 / max(g), -1 / min(g)
+    for _ in range(200):
+        x = (lo + hi) / 2
+        if sum(fi * gi / (1 + x * gi) for fi, gi in zip(f, g)) > 0:
+            lo = x
+        else:
+            hi = x
+    return [fi / (1 + x * gi) for fi, gi in zip(f, g)]
 
 
 def players(games):
@@ -85,8 +131,9 @@ PAIR_KINDS = ("LL", "LD", "DD+WL", "WD", "WW")  # the first player's points over
 def pairs(games):
     """Games 2k and 2k + 1 (one opening, colours swapped; the first player White in the even
     game) as a pair: counts by the first player's points over the pair, and its per-game
-    score with the 95% interval from the pairs' variance (pairs are the independent draws),
-    with the logistic Elo of each. Pairs with a game without a result are left out."""
+    score with its 95% score interval over pairs (pairs are the independent draws), with the
+    logistic Elo of each (None at a score of 0 or 1). Pairs with a game without a result are
+    left out."""
     points = {}
     for g, r in zip(column(games, "game"), column(games, "result").astype(str)):
         if r in WHITE_POINTS:
@@ -96,9 +143,8 @@ def pairs(games):
     out = {"pairs": len(per_pair), "counts": counts, "score": None, "low": None, "high": None,
            "elo": None, "elo_low": None, "elo_high": None}
     if per_pair:
-        x = np.asarray(per_pair) / 2
-        half = Z95 * x.std() / np.sqrt(len(x))
-        out.update(score=float(x.mean()), low=float(max(0.0, x.mean() - half)), high=float(min(1.0, x.mean() + half)))
+        mean, low, high = score_interval([i / 4 for i in range(5)], list(counts.values()))
+        out.update(score=mean, low=low, high=high)
         out.update(elo=elo(out["score"]), elo_low=elo(out["low"]), elo_high=elo(out["high"]))
     return out
 

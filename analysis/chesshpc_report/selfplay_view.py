@@ -10,7 +10,7 @@ def sections(s):
         out += [Paragraph("Results by player (colours alternate):"), _players(s)]
     if s["pairs"]["pairs"]:
         out += [Paragraph("Game pairs (one opening, colours swapped), by the first player's points over the pair "
-                          "(the first player has White in even games; intervals from the pairs' variance):"),
+                          "(the first player has White in even games; score intervals over pairs):"),
                 _pairs(s)]
     if s["sprt"]:
         t = s["sprt"]
@@ -55,7 +55,12 @@ def _pairs(s):
     def signed(x):
         return "-" if x is None else f"{x:+.1f}"
 
-    elo = f"{signed(p['elo'])} ({signed(p['elo_low'])} to {signed(p['elo_high'])})"
+    if p["score"] == 1:  # no finite Elo: the interval's low end only, as chesshpc's summary says it
+        elo = f"at least {signed(p['elo_low'])} (no finite Elo at a score of 1)"
+    elif p["score"] == 0:
+        elo = f"at most {signed(p['elo_high'])} (no finite Elo at a score of 0)"
+    else:
+        elo = f"{signed(p['elo'])} ({signed(p['elo_low'])} to {signed(p['elo_high'])})"
     row = [fmt.count(p["pairs"]), *(fmt.count(p["counts"][k]) for k in selfplay.PAIR_KINDS),
            percent_with_interval(p), elo]
     return Table(["pairs", *selfplay.PAIR_KINDS, "first player's score (95%)", "Elo (95%)"], [row],

@@ -225,6 +225,7 @@ void print_summary(const SelfplayRequest& req, const SelfplayTables& t, const Un
       JsonObject test;
       test.add("elo0", sprt->spec().elo0).add("elo1", sprt->spec().elo1);
       test.add("alpha", sprt->spec().alpha).add("beta", sprt->spec().beta);
+      test.add("model", elo_model_name(sprt->spec().model));
       test.add("llr", sprt->llr()).add("lower", sprt->spec().lower()).add("upper", sprt->spec().upper());
       test.add("decision", sprt_decision_name(sprt->decision())).add("pairs", (unsigned long long)sprt->pairs());
       // Games this run played, those after the decision (which the file leaves out) too.
@@ -243,10 +244,10 @@ void print_summary(const SelfplayRequest& req, const SelfplayTables& t, const Un
   out << "\npairs: " << penta.pairs();
   for (size_t i = 0; i < PENTANOMIAL_NAMES.size(); ++i) out << " " << PENTANOMIAL_NAMES[i] << " " << penta.counts[i];
   if (penta.pairs()) {
-    char line[160];
-    std::snprintf(line, sizeof line, "; first player %.3f [%.3f, %.3f], Elo %.1f [%.1f, %.1f]", score.score,
-                  score.score_low, score.score_high, score.elo, score.elo_low, score.elo_high);
-    out << line;
+    char line[96];
+    std::snprintf(line, sizeof line, "; first player %.3f [%.3f, %.3f], ", score.score, score.score_low,
+                  score.score_high);
+    out << line << elo_text(score);
   }
   out << "\n";
   if (sprt)

@@ -1,5 +1,6 @@
 #include "jobs/selfplay/sprt.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -8,31 +9,127 @@ namespace chesshpc {
 
 namespace {
 
-constexpr double Z95 = 1.959963984540054;  // the normal distribution's 97.5% quantile
-constexpr double REGULARISE = 1e-3;        // a count of zero, for the LLR's variance
+constexpr double Z95 = 1.959963984540054;               // the normal distribution's 97.5% quantile
+constexpr double NELO_PER_T = 800 / 2.302585092994046;  // normalized Elo per t-value: 800 / ln 10
 
 // A pair's five outcomes as the first player's score per game.
 constexpr std::array<double, 5> PAIR_SCORE = {0, 0.25, 0.5, 0.75, 1};
 
-struct Moments {
-  double n = 0, mean = 0, variance = 0;  // pairs, and the per-game score's mean and variance over them
+using Cells = std::array<double, 5>;
+
+// The counts as frequencies over N pairs, an empty outcome counted as PSEUDO_PAIRS.
+struct Frequencies {
+  double n = 0;
+  Cells f{};
 };
 
-// floor: the least count an outcome is taken to have (0, or REGULARISE for the LLR).
-Moments moments(const Pentanomial& p, double floor) {
+Frequencies regularised(const Pentanomial& p) {
+  Frequencies r;
+  for (size_t i = 0; i < 5; ++i) r.f[i] = p.counts[i] ? double(p.counts[i]) : PSEUDO_PAIRS, r.n += r.f[i];
+  for (double& f : r.f) f /= r.n;
+  return r;
+}
+
+struct Moments {
+  double mean = 0, variance = 0;
+};
+
+Moments moments(const Cells& q) {
   Moments m;
-  for (size_t i = 0; i < 5; ++i) {
-    double c = std::max(double(p.counts[i]), floor);
-    m.n += c, m.mean += c * PAIR_SCORE[i];
-  }
-  m.mean /= m.n;
-  for (size_t i = 0; i < 5; ++i) {
-    double c = std::max(double(p.counts[i]), floor), d = PAIR_SCORE[i] - m.mean;
-    m.variance += c * d * d;
-  }
-  m.variance /= m.n;
+  for (size_t i = 0; i < 5; ++i) m.mean += q[i] * PAIR_SCORE[i];
+  for (size_t i = 0; i < 5; ++i) m.variance += q[i] * (PAIR_SCORE[i] - m.mean) * (PAIR_SCORE[i] - m.mean);
   return m;
 }
+
+// The root x of sum f_i g_i / (1 + x g_i) = 0 (the secular equation) where every
+// 1 + x g_i > 0: the sum falls from +inf to -inf there, one root. Newton's steps from
+// `start` (the root of a nearby g; 0 when it is outside), each cut short so that no
+// 1 + x g_i loses more than 90% of itself (a full step can land next to a pole, where
+// Newton then crawls), reach it in a few steps. g must straddle 0.
+double secular_root(const Cells& f, const Cells& g, double start) {
+  double x = start;
+  for (double gi : g)
+    if (1 + x * gi <= 0) x = 0;
+  for (int round = 0; round < 200; ++round) {
+    double sum = 0, slope = 0;
+    for (size_t i = 0; i < 5; ++i) {
+      const double r = g[i] / (1 + x * g[i]);
+      sum += f[i] * r, slope -= f[i] * r * r;
+    }
+    if (sum == 0) return x;
+    double step = -sum / slope;
+    bool cut = false;
+    for (size_t i = 0; i < 5; ++i)
+      if (g[i] * step < 0 && std::abs(g[i] * step) > 0.9 * (1 + x * g[i]))
+        step = std::copysign(0.9 * (1 + x * g[i]) / std::abs(g[i]), step), cut = true;
+    x += step;
+    if (!cut && std::abs(step) <= 1e-15 * (1 + std::abs(x))) return x;
+  }
+  return x;
+}
+
+// f reweighted by the secular root of g: the pentanomial of greatest likelihood given f
+// among those with sum q_i g_i = 0. root: where the search starts, then the root found.
+Cells constrained(const Cells& f, const Cells& g, double& root) {
+  const double x = root = secular_root(f, g, root);
+  Cells q;
+  for (size_t i = 0; i < 5; ++i) q[i] = f[i] / (1 + x * g[i]);
+  return q;
+}
+
+// The pentanomial of greatest likelihood given f with mean score s (0 < s < 1).
+Cells with_mean(const Cells& f, double s) {
+  Cells g;
+  for (size_t i = 0; i < 5; ++i) g[i] = PAIR_SCORE[i] - s;
+  double root = 0;
+  return constrained(f, g, root);
+}
+
+// ...with t-value (mean - 1/2) / sd = t: the constraint's gradient taken at the last
+// estimate's mean and sd, from the uniform pentanomial on, until it no longer moves.
+Cells with_t_value(const Cells& f, double t) {
+  Cells q;
+  q.fill(0.2);
+  double root = 0;  // each round's search starts from the last round's root
+  for (int round = 0; round < 100; ++round) {
+    const Moments m = moments(q);
+    const double sd = std::sqrt(m.variance);
+    Cells g;
+    for (size_t i = 0; i < 5; ++i) {
+      const double z = (m.mean - PAIR_SCORE[i]) / sd;
+      g[i] = PAIR_SCORE[i] - 0.5 - t * sd * (1 + z * z) / 2;
+    }
+    const Cells next = constrained(f, g, root);
+    double moved = 0;
+    for (size_t i = 0; i < 5; ++i) moved = std::max(moved, std::abs(next[i] - q[i]));
+    q = next;
+    if (moved < 1e-12) break;
+  }
+  return q;
+}
+
+Cells hypothesis(const Cells& f, double elo, EloModel model) {
+  if (model == EloModel::LOGISTIC) return with_mean(f, score_of_elo(elo));
+  return with_t_value(f, std::sqrt(2.0) * elo / NELO_PER_T);
+}
+
+// The end of the score interval between m and the bound `end` (0 or 1): where
+// N (m - p)^2 = z^2 V(p) by bisection, V(p) the variance of the pentanomial of greatest
+// likelihood with mean p.
+double interval_end(const Frequencies& r, double pairs, double m, double end) {
+  if (m == end) return end;
+  double inside = m, outside = end;
+  for (int step = 0; step < 100; ++step) {
+    const double p = (inside + outside) / 2;
+    if (p == inside || p == outside) break;
+    const double v = moments(with_mean(r.f, p)).variance;
+    (pairs * (m - p) * (m - p) <= Z95 * Z95 * v ? inside : outside) = p;
+  }
+  return inside;
+}
+
+// v as printed to `unit` (0.01, 0.1): what rounds to zero is 0, never "-0.00".
+double shown(double v, double unit) { return std::abs(v) < unit / 2 ? 0.0 : v; }
 
 // Both games' points, or none when either has none.
 std::optional<double> pair_points(std::optional<double> even, std::optional<double> odd) {
@@ -42,19 +139,36 @@ std::optional<double> pair_points(std::optional<double> even, std::optional<doub
 
 }  // namespace
 
-double elo_of_score(double score) { return -400 * std::log10(1 / score - 1); }
+double elo_of_score(double score) { return 400 * std::log10(score / (1 - score)); }
 
 double score_of_elo(double elo) { return 1 / (1 + std::pow(10.0, -elo / 400)); }
 
 PairScore pair_score(const Pentanomial& p) {
   const double nan = std::nan("");
   if (p.pairs() == 0) return {nan, nan, nan, nan, nan, nan};
-  Moments m = moments(p, 0);
-  const double half = Z95 * std::sqrt(m.variance / m.n);
-  PairScore s{m.mean, std::max(m.mean - half, 0.0), std::min(m.mean + half, 1.0), 0, 0, 0};
+  const double pairs = double(p.pairs());
+  double m = 0;
+  for (size_t i = 0; i < 5; ++i) m += double(p.counts[i]) * PAIR_SCORE[i];
+  m /= pairs;
+  const Frequencies r = regularised(p);
+  PairScore s{m, interval_end(r, pairs, m, 0), interval_end(r, pairs, m, 1), 0, 0, 0};
   s.elo = elo_of_score(s.score), s.elo_low = elo_of_score(s.score_low), s.elo_high = elo_of_score(s.score_high);
   return s;
 }
+
+std::string elo_text(const PairScore& s) {
+  char text[96];
+  if (s.score >= 1)
+    std::snprintf(text, sizeof text, "Elo at least %.1f (no finite Elo at a score of 1)", shown(s.elo_low, 0.1));
+  else if (s.score <= 0)
+    std::snprintf(text, sizeof text, "Elo at most %.1f (no finite Elo at a score of 0)", shown(s.elo_high, 0.1));
+  else
+    std::snprintf(text, sizeof text, "Elo %.1f [%.1f, %.1f]", shown(s.elo, 0.1), shown(s.elo_low, 0.1),
+                  shown(s.elo_high, 0.1));
+  return text;
+}
+
+const char* elo_model_name(EloModel m) { return m == EloModel::LOGISTIC ? "logistic" : "normalized"; }
 
 double SprtSpec::lower() const { return std::log(beta / (1 - alpha)); }
 
@@ -62,20 +176,23 @@ double SprtSpec::upper() const { return std::log((1 - beta) / alpha); }
 
 std::string SprtSpec::text() const {
   std::ostringstream s;
-  s << "elo0=" << elo0 << " elo1=" << elo1 << " alpha=" << alpha << " beta=" << beta;
+  s << "elo0=" << elo0 << " elo1=" << elo1 << " alpha=" << alpha << " beta=" << beta
+    << " model=" << elo_model_name(model);
   return s.str();
 }
 
 double sprt_llr(const Pentanomial& p, const SprtSpec& s) {
   if (p.pairs() == 0) return 0;
-  Moments m = moments(p, REGULARISE);
-  const double s0 = score_of_elo(s.elo0), s1 = score_of_elo(s.elo1);
-  return m.n * (s1 - s0) * (2 * m.mean - s0 - s1) / (2 * m.variance);
+  const Frequencies r = regularised(p);
+  const Cells q0 = hypothesis(r.f, s.elo0, s.model), q1 = hypothesis(r.f, s.elo1, s.model);
+  double llr = 0;
+  for (size_t i = 0; i < 5; ++i) llr += r.f[i] * (std::log(q1[i]) - std::log(q0[i]));
+  return r.n * llr;
 }
 
 std::string llr_text(double llr, const SprtSpec& s) {
   char text[96];
-  std::snprintf(text, sizeof text, "LLR %.2f [%.2f, %.2f]", llr, s.lower(), s.upper());
+  std::snprintf(text, sizeof text, "LLR %.2f [%.2f, %.2f]", shown(llr, 0.01), s.lower(), s.upper());
   return text;
 }
 
@@ -95,8 +212,8 @@ void PairSequence::add(uint64_t game, std::optional<double> first_points) {
     if (!points) continue;
     counted_.add(*points);
     llr_ = sprt_llr(counted_, spec_);
-    if (llr_ <= spec_.lower() || llr_ >= spec_.upper()) {
-      decision_ = llr_ >= spec_.upper() ? SprtDecision::H1 : SprtDecision::H0;
+    if (llr_ < spec_.lower() || llr_ > spec_.upper()) {
+      decision_ = llr_ > spec_.upper() ? SprtDecision::H1 : SprtDecision::H0;
       waiting_.clear();
       return;
     }

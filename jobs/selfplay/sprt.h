@@ -25,36 +25,64 @@ struct Pentanomial {
   uint64_t pairs() const { return counts[0] + counts[1] + counts[2] + counts[3] + counts[4]; }
 };
 
-// The first player's mean score per game (0 to 1) and its 95% interval, from the pairs'
-// mean and variance (the pentanomial variance: pairs are the independent draws), with
-// the logistic Elo of each. NaN without pairs; the interval is the score itself when
-// every pair had the same outcome.
+// The first player's mean score per game (0 to 1) and its 95% interval from the pairs
+// (pairs are the independent draws). The interval is the score interval (Wilson's, for
+// pentanomial counts): every p with N (m - p)^2 <= 1.96^2 V(p), N pairs of mean per-game
+// score m, V(p) the pair score's variance under the pentanomial of greatest likelihood
+// with mean p, an empty outcome counted as PSEUDO_PAIRS. So it never collapses to a
+// point: one pair won twice gives [0.2069, 1], Wilson's interval of one success out of
+// one [0.2066, 1] but for the pseudo-count. Its ends reach 0 or 1 only at a score of 0 or
+// 1, whose Elo is unbounded (+-inf); elo_text says so in words. NaN without pairs.
 struct PairScore {
   double score, score_low, score_high;
-  double elo, elo_low, elo_high;  // -400 log10(1 / s - 1): +-inf at a score of 1 or 0
+  double elo, elo_low, elo_high;  // 400 log10(s / (1 - s)): +-inf at a score of 1 or 0
 };
 PairScore pair_score(const Pentanomial& p);
+
+// "Elo 40.3 [-76.1, 153.7]"; at a score of 1 "Elo at least -233.5 (no finite Elo at a
+// score of 1)", at 0 "Elo at most 233.5 (no finite Elo at a score of 0)": never +-inf.
+std::string elo_text(const PairScore& s);
 
 // The logistic Elo difference of a score (0 to 1), and the score of an Elo difference.
 double elo_of_score(double score);
 double score_of_elo(double elo);
 
-// --sprt elo0=E0 elo1=E1 alpha=A beta=B: H0 (the first player's logistic Elo over the
+// What elo0 and elo1 measure: fishtest's normalized Elo (the score's distance from 0.5 in
+// per-game standard deviations, x 800 / ln 10: a test's expected length then does not
+// depend on the draw rate) or the logistic Elo of the score.
+enum class EloModel { NORMALIZED, LOGISTIC };
+const char* elo_model_name(EloModel m);  // "normalized", "logistic"
+
+// --sprt elo0=E0 elo1=E1 alpha=A beta=B model=M: H0 (the first player's Elo over the
 // second is elo0) against H1 (it is elo1), errors of the first kind alpha and second beta.
+// The default model is normalized, as fishtest's for new tests.
 struct SprtSpec {
   double elo0 = 0, elo1 = 5, alpha = 0.05, beta = 0.05;
+  EloModel model = EloModel::NORMALIZED;
 
-  double lower() const;      // log(beta / (1 - alpha)): at or below, H0 is accepted
-  double upper() const;      // log((1 - beta) / alpha): at or above, H1 is accepted
-  std::string text() const;  // "elo0=0 elo1=5 alpha=0.05 beta=0.05"
+  double lower() const;      // log(beta / (1 - alpha)): below it, H0 is accepted
+  double upper() const;      // log((1 - beta) / alpha): above it, H1 is accepted
+  std::string text() const;  // "elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized"
 };
 
-// The log-likelihood ratio of H1 against H0 over the pairs, in the normal approximation of
-// the generalized SPRT (M. Van den Bergh's notes, as fishtest and fastchess use it): with
-// N pairs whose per-game score x (a pair's points / 2) has mean m and variance v,
-//   LLR = N (s1 - s0) (2 m - s0 - s1) / (2 v),  s0, s1 the scores of elo0, elo1.
-// A count of zero is taken as 0.001 (the regularisation fishtest applies), so that a
-// batch of one outcome still has a variance. 0 without pairs.
+// An empty pentanomial outcome counts as this many pairs in the LLR and the intervals:
+// fishtest's regularisation (LLRcalc.regularize), which keeps few pairs from deciding.
+inline constexpr double PSEUDO_PAIRS = 1e-3;
+
+// The generalized SPRT's log-likelihood ratio of H1 against H0 over the pairs, as fishtest
+// computes it (server/fishtest/stats/LLRcalc.py, LLR_logistic and LLR_normalized): the
+// counts, an empty outcome taken as PSEUDO_PAIRS, give N pairs and frequencies f_i of the
+// per-game scores a_i = 0, 1/4, 1/2, 3/4, 1; under each hypothesis the pentanomial of
+// greatest likelihood q_i given f (Van den Bergh's multinomial MLE under a constraint:
+// q_i = f_i / (1 + x g_i), x solving sum f_i g_i / (1 + x g_i) = 0) with
+//   logistic:   mean score s = 1 / (1 + 10^(-elo / 400)), g_i = a_i - s;
+//   normalized: t-value (mean - 1/2) / sd = sqrt(2) elo ln(10) / 800, g_i = a_i - 1/2 -
+//               t sd (1 + ((mean - a_i) / sd)^2) / 2 at q's own mean and sd, iterated;
+//   LLR = N sum f_i ln(q1_i / q0_i).
+// The pseudo-count bounds what few pairs can do: no pentanomial of 20 pairs or fewer
+// decides at the defaults (elo0=0 elo1=5 alpha=beta=0.05; pairs all won decide after 147,
+// all lost after 144), none of 16 or fewer at elo0=0 elo1=40 (17 pairs all lost decide
+// H0, normalized; logistic: 25 all drawn). 0 without pairs.
 double sprt_llr(const Pentanomial& p, const SprtSpec& s);
 
 // "LLR 1.23 [-2.94, 2.94]": the ratio and the spec's bounds.
@@ -64,7 +92,10 @@ enum class SprtDecision { NONE, H0, H1 };
 const char* sprt_decision_name(SprtDecision d);  // "none", "H0", "H1"
 
 // The SPRT over the pairs in game order, as the games come in from any rank in any order:
-// pair k counts once both its games and every pair before it are in, so that the decision
+// after each pair the LLR over all pairs so far; the first pair after which it is below
+// lower() or above upper() decides (fishtest's stop rule, checked after every pair; no
+// correction for overshoot, which fishtest makes for updates in batches of pairs).
+// Pair k counts once both its games and every pair before it are in, so that the decision
 // and the pair it comes at depend on the batch alone, not on which rank finished first. A
 // pair with a game that has no result (void, error) counts as no pair. A game of an odd
 // last index has no partner and never counts.

@@ -487,6 +487,13 @@ def games_table(path):
     return g, rules
 
 
+def wilson(n, mean):
+    """Wilson's 95% interval of `mean` successes per trial over n trials."""
+    z2 = 1.959963984540054 ** 2
+    centre, half = (mean + z2 / (2 * n)) / (1 + z2 / n), (z2 / (1 + z2 / n)) * math.sqrt(mean * (1 - mean) / (n * z2) + 1 / (4 * n * n))
+    return centre - half, centre + half
+
+
 def check_selfplay_file(s, path, games):
     g, rules = games_table(path)
     result, term = g["result"], g["termination"]
@@ -494,10 +501,13 @@ def check_selfplay_file(s, path, games):
     counts = {"white_wins": "1-0", "draws": "1/2-1/2", "black_wins": "0-1", "void": "*"}
     assert s["results"] == {k: int((result == r).sum()) for k, r in counts.items()}, s["results"]
     w, d, b = (int((result == r).sum()) for r in ("1-0", "1/2-1/2", "0-1"))
-    points = np.array([1.0] * w + [0.5] * d + [0.0] * b)
-    half = 1.959964 * points.std() / np.sqrt(len(points))  # the normal approximation's 95%
-    want = (points.mean(), max(0.0, points.mean() - half), min(1.0, points.mean() + half))
-    assert np.allclose([s["white_score"][k] for k in ("score", "low", "high")], want), (s["white_score"], want)
+    # The score interval lies inside Wilson's of as many games (no distribution on [0, 1] of
+    # mean p has a variance above p (1 - p)) and, with some of each result, strictly around the mean.
+    n, mean = w + d + b, (w + d / 2) / (w + d + b)
+    low, high = wilson(n, mean)
+    sc = s["white_score"]
+    assert sc["score"] == mean and low - 1e-12 <= sc["low"] and sc["high"] <= high + 1e-12, (sc, low, high)
+    assert sc["low"] < mean < sc["high"] or not (w and d and b), sc
     kinds, n = np.unique(term, return_counts=True)
     assert s["terminations"] == {str(k): int(c) for k, c in zip(kinds, n)}, s["terminations"]
     assert {name: (r["fired"], r["ended"]) for name, r in s["rules"].items()} == rules, (s["rules"], rules)
@@ -558,7 +568,20 @@ def check_selfplay(t):
     assert "site 30-move" in md and "Checks given per game:" in md, md
     assert "Results by player" in t.markdown(stockfish)
     assert "Game pairs (one opening, colours swapped)" in md and "| pairs | LL | LD | DD+WL | WD | WW |" in md, md
-    print("selfplay: results, terminations, rules, checks and score by ply of fide, site and Stockfish files: ok")
+    # Few games of one outcome: 5,000 nodes against 50 win all 4 games (2 pairs won twice).
+    # Wilson's interval of 4 out of 4 starts at 4 / (4 + 1.96^2) = 0.5101 (the report's,
+    # with the pseudo-count: 0.51017), of 2 pairs out of 2 at 0.3424 (0.34264: Elo -113.2);
+    # before, "100.0% (100.0-100.0%)".
+    won = t.selfplay("won.h5", 4, "--engine", "name=strong", "cmd=chesshpc", "nodes=5000", "--engine", "name=weak",
+                     "cmd=chesshpc", "nodes=50")
+    strong = by_path(t.report_json(won), won)["players"]["chesshpc nodes=5000 variation=0.25 hash=2097152"]
+    assert abs(strong["low"] - wilson(4, 1.0)[0]) < 1e-3 and strong["high"] == 1.0 and strong["wins"] == 4, strong
+    md = t.markdown(won)
+    assert "| chesshpc nodes=5000 variation=0.25 hash=2097152 | 4 | 4 | 0 | 0 | 100.0% (51.0-100.0%) |" in md, md
+    assert "| chesshpc nodes=50 variation=0.25 hash=2097152 | 4 | 0 | 0 | 4 | 0.0% (0.0-49.0%) |" in md, md
+    assert "| 2 | 0 | 0 | 0 | 0 | 2 | 100.0% (34.3-100.0%) | at least -113.2 (no finite Elo at a score of 1) |" in md, md
+    print("selfplay: results, terminations, rules, checks and score by ply of fide, site and Stockfish files; "
+          "intervals of 4 games won: ok")
 
 
 SWEEP = [(1, 1), (1, 2), (2, 1), (2, 2)]  # (ranks, threads) of each file, in the report's order

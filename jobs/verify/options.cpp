@@ -29,9 +29,11 @@ const CommandOptions VERIFY_OPTIONS = command_options(
         {"chess960", "", "the engine plays Chess960 (UCI_Chess960; --fen read as Chess960, --random from 960 starts)"},
         {"threads", "N", "engine processes run at once, on each rank (default 1)"},
         {"timeout", "S", "seconds an engine may take for one query before it is killed and restarted (default 60)"},
-        {"save-epd", "FILE", "write the positions checked with chesshpc's counts as EPD, to repeat a run"},
+        {"save-epd", "FILE",
+         "write the positions checked with chesshpc's counts as EPD, to repeat a run (checked as --out is: an "
+         "existing FILE needs --force, an input never)"},
         out_option("write positions, depths, counts, engine time and every mismatch with its drill-down path to HDF5"),
-        force_option(),
+        {"force", "", "overwrite the files --out and --save-epd name if they exist"},
         reporting_options("print the results as one JSON object"),
     },
     "usage: chesshpc verify --engine CMD [--protocol uci|perftree] --fen FEN [--moves \"...\"] --depth D "
@@ -81,8 +83,10 @@ VerifyRequest verify_request(const Options& opt, const std::string& command_line
     req.seed = opt.get_u64("seed", 1);
   }
   req.threads = opt.get_int("threads", 1, 1, 1024);
+  // --save-epd obeys --out's rules, before any work; --force may go with either.
   req.save_epd = opt.get("save-epd", "");
-  req.out = read_out(opt);
+  if (!req.save_epd.empty()) check_output_path("save-epd", req.save_epd, opt);
+  req.out = req.save_epd.empty() || opt.has("out") ? read_out(opt) : "";
   read_reporting(opt, req);
   return req;
 }

@@ -334,6 +334,12 @@ TEST(Verify, SaveEpdExistingNeedsForceItsInputNever) {
   EXPECT_EQ(dir_out.code, 4);
   EXPECT_EQ(dir_out.err, "chesshpc verify: cannot write '" + dir + "': it is a directory\n");
   EXPECT_EQ(dir_out.out, "");
+  Result both =
+      verify("--engine " + STOCKFISH + " --epd " + epd + " --save-epd " + dir + "both --out " + dir + "./both --force");
+  EXPECT_EQ(both.code, 2);
+  EXPECT_EQ(lines_of(both.err).at(0),
+            "chesshpc: --save-epd and --out name the same file '" + dir + "both': give each its own");
+  EXPECT_FALSE(std::filesystem::exists(dir + "both"));
   Result forced = verify("--engine " + STOCKFISH + " --epd " + epd + " --save-epd " + kept + " --force");
   EXPECT_EQ(forced.code, 0) << forced.err;
   EXPECT_EQ(bytes(kept), START + " ;D2 400\n");

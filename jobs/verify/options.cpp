@@ -1,5 +1,6 @@
 #include "jobs/verify/options.h"
 
+#include <filesystem>
 #include <sstream>
 
 #include "core/quote.h"
@@ -9,6 +10,12 @@ namespace chesshpc {
 namespace {
 
 constexpr int MAX_VERIFY_DEPTH = 15;  // every subtree count of a game position fits in 64 bits
+
+// Whether two paths name one file, whether it exists yet or not.
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ea, eb;
+  return std::filesystem::weakly_canonical(a, ea) == std::filesystem::weakly_canonical(b, eb) && !ea && !eb;
+}
 
 }  // namespace
 
@@ -87,6 +94,8 @@ VerifyRequest verify_request(const Options& opt, const std::string& command_line
   req.save_epd = opt.get("save-epd", "");
   if (!req.save_epd.empty()) check_output_path("save-epd", req.save_epd, opt);
   req.out = req.save_epd.empty() || opt.has("out") ? read_out(opt) : "";
+  if (!req.out.empty() && !req.save_epd.empty() && same_file(req.out, req.save_epd))
+    throw UsageError("--save-epd and --out name the same file '" + req.save_epd + "': give each its own");
   read_reporting(opt, req);
   return req;
 }

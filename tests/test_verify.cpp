@@ -163,6 +163,81 @@ TEST(Verify, SuiteCountChesshpcDoesNotReachIsReported) {
   EXPECT_EQ(shallow.out.rfind("verify: 1 positions, 20 nodes, 0 faults, ", 0), 0u) << shallow.out;
 }
 
+// Counts that lie while every move list is right, as a hash table's fault shows: the
+// engine agrees one ply down after a wrong count. Each is caught where its counts disagree
+// with each other, over both protocols (perftree's processes keep the queries answered in
+// a state file, fresh for each run): the one fault line, exit 1, and the JSON's kind.
+void expect_inconsistent(const std::string& fault, const std::string& args, const std::string& line,
+                         const std::string& summary) {
+  const std::string state = testing::TempDir() + fault + ".state";
+  for (std::string protocol : {"uci", "perftree"}) {
+    for (bool json : {false, true}) {
+      std::filesystem::remove(state);
+      Result r = verify("--engine " + engine(fault + " --state " + state) + " --protocol " + protocol + " " + args +
+                        (json ? " --json" : ""));
+      EXPECT_EQ(r.code, 1) << fault << " " << protocol << r.err;
+      if (json) {
+        EXPECT_NE(r.out.find("\"faults\": 1, "), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("\"fault\": \"inconsistent\", "), std::string::npos) << r.out;
+        continue;
+      }
+      std::vector<std::string> lines = lines_of(r.out);
+      ASSERT_EQ(lines.size(), 2u) << fault << " " << protocol << r.out;
+      EXPECT_EQ(lines[0], line) << fault << " " << protocol;
+      EXPECT_EQ(lines[1].rfind(summary, 0), 0u) << lines[1];
+    }
+  }
+}
+
+const std::string KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const std::string AFTER_KD1 =
+    "inconsistent counts at \"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R2K3R b kq - 1 1\" depth 2 (from \"" +
+    KIWIPETE + "\" after e1d1, i.e. 1. Kd1): engine's total 1894 is not the 1895 it gave for e1d1 at depth 3";
+
+// The issue's case: Kiwipete depth 3, the root's total and one move one more on the first
+// answer only; the engine's total 97863 against chesshpc's 97862 is no longer "none".
+TEST(Verify, LieAtTheRootOnlyCaughtOnePlyDown) {
+  expect_inconsistent("lie-at-root", "--fen '" + KIWIPETE + "' --depth 3", AFTER_KD1,
+                      "verify: 1 positions, 97862 nodes, 1 faults, 2 engine queries, ");
+  Result json = verify("--engine " + engine("lie-at-root") + " --fen '" + KIWIPETE + "' --depth 3 --json");
+  EXPECT_NE(json.out.find("\"nodes\": 97862, \"engine_nodes\": 97863, "), std::string::npos) << json.out;
+}
+
+// One node moved from the second move's count to the first: the total is right.
+TEST(Verify, CountsMovedBetweenMovesCaughtOnePlyDown) {
+  expect_inconsistent("shift-at-root", "--fen '" + KIWIPETE + "' --depth 3", AFTER_KD1,
+                      "verify: 1 positions, 97862 nodes, 1 faults, 2 engine queries, ");
+}
+
+// Every subtree 2 plies deep one too many: consistent down to depth 2, caught at depth 1.
+TEST(Verify, LieAtDepthKOnlyCaughtBelowIt) {
+  expect_inconsistent(
+      "lie-at-depth-2", "--fen '" + START + "' --depth 4",
+      "inconsistent counts at \"r1bqkbnr/pppppppp/n7/8/8/N4N2/PPPPPPPP/R1BQKB1R b KQkq - 3 2\" depth 1 (from \"" +
+          START +
+          "\" after b1a3 b8a6 g1f3, i.e. 1. Na3 Na6 2. Nf3): engine's total 20 is not the 21 it gave for g1f3 at "
+          "depth 2",
+      "verify: 1 positions, 197281 nodes, 1 faults, 4 engine queries, ");
+}
+
+// The suite's first and third lines are the same position: the third answer lies.
+TEST(Verify, LieOnASecondQueryOfAPositionCaught) {
+  expect_inconsistent("lie-on-second-query", "--epd " + write_file("three_again.epd", THREE),
+                      "inconsistent counts at \"4k3/8/8/8/8/8/8/3K3R b - - 1 1\" depth 1 (from \"4k3/8/8/8/8/8/8/4K2R "
+                      "w K - 0 1\" after e1d1, i.e. 1. Kd1): engine's total 5 is not the 6 it gave for e1d1 at depth 2",
+                      "verify: 3 positions, 9034 nodes, 1 faults, 4 engine queries, ");
+}
+
+// True for the first query (the first line), then one lie: the second line's root.
+TEST(Verify, LieAfterNQueriesCaught) {
+  expect_inconsistent("lie-after-1", "--epd " + write_file("three_after.epd", THREE),
+                      "inconsistent counts at \"rnbqkbnr/pppppppp/8/8/8/N7/PPPPPPPP/R1BQKBNR b KQkq - 1 1\" depth 2 "
+                      "(from \"" +
+                          START +
+                          "\" after b1a3, i.e. 1. Na3): engine's total 400 is not the 401 it gave for b1a3 at depth 3",
+                      "verify: 3 positions, 9034 nodes, 1 faults, 4 engine queries, ");
+}
+
 TEST(Verify, WrongNodesSearchedTotalReported) {
   Result r = verify("--engine " + engine("wrong-total") + " --fen '" + START + "' --depth 3");
   EXPECT_EQ(r.code, 1);
@@ -226,6 +301,61 @@ TEST(Verify, SavedEpdRepeatsTheRun) {
   const std::string same = "verify: 20 positions, ";
   EXPECT_EQ(again.out.substr(0, again.out.find(", engine ")), r.out.substr(0, r.out.find(", engine ")));
   EXPECT_EQ(r.out.rfind(same, 0), 0u) << r.out;
+}
+
+// --save-epd obeys --out's rules, before any work (no line printed): an existing file needs
+// --force, and the run's own --epd input (here named through another path: the same
+// device and inode) is refused even with it. Neither file is touched.
+TEST(Verify, SaveEpdExistingNeedsForceItsInputNever) {
+  const std::string dir = testing::TempDir() + "save_epd/";
+  std::filesystem::create_directories(dir);
+  const std::string epd = write_file("save_epd/suite.epd", START + " ;D1 20 ;D2 400\n");
+  const std::string kept = write_file("save_epd/kept.epd", "kept\n");
+  auto bytes = [](const std::string& path) {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  Result exists = verify("--engine " + STOCKFISH + " --epd " + epd + " --save-epd " + kept);
+  EXPECT_EQ(exists.code, 2);
+  EXPECT_EQ(lines_of(exists.err).at(0), "chesshpc: '" + kept + "' exists: add --force to overwrite it");
+  EXPECT_EQ(exists.out, "");
+  EXPECT_EQ(bytes(kept), "kept\n");
+  const std::string same = dir + "../save_epd/suite.epd";
+  for (std::string force : {"", " --force"}) {
+    Result input = verify("--engine " + STOCKFISH + " --epd " + epd + " --save-epd " + same + force);
+    EXPECT_EQ(input.code, 2) << force;
+    EXPECT_EQ(lines_of(input.err).at(0),
+              "chesshpc: --save-epd '" + same + "' is the input '" + epd + "': write the result to another file")
+        << input.err;
+    EXPECT_EQ(input.out, "");
+    EXPECT_EQ(bytes(epd), START + " ;D1 20 ;D2 400\n");
+  }
+  Result dir_out = verify("--engine " + STOCKFISH + " --epd " + epd + " --save-epd " + dir);
+  EXPECT_EQ(dir_out.code, 4);
+  EXPECT_EQ(dir_out.err, "chesshpc verify: cannot write '" + dir + "': it is a directory\n");
+  EXPECT_EQ(dir_out.out, "");
+  Result both =
+      verify("--engine " + STOCKFISH + " --epd " + epd + " --save-epd " + dir + "both --out " + dir + "./both --force");
+  EXPECT_EQ(both.code, 2);
+  EXPECT_EQ(lines_of(both.err).at(0),
+            "chesshpc: --save-epd and --out name the same file '" + dir + "both': give each its own");
+  EXPECT_FALSE(std::filesystem::exists(dir + "both"));
+  Result forced = verify("--engine " + STOCKFISH + " --epd " + epd + " --save-epd " + kept + " --force");
+  EXPECT_EQ(forced.code, 0) << forced.err;
+  EXPECT_EQ(bytes(kept), START + " ;D2 400\n");
+}
+
+// A directory as the engine is a file problem, said as the engine that cannot start is
+// (exit 3, one line), over both protocols: not a fault of an engine that never ran.
+TEST(Verify, EngineThatIsADirectoryCannotStart) {
+  const std::string dir = testing::TempDir() + "engine_dir";
+  std::filesystem::create_directories(dir);
+  for (std::string protocol : {"uci", "perftree"}) {
+    Result r = verify("--engine " + dir + " --protocol " + protocol + " --fen '" + START + "' --depth 2");
+    EXPECT_EQ(r.code, 3) << protocol << r.out;
+    EXPECT_EQ(r.err, "chesshpc verify: cannot start engine '" + dir + "': it is a directory\n") << protocol;
+    EXPECT_EQ(r.out, "") << protocol;
+  }
 }
 
 TEST(Verify, EngineThatCannotStartExits3BadUsageExits2) {

@@ -205,24 +205,16 @@ int launch_rank() {
   return 0;
 }
 
-namespace {
-
-// read_out's checks; resumable: an existing out may be continued with --resume.
-std::string checked_out(const Options& opt, const std::string& fallback, bool resumable) {
+void check_output_path(const std::string& option, const std::string& out, const Options& opt, bool resumable) {
   namespace fs = std::filesystem;
-  const std::string out = opt.get("out", fallback);
-  if (out.empty()) {
-    if (opt.has("force")) throw UsageError("--force goes with --out FILE.h5");
-    return out;
-  }
-  if (launch_rank() != 0) return out;
+  if (launch_rank() != 0) return;
   std::error_code ec;
   std::vector<std::string> inputs = opt.positional();
   for (const auto& [name, value] : opt.values())
-    if (name != "out" && !value.empty()) inputs.push_back(value);
+    if (name != option && !value.empty()) inputs.push_back(value);
   for (const std::string& input : inputs)
     if (fs::equivalent(out, input, ec))
-      throw UsageError("--out '" + out + "' is the input '" + input + "': write the result to another file");
+      throw UsageError("--" + option + " '" + out + "' is the input '" + input + "': write the result to another file");
   if (fs::is_directory(out, ec)) throw FileError("cannot write '" + out + "': it is a directory");
   const fs::path parent = fs::path(out).has_parent_path() ? fs::path(out).parent_path() : fs::path(".");
   if (!fs::is_directory(parent, ec))
@@ -233,6 +225,18 @@ std::string checked_out(const Options& opt, const std::string& fallback, bool re
   if (fs::exists(out, ec) && !opt.has("force") && !(resumable && opt.has("resume")))
     throw UsageError("'" + out + "' exists: add --force to overwrite it" +
                      (resumable ? std::string(", or --resume to continue its job") : std::string()));
+}
+
+namespace {
+
+// read_out's checks; resumable: an existing out may be continued with --resume.
+std::string checked_out(const Options& opt, const std::string& fallback, bool resumable) {
+  const std::string out = opt.get("out", fallback);
+  if (out.empty()) {
+    if (opt.has("force")) throw UsageError("--force goes with --out FILE.h5");
+    return out;
+  }
+  check_output_path("out", out, opt, resumable);
   return out;
 }
 

@@ -156,6 +156,11 @@ int launch_rank();
 // that is missing or not writable, a FileError. Nothing is created. --force without a
 // --out is a UsageError.
 std::string read_out(const Options& opt, const std::string& fallback = "");
+// read_out's checks of a non-empty path that --OPTION names for writing (verify's
+// --save-epd as well as any --out): the same file as any other option's value or a
+// positional argument, or an existing file without --force (or --resume, when
+// resumable), is a UsageError; what read_out calls a FileError is one. Rank 0 only.
+void check_output_path(const std::string& option, const std::string& path, const Options& opt, bool resumable = false);
 // Fills into, with read_out's checks; an existing --out may also be continued with --resume.
 // --resume, --checkpoint, and the command's own options also_with_out (named between them
 // in the message), without a non-empty --out are a UsageError.

@@ -78,7 +78,7 @@ using Clock = std::chrono::steady_clock;
 }  // namespace
 
 const char* fault_name(FaultKind k) {
-  constexpr const char* NAMES[] = {"none", "moves", "count", "total", "crash", "timeout", "protocol"};
+  constexpr const char* NAMES[] = {"none", "moves", "count", "total", "inconsistent", "crash", "timeout", "protocol"};
   return NAMES[int(k)];
 }
 
@@ -115,6 +115,7 @@ CheckResult check_position(PerftEngine& engine, const chess::Position& root, con
     f.path = path_uci;
     f.path_san = numbered_san(root, path);
   };
+  std::optional<uint64_t> said;  // below the root: the engine's count for the move played, one ply up
   for (int d = depth; d >= 1; --d) {
     // chesshpc counts on another thread while the engine counts.
     std::future<std::vector<Counted>> ours = std::async(std::launch::async, our_divide, pos, d);
@@ -173,15 +174,24 @@ CheckResult check_position(PerftEngine& engine, const chess::Position& root, con
       if (!theirs.has_total) f.message = "no total";
       break;
     }
+    if (said && theirs.total != *said) {
+      at_here(FaultKind::INCONSISTENT, d);
+      f.move = path_uci.back();
+      f.engine_count = theirs.total, f.expected_count = *said;
+      break;
+    }
     auto differs =
         std::find_if(mine.begin(), mine.end(), [&](const Counted& c) { return counted.at(c.move.raw()) != c.nodes; });
-    if (differs == mine.end()) break;  // the engine agrees
+    // The engine agrees: only at the root, since below it a total that is chesshpc's count
+    // is not the count one ply up that differed.
+    if (differs == mine.end()) break;
     if (d == 1) {
       at_here(FaultKind::COUNT, d);
       f.move = chess::to_uci(differs->move, c960);
       f.engine_count = counted.at(differs->move.raw()), f.expected_count = differs->nodes;
       break;
     }
+    said = counted.at(differs->move.raw());
     path.push_back(differs->move);
     path_uci.push_back(chess::to_uci(differs->move, c960));
     pos.do_move(differs->move);
@@ -222,10 +232,17 @@ std::string fault_line(const CheckResult& r) {
                                      std::to_string(f.expected_count)
                                : "engine gives no total after its divide";
       break;
+    case FaultKind::INCONSISTENT:
+      what = "engine's total " + std::to_string(f.engine_count) + " is not the " + std::to_string(f.expected_count) +
+             " it gave for " + f.move + " at depth " + std::to_string(f.depth + 1);
+      break;
     default: what = f.message + " (restarted)";
   }
   const bool wrong_count = f.kind == FaultKind::MOVES || f.kind == FaultKind::COUNT || f.kind == FaultKind::TOTAL;
-  return std::string(wrong_count ? "mismatch" : fault_name(f.kind)) + " at " + where + ": " + what;
+  const std::string kind = f.kind == FaultKind::INCONSISTENT ? "inconsistent counts"
+                           : wrong_count                     ? "mismatch"
+                                                             : fault_name(f.kind);
+  return kind + " at " + where + ": " + what;
 }
 
 }  // namespace chesshpc

@@ -1,10 +1,15 @@
 // One position checked against the engine, and the drill-down that follows a mismatch:
 // take a move whose count differs (the first in chesshpc's move order), play it, ask
 // again one ply less deep, until the engine's move list itself differs from the legal
-// moves (or depth 1, where every count is 1). A fault costs at most depth engine queries.
+// moves (or depth 1, where every count is 1). Every count the engine gives is checked
+// against its others: each total against the sum of its divide, and each total below the
+// root against the count the engine gave for that move one ply up, so that an engine that
+// agrees one ply down after a wrong count (a hash table's fault) is caught there. A fault
+// costs at most depth engine queries.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,12 +21,13 @@ namespace chesshpc {
 // What went wrong, where the drill-down stopped.
 enum class FaultKind : uint8_t {
   NONE,
-  MOVES,    // the engine's move list differs from the legal moves
-  COUNT,    // depth 1: the engine counts a legal move other than 1
-  TOTAL,    // the engine's total is not the sum of its own divide
-  CRASH,    // the engine ended (or its output did) before its total; restarted
-  TIMEOUT,  // no total within --timeout; the engine is killed and restarted
-  PROTOCOL  // an answer that is no divide
+  MOVES,         // the engine's move list differs from the legal moves
+  COUNT,         // depth 1: the engine counts a legal move other than 1
+  TOTAL,         // the engine's total is not the sum of its own divide
+  INCONSISTENT,  // the engine's total is not the count it gave for the move one ply up
+  CRASH,         // the engine ended (or its output did) before its total; restarted
+  TIMEOUT,       // no total within --timeout; the engine is killed and restarted
+  PROTOCOL       // an answer that is no divide
 };
 const char* fault_name(FaultKind k);
 
@@ -40,8 +46,9 @@ struct Fault {
   std::vector<ReportedMove> missing;              // legal moves the engine lacks
   std::vector<ReportedMove> illegal;              // moves the engine lists that are not legal here
   std::vector<ReportedMove> duplicate;            // legal moves the engine lists more than once
-  std::string move;                               // COUNT: the move; TOTAL: empty
-  uint64_t engine_count = 0, expected_count = 0;  // COUNT: the move's; TOTAL: total and divide sum
+  std::string move;                               // COUNT: the move; INCONSISTENT: the last of path; TOTAL: empty
+  uint64_t engine_count = 0, expected_count = 0;  // COUNT: the move's; TOTAL: total and divide sum;
+                                                  // INCONSISTENT: total and the count one ply up
   std::string message;                            // CRASH, TIMEOUT, PROTOCOL: what the engine did
 };
 
@@ -64,6 +71,8 @@ CheckResult check_position(PerftEngine& engine, const chess::Position& root, con
 
 // The one line a person pastes into a bug report, e.g.
 // mismatch at "FEN" depth 1 (from "ROOT" after e2e4 e7e5, i.e. 1. e4 e5): engine misses b7a8n (bxa8=N)
+// inconsistent counts at "FEN" depth 2 (from "ROOT" after b1a3, i.e. 1. Na3): engine's total 400 is not the 401
+// it gave for b1a3 at depth 3
 std::string fault_line(const CheckResult& r);
 
 // The engine's move texts read against pos: lower-cased promotion letters, castling as the

@@ -1,5 +1,6 @@
 #include "jobs/verify/engines.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <charconv>
@@ -28,14 +29,22 @@ std::string trim(const std::string& s) {
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
-// Whether the program a command line starts can be run: a path that is executable, or a
-// name found executable on PATH.
+bool is_directory(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// Whether a file can be run: executable and no directory (which access() calls executable).
+bool runnable(const std::string& file) { return access(file.c_str(), X_OK) == 0 && !is_directory(file); }
+
+// Whether the program a command line starts can be run: a path that is runnable, or a
+// name found runnable on PATH (directories skipped, as execvp skips them).
 bool can_run(const std::string& program) {
-  if (program.find('/') != std::string::npos) return access(program.c_str(), X_OK) == 0;
+  if (program.find('/') != std::string::npos) return runnable(program);
   const char* path = std::getenv("PATH");
   std::istringstream dirs(path ? path : "/usr/bin:/bin");
   for (std::string dir; std::getline(dirs, dir, ':');)
-    if (access(((dir.empty() ? "." : dir) + "/" + program).c_str(), X_OK) == 0) return true;
+    if (runnable((dir.empty() ? "." : dir) + "/" + program)) return true;
   return false;
 }
 
@@ -139,6 +148,10 @@ bool parse_divide_line(const std::string& line, std::string& move, uint64_t& cou
 }
 
 std::unique_ptr<PerftEngine> start_engine(const EngineSpec& spec) {
+  // A directory is a file problem, whichever protocol: said as one, not as the engine's fault.
+  std::vector<std::string> argv = split_command_line(spec.command);
+  if (!argv.empty() && argv[0].find('/') != std::string::npos && is_directory(argv[0]))
+    throw UciError("cannot start engine " + chess::quoted(spec.command) + ": it is a directory");
   if (spec.protocol == Protocol::PERFTREE) return std::make_unique<PerftreeEngine>(spec);
   return std::make_unique<UciPerftEngine>(spec);
 }

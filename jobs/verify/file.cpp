@@ -46,14 +46,14 @@ constexpr auto POSITIONS = h5::table(
                                                  "the engine's wall time over this position's queries"),
         h5::column<&PositionRow::queries>("queries", "engine queries this position cost (at most depth)"),
         h5::column<&PositionRow::trap>("trap", "--random: the generator trap the position was drawn for; '' otherwise"),
-        h5::column<&PositionRow::fault>("fault", "none, moves, count, total, crash, timeout or protocol"),
+        h5::column<&PositionRow::fault>("fault", "none, moves, count, total, inconsistent, crash, timeout or protocol"),
     });
 
 constexpr auto FAULTS =
     h5::table("faults", "one row per position the engine got wrong, where the drill-down stopped",
               {
                   h5::column<&FaultRow::position>("position", "the row of /positions"),
-                  h5::column<&FaultRow::kind>("kind", "moves, count, total, crash, timeout or protocol"),
+                  h5::column<&FaultRow::kind>("kind", "moves, count, total, inconsistent, crash, timeout or protocol"),
                   h5::column<&FaultRow::fen>("fen", "the position where the fault shows"),
                   h5::column<&FaultRow::depth>("depth", "the depth asked there"),
                   h5::column<&FaultRow::path>("path", "the moves from the root to it, UCI, space-separated"),

@@ -1,5 +1,6 @@
 #include "jobs/verify/options.h"
 
+#include <filesystem>
 #include <sstream>
 
 #include "core/quote.h"
@@ -9,6 +10,12 @@ namespace chesshpc {
 namespace {
 
 constexpr int MAX_VERIFY_DEPTH = 15;  // every subtree count of a game position fits in 64 bits
+
+// Whether two paths name one file, whether it exists yet or not.
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ea, eb;
+  return std::filesystem::weakly_canonical(a, ea) == std::filesystem::weakly_canonical(b, eb) && !ea && !eb;
+}
 
 }  // namespace
 
@@ -29,9 +36,11 @@ const CommandOptions VERIFY_OPTIONS = command_options(
         {"chess960", "", "the engine plays Chess960 (UCI_Chess960; --fen read as Chess960, --random from 960 starts)"},
         {"threads", "N", "engine processes run at once, on each rank (default 1)"},
         {"timeout", "S", "seconds an engine may take for one query before it is killed and restarted (default 60)"},
-        {"save-epd", "FILE", "write the positions checked with chesshpc's counts as EPD, to repeat a run"},
+        {"save-epd", "FILE",
+         "write the positions checked with chesshpc's counts as EPD, to repeat a run (checked as --out is: an "
+         "existing FILE needs --force, an input never)"},
         out_option("write positions, depths, counts, engine time and every mismatch with its drill-down path to HDF5"),
-        force_option(),
+        {"force", "", "overwrite the files --out and --save-epd name if they exist"},
         reporting_options("print the results as one JSON object"),
     },
     "usage: chesshpc verify --engine CMD [--protocol uci|perftree] --fen FEN [--moves \"...\"] --depth D "
@@ -81,8 +90,12 @@ VerifyRequest verify_request(const Options& opt, const std::string& command_line
     req.seed = opt.get_u64("seed", 1);
   }
   req.threads = opt.get_int("threads", 1, 1, 1024);
+  // --save-epd obeys --out's rules, before any work; --force may go with either.
   req.save_epd = opt.get("save-epd", "");
-  req.out = read_out(opt);
+  if (!req.save_epd.empty()) check_output_path("save-epd", req.save_epd, opt);
+  req.out = req.save_epd.empty() || opt.has("out") ? read_out(opt) : "";
+  if (!req.out.empty() && !req.save_epd.empty() && same_file(req.out, req.save_epd))
+    throw UsageError("--save-epd and --out name the same file '" + req.save_epd + "': give each its own");
   read_reporting(opt, req);
   return req;
 }

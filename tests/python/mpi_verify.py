@@ -1,5 +1,6 @@
 """verify over MPI ranks: the same fault lines, summary and exit code in one process and on
-2 and 3 ranks (units are positions, spread over the ranks' engines).
+2 and 3 ranks (units are positions, spread over the ranks' engines), for a wrong move list
+and for counts the engine contradicts one ply down (each fault's counts carried to rank 0).
 
 usage: mpi_verify.py MPIEXEC CHESSHPC VERIFY_ENGINE
 """
@@ -22,27 +23,33 @@ def summary_without_time(out):
     return [l.split(", engine ")[0] for l in out.splitlines()]
 
 
+# Every subtree 2 plies deep one node too many: each position's first fault line.
+INCONSISTENT = ('inconsistent counts at "4k3/8/8/8/8/8/8/3K3R b - - 1 1" depth 1 (from "4k3/8/8/8/8/8/8/4K2R w K - '
+                '0 1" after e1d1, i.e. 1. Kd1): engine\'s total 5 is not the 6 it gave for e1d1 at depth 2')
+
+
 def main(mpiexec, binary, engine):
+    failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         epd = os.path.join(tmp, "five.epd")
         with open(epd, "w") as f:
             f.write(EPD)
-        verify = [binary, "verify", "--engine", f"{engine} --fault no-ep-in-check", "--epd", epd, "--quiet",
-                  "--threads", "1"]
-        one = subprocess.run(verify, capture_output=True, text=True, timeout=120)
-        assert one.returncode == 1, (one.returncode, one.stderr)
-        lines = summary_without_time(one.stdout)
-        assert lines[0] == FAULT, lines
-        assert lines[1].startswith("verify: 5 positions, ") and " 1 faults, " in lines[1], lines
-        failed = 0
-        for n in (2, 3):
-            ranks = subprocess.run([mpiexec, "-np", str(n), "--oversubscribe", "--bind-to", "none"] + verify,
-                                   capture_output=True, text=True, timeout=120)
-            same = summary_without_time(ranks.stdout) == lines and ranks.returncode == 1
-            if not same:
-                failed += 1
-                print(f"{n} ranks: exit {ranks.returncode}, {ranks.stdout!r} against {one.stdout!r}")
-    print(f"{2 - failed} passed, {failed} failed")
+        for fault, first, faults in (("no-ep-in-check", FAULT, 1), ("lie-at-depth-2", INCONSISTENT, 5)):
+            verify = [binary, "verify", "--engine", f"{engine} --fault {fault}", "--epd", epd, "--quiet",
+                      "--threads", "1"]
+            one = subprocess.run(verify, capture_output=True, text=True, timeout=120)
+            assert one.returncode == 1, (one.returncode, one.stderr)
+            lines = summary_without_time(one.stdout)
+            assert lines[0] == first, lines
+            assert lines[faults].startswith("verify: 5 positions, ") and f" {faults} faults, " in lines[faults], lines
+            for n in (2, 3):
+                ranks = subprocess.run([mpiexec, "-np", str(n), "--oversubscribe", "--bind-to", "none"] + verify,
+                                       capture_output=True, text=True, timeout=120)
+                same = summary_without_time(ranks.stdout) == lines and ranks.returncode == 1
+                if not same:
+                    failed += 1
+                    print(f"{fault}, {n} ranks: exit {ranks.returncode}, {ranks.stdout!r} against {one.stdout!r}")
+    print(f"{4 - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
 

@@ -10,11 +10,26 @@
 //   --fault crash-at-depth-N            exits (status 3) when asked for depth N
 //   --fault hang-at-depth-N             never answers when asked for depth N
 //   --fault hang                        never answers a perft at all
+//
+// Counts that lie while every move list is right (how a hash-table bug shows), each caught
+// only by comparing the engine's counts with each other. "Lies" is: its first move's count
+// and its total one more.
+//   --fault lie-at-root                 the first answer lies; every other is true
+//   --fault shift-at-root               the first answer moves one node from its second move's
+//                                       count to its first (its total unchanged)
+//   --fault lie-at-depth-K              every subtree K plies deep is counted one node too many
+//                                       (in its first move's count), in every answer
+//   --fault lie-on-second-query         a position and depth asked again lies
+//   --fault lie-after-N                 the answer after N true ones lies; every other is true
+//   --state FILE                        the queries answered, kept in FILE for perftree's one
+//                                       process per query (UCI keeps them in memory)
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -66,10 +81,49 @@ std::vector<Move> moves_of(const Position& pos) {
   return moves;
 }
 
+// ---- The faults that lie about counts (see the top of the file).
+
+std::string state_file;             // --state
+std::vector<std::string> answered;  // "depth fen" of each query answered, in order
+
+void read_state() {
+  std::ifstream in(state_file);
+  for (std::string line; std::getline(in, line);) answered.push_back(line);
+}
+
+enum class Lie { NONE, ONE_MORE, SHIFT };
+
+// The subtree depth lie-at-depth-K miscounts; 0 for the other faults.
+int lying_depth() { return fault_depth("lie-at-depth-"); }
+
+// How the answer to this query lies; logs the query.
+Lie lie_for_query(const Position& pos, int depth) {
+  const std::string key = std::to_string(depth) + " " + pos.fen();
+  const size_t before = answered.size();
+  const bool again = std::find(answered.begin(), answered.end(), key) != answered.end();
+  answered.push_back(key);
+  if (!state_file.empty()) std::ofstream(state_file, std::ios::app) << key << "\n";
+  const int after = fault_depth("lie-after-");
+  if ((fault == "lie-at-root" && before == 0) || (after > 0 && before == size_t(after)) ||
+      (fault == "lie-on-second-query" && again) || lying_depth() == depth)
+    return Lie::ONE_MORE;
+  if (fault == "shift-at-root" && before == 0 && moves_of(pos).size() >= 2) return Lie::SHIFT;
+  return Lie::NONE;
+}
+
+void apply(Lie lie, std::vector<uint64_t>& counts) {
+  if (lie == Lie::NONE || counts.empty()) return;
+  ++counts[0];
+  if (lie == Lie::SHIFT && counts[1] > 0) --counts[1];
+}
+
+// ---- End of the faults that lie about counts.
+
 uint64_t count(const Position& pos, int depth) {
   std::vector<Move> moves = moves_of(pos);
-  if (depth == 1) return moves.size();
-  uint64_t n = 0;
+  const uint64_t lie = lying_depth() == depth;
+  if (depth == 1) return moves.size() + lie;
+  uint64_t n = lie;
   for (Move m : moves) n += count(pos.after(m), depth - 1);
   return n;
 }
@@ -88,11 +142,14 @@ void divide(const Position& pos, int depth, bool uci) {
   if (fault == "hang" || fault_depth("hang-at-depth-") == depth)
     while (true) pause();
   if (fault_depth("crash-at-depth-") == depth) std::exit(3);
+  const std::vector<Move> moves = moves_of(pos);
+  std::vector<uint64_t> counts;
+  for (Move m : moves) counts.push_back(depth == 1 ? 1 : count(pos.after(m), depth - 1));
+  apply(lie_for_query(pos, depth), counts);
   uint64_t total = 0;
-  for (Move m : moves_of(pos)) {
-    uint64_t n = depth == 1 ? 1 : count(pos.after(m), depth - 1);
-    total += n;
-    std::cout << written(pos, m) << (uci ? ": " : " ") << n << "\n";
+  for (size_t i = 0; i < moves.size(); ++i) {
+    total += counts[i];
+    std::cout << written(pos, moves[i]) << (uci ? ": " : " ") << counts[i] << "\n";
   }
   if (fault == "wrong-total") ++total;
   std::cout << "\n" << (uci ? "Nodes searched: " : "") << total << "\n" << (uci ? "\n" : "") << std::flush;
@@ -144,7 +201,11 @@ void serve_uci() {
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.size() >= 2 && args[0] == "--fault") fault = args[1], args.erase(args.begin(), args.begin() + 2);
+  while (args.size() >= 2 && (args[0] == "--fault" || args[0] == "--state")) {
+    (args[0] == "--fault" ? fault : state_file) = args[1];
+    args.erase(args.begin(), args.begin() + 2);
+  }
+  if (!state_file.empty()) read_state();
   if (args.empty()) {
     serve_uci();
     return 0;

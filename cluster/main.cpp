@@ -171,7 +171,8 @@ int run_command(const Command& c, const Args& args, const std::string& command_l
     }
     return c.run(opt, command_line);
   } catch (const UsageError& e) {
-    std::cerr << "chesshpc: " << e.what() << "\nsee 'chesshpc " << own->command << " --help'\n";
+    // Every rank refuses the same arguments: rank 0 alone says so, the others end silently.
+    if (launch_rank() == 0) std::cerr << "chesshpc: " << e.what() << "\nsee 'chesshpc " << own->command << " --help'\n";
     return EXIT_USAGE;
   } catch (const FileError& e) {
     std::cerr << "chesshpc " << c.name << ": " << e.what() << "\n";
@@ -198,7 +199,7 @@ int dispatch(int argc, char** argv) {
   args.erase(args.begin());
   for (const Command& c : COMMANDS)
     if (c.name == command) return run_command(c, args, join_command_line(argc, argv));
-  std::cerr << "chesshpc: unknown command " << chess::quoted(command) << "\n" << USAGE;
+  if (launch_rank() == 0) std::cerr << "chesshpc: unknown command " << chess::quoted(command) << "\n" << USAGE;
   return EXIT_USAGE;
 }
 

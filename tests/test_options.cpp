@@ -206,8 +206,9 @@ TEST(OptionGroups, ThreadsDefaultToEveryCore) {
   OptionSpec tbb = threads_option();
   EXPECT_EQ(tbb.name, "threads");
   EXPECT_EQ(tbb.value_name, "N");
-  EXPECT_EQ(tbb.help, "TBB threads (default: every core this process may use)");
-  EXPECT_EQ(threads_option("games at once", "T").help, "games at once (default: every core this process may use)");
+  EXPECT_EQ(tbb.help, "TBB threads (default, and the most that run: every core this process may use)");
+  EXPECT_EQ(threads_option("games at once", "T").help,
+            "games at once (default, and the most that run: every core this process may use)");
   CommandOptions c = command_options("cmd", {tbb}, "");
   EXPECT_EQ(read_threads(c.parse({})), 0);
   EXPECT_EQ(read_threads(c.parse({"--threads", "1"})), 1);

@@ -161,7 +161,8 @@ void read_reporting(const Options& opt, Reporting& into) {
 }
 
 OptionSpec threads_option(std::string what, std::string value_name) {
-  return {"threads", std::move(value_name), what + " (default: every core this process may use)"};
+  return {"threads", std::move(value_name),
+          what + " (default, and the most that run: every core this process may use)"};
 }
 
 int read_threads(const Options& opt, std::ostream& note) {
@@ -191,7 +192,8 @@ size_t read_size_option(const Options& opt, const std::string& name, size_t fall
 void check_fits_memory(const std::string& name, const std::string& text, uint64_t bytes) {
   const uint64_t memory = physical_memory();
   if (memory && bytes > memory)
-    throw UsageError("--" + name + " " + text + " is more than this machine's memory (" + format_size(memory / MB * MB) + ")");
+    throw UsageError("--" + name + " " + text + " is more than this machine's memory (" +
+                     format_size(memory / MB * MB) + ")");
 }
 
 size_t read_hash_size(const Options& opt, size_t fallback, std::string_view examples) {

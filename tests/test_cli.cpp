@@ -911,14 +911,14 @@ TEST(Cli, DrawstatsStreamsACorpusManyBlocksLongFromAPipe) {
   EXPECT_EQ(r.err, "");
 }
 
-// A game longer than the bound (16 MiB) is one line naming the stream, the game and its
+// A game longer than the bound (16 MB) is one line naming the stream, the game and its
 // line, exit 3: the reading does not grow without end on a file that is no PGN.
 TEST(Cli, DrawstatsGameLongerThanTheBoundIsOneLineExitThree) {
   const std::string pgn = write_file("long_game.pgn", "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 {");
   Result r = chesshpc("drawstats - --quiet",
                       "(cat " + pgn + "; head -c 17000000 /dev/zero | tr '\\0' c; printf '} e5 *\\n') | ");
   EXPECT_EQ(r.code, 3);
-  EXPECT_EQ(r.err, "chesshpc drawstats: -:5: game 1 is longer than 16 MiB, the most one game may take\n");
+  EXPECT_EQ(r.err, "chesshpc drawstats: -:5: game 1 is longer than 16 MB, the most one game may take\n");
   EXPECT_EQ(r.out, "");
 }
 

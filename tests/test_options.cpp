@@ -945,6 +945,13 @@ TEST(Issue23Paths, SymbolicLinkIsCheckedAsTheFileItNames) {
   EXPECT_EQ(out({"--out", dir + "to-new"}), dir + "to-new");
   EXPECT_EQ(publish_target(dir + "to-new"), dir + "new.h5");
   EXPECT_EQ(publish_target(dir + "done.h5"), dir + "done.h5");
+  // Links that name each other name no file: refused, not written over.
+  std::filesystem::create_symlink("loop-b", dir + "loop-a");
+  std::filesystem::create_symlink("loop-a", dir + "loop-b");
+  EXPECT_EQ(error_of<FileError>([&] {
+              out({"--out", dir + "loop-a", "--force"});
+            }),
+            "cannot write '" + dir + "loop-a': Too many levels of symbolic links");
 }
 
 }  // namespace

@@ -44,6 +44,7 @@ std::string publish_target(const std::string& path) {
 std::string not_a_regular_file(const std::string& path) {
   std::error_code ec;
   const fs::file_type type = fs::status(path, ec).type();
+  if (type == fs::file_type::none && ec) return ec.message();  // a loop of links, a directory not searchable
   if (type == fs::file_type::not_found || type == fs::file_type::none || type == fs::file_type::regular) return "";
   if (type == fs::file_type::directory) return "it is a directory";
   return std::string("it is ") + kind_of(type) + ", not a regular file";

@@ -210,7 +210,10 @@ OptionSpec resume_option(std::string help) { return with_out_option("resume", ""
 
 OptionSpec checkpoint_option(std::string help) { return with_out_option("checkpoint", "SECONDS", std::move(help)); }
 
-OptionSpec force_option() { return {"force", "", "overwrite the file --out names if it exists"}; }
+OptionSpec force_option() {
+  return {"force", "",
+          "overwrite the file --out names if it exists (a regular file, or the one a symbolic link names)"};
+}
 
 int launch_rank() {
   for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})

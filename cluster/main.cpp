@@ -3,10 +3,12 @@
 // process or the MPI farm.
 #include <unistd.h>
 
+#include <chrono>
 #include <iostream>
 #include <new>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "cluster/bench_farm.h"
@@ -156,6 +158,17 @@ std::string join_command_line(int argc, char** argv) {
   return s;
 }
 
+// Bad usage, said once: every rank refuses the same arguments, rank 0 alone prints why,
+// and the others end with the same exit code silently, after a pause: mpirun ends the
+// whole job when a rank first exits non-zero, and by then rank 0 must have said why.
+int usage_exit(const std::string& message) {
+  if (launch_rank() == 0)
+    std::cerr << message;
+  else
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+  return EXIT_USAGE;
+}
+
 // Runs a known command. Errors of the arguments are said here, each in one line: bad
 // usage (exit 2, with where the command's options are listed), a file that cannot be
 // written (exit 4), memory that ran out (exit 2: the run asked for more than there is).
@@ -171,8 +184,7 @@ int run_command(const Command& c, const Args& args, const std::string& command_l
     }
     return c.run(opt, command_line);
   } catch (const UsageError& e) {
-    std::cerr << "chesshpc: " << e.what() << "\nsee 'chesshpc " << own->command << " --help'\n";
-    return EXIT_USAGE;
+    return usage_exit(std::string("chesshpc: ") + e.what() + "\nsee 'chesshpc " + own->command + " --help'\n");
   } catch (const FileError& e) {
     std::cerr << "chesshpc " << c.name << ": " << e.what() << "\n";
     return EXIT_IO;
@@ -198,8 +210,7 @@ int dispatch(int argc, char** argv) {
   args.erase(args.begin());
   for (const Command& c : COMMANDS)
     if (c.name == command) return run_command(c, args, join_command_line(argc, argv));
-  std::cerr << "chesshpc: unknown command " << chess::quoted(command) << "\n" << USAGE;
-  return EXIT_USAGE;
+  return usage_exit("chesshpc: unknown command " + chess::quoted(command) + "\n" + USAGE);
 }
 
 }  // namespace

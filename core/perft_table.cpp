@@ -15,8 +15,8 @@ namespace chess {
 // a virtual machine here: 2 MB pages need 512 times fewer faults, and clearing the table
 // in parallel spreads the faults that remain over the cores.
 PerftTable::PerftTable(size_t bytes) {
-  size_t n = std::bit_floor(std::max<size_t>(bytes / sizeof(Bucket), 1));
-  size_t size = n * sizeof(Bucket);
+  size_t size = size_for(bytes);
+  size_t n = size / sizeof(Bucket);
   Bucket* b = static_cast<Bucket*>(allocate_large_pages(size));
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14), [b](const tbb::blocked_range<size_t>& r) {
     for (size_t i = r.begin(); i < r.end(); ++i) new (&b[i]) Bucket();

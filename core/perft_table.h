@@ -23,6 +23,8 @@ class PerftTable {
   // Uses the largest power-of-two number of 64-byte buckets that fits in bytes (at least
   // one), on huge pages where the system offers them, cleared by all threads.
   explicit PerftTable(size_t bytes);
+  // The bytes a table asked for bytes allocates (bytes() of PerftTable(bytes)).
+  static constexpr size_t size_for(size_t bytes);
 
   bool probe(Key key, int depth, uint64_t& count) const;
   void store(Key key, int depth, uint64_t count);
@@ -41,5 +43,7 @@ class PerftTable {
   LargePagesPtr<Bucket> buckets_;
   size_t mask_;
 };
+
+constexpr size_t PerftTable::size_for(size_t bytes) { return table_bytes(bytes, sizeof(Bucket)); }
 
 }  // namespace chess

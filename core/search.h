@@ -95,6 +95,7 @@ class Search {
 
   // Resizes and clears the transposition table.
   void set_hash(size_t bytes) { tt_.resize(bytes); }
+  size_t hash_bytes() const { return tt_.bytes(); }  // as allocated: a power of two of SearchTT::size_for
   // Forgets everything learned (table, history, killers): a new game.
   void clear();
 

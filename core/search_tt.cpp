@@ -6,8 +6,7 @@
 namespace chess {
 
 void SearchTT::resize(size_t bytes) {
-  size_t n = 1;
-  while (n * 2 * sizeof(Bucket) <= bytes) n *= 2;
+  const size_t n = size_for(bytes) / sizeof(Bucket);
   if (n != buckets_) {
     table_.reset(static_cast<Bucket*>(allocate_large_pages(n * sizeof(Bucket))));
     buckets_ = n;

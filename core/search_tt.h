@@ -28,8 +28,10 @@ class SearchTT {
  public:
   explicit SearchTT(size_t bytes = size_t(16) << 20) { resize(bytes); }
 
-  // Rounds down to a power of two number of buckets (at least one) and clears.
+  // Rounds down to a power of two number of buckets (at least one: size_for) and clears.
   void resize(size_t bytes);
+  // The bytes a table asked for bytes allocates (bytes() after resize(bytes)).
+  static constexpr size_t size_for(size_t bytes);
   void clear();
   // Ages the entries of earlier searches, so that they are replaced first.
   void new_search() { generation_ = uint8_t(generation_ + 4); }
@@ -55,5 +57,7 @@ class SearchTT {
   size_t buckets_ = 0;
   uint8_t generation_ = 0;
 };
+
+constexpr size_t SearchTT::size_for(size_t bytes) { return table_bytes(bytes, sizeof(Bucket)); }
 
 }  // namespace chess

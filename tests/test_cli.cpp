@@ -1,6 +1,8 @@
 // The chesshpc command line as a user meets it: exit codes, messages, text and JSON.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -8,10 +10,12 @@
 #include <array>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "tests/sanitizers.h"
 
@@ -907,14 +911,14 @@ TEST(Cli, DrawstatsStreamsACorpusManyBlocksLongFromAPipe) {
   EXPECT_EQ(r.err, "");
 }
 
-// A game longer than the bound (16 MiB) is one line naming the stream, the game and its
+// A game longer than the bound (16 MB) is one line naming the stream, the game and its
 // line, exit 3: the reading does not grow without end on a file that is no PGN.
 TEST(Cli, DrawstatsGameLongerThanTheBoundIsOneLineExitThree) {
   const std::string pgn = write_file("long_game.pgn", "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 {");
   Result r = chesshpc("drawstats - --quiet",
                       "(cat " + pgn + "; head -c 17000000 /dev/zero | tr '\\0' c; printf '} e5 *\\n') | ");
   EXPECT_EQ(r.code, 3);
-  EXPECT_EQ(r.err, "chesshpc drawstats: -:5: game 1 is longer than 16 MiB, the most one game may take\n");
+  EXPECT_EQ(r.err, "chesshpc drawstats: -:5: game 1 is longer than 16 MB, the most one game may take\n");
   EXPECT_EQ(r.out, "");
 }
 
@@ -1149,4 +1153,207 @@ TEST(Cli, ExportFormatsToFilesKeepAndForce) {
                             " a position)\n");
   Result piped = chesshpc("export --format plain " + h5);
   EXPECT_EQ(piped.out, text);
+}
+
+// ---- Issue 23: sizes reported as allocated, threads that run, every path written ----------
+
+namespace {
+
+// What a shell command prints on standard output.
+std::string shell_output(const std::string& command) {
+  std::string out;
+  FILE* p = popen(command.c_str(), "r");
+  std::array<char, 4096> buf;
+  for (size_t n; (n = fread(buf.data(), 1, buf.size(), p)) > 0;) out.append(buf.data(), n);
+  pclose(p);
+  return out;
+}
+
+// The number that follows `label` in text, or -1.
+long number_after(const std::string& text, const std::string& label) {
+  const size_t at = text.find(label);
+  return at == std::string::npos ? -1 : std::atol(text.c_str() + at + label.size());
+}
+
+}  // namespace
+
+// perft --hash 100M allocates a power-of-two table of 64 MB: it printed, stored and wrote
+// "100 MB". A bare number is MB, as UCI's and Stockfish's Hash (--hash 64 was 64 bytes).
+TEST(Cli, Issue23PerftReportsTheTableItAllocated) {
+  Result text = chesshpc("perft --depth 3 --hash 100M --threads 1 --quiet");
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find(", 1 thread, hash 64 MB\n"), std::string::npos) << text.out;
+  Result json = chesshpc("perft --depth 3 --hash 100M --threads 1 --json --quiet");
+  EXPECT_NE(json.out.find("\"hash_bytes\": 67108864,"), std::string::npos) << json.out;
+  Result bare = chesshpc("perft --depth 3 --hash 8 --threads 1 --json --quiet");
+  EXPECT_NE(bare.out.find("\"hash_bytes\": 8388608,"), std::string::npos) << bare.out;
+  for (const char* size : {"8MB", "8m", "8MiB", "8192K"}) {
+    Result r = chesshpc(std::string("perft --depth 2 --hash ") + size + " --threads 1 --json --quiet");
+    EXPECT_NE(r.out.find("\"hash_bytes\": 8388608,"), std::string::npos) << size << ": " << r.out << r.err;
+  }
+  // The file's hash_bytes, where HDF5's tools are installed to read it.
+  const std::string dir = test_dir();
+  Result split = chesshpc("perft --depth 3 --split-depth 1 --hash 100M --threads 1 --quiet --out " + dir + "p.h5");
+  ASSERT_EQ(split.code, 0) << split.err;
+  EXPECT_NE(split.out.find(", hash 64 MB\n"), std::string::npos) << split.out;
+  if (std::system("command -v h5dump >/dev/null 2>&1") == 0) {
+    const std::string attr = shell_output("h5dump -a /hash_bytes " + dir + "p.h5");
+    EXPECT_NE(attr.find("(0): 67108864"), std::string::npos) << attr;
+  }
+}
+
+// A dedup run planned "table 128 MB per rank" and reported "hash 255 MB": the table gets
+// what the positions leave, as it allocates it, and both lines say that.
+TEST(Cli, Issue23DedupPlanAndReportAgreeOnTheTable) {
+  Result r = chesshpc("perft --depth 5 --dedup-ply 2 --memory 300M --threads 1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find(" per rank for positions, table 256 MB per rank (--memory 300 MB); then perft 3 of each"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("deduplicated at ply 2 (400 unique positions), hash 256 MB\n"), std::string::npos) << r.out;
+}
+
+// --memory 1 was one byte and said "--memory 0 MB per rank holds no dedup ply".
+TEST(Cli, Issue23MemoryOfOneIsOneMegabyte) {
+  Result r = chesshpc("perft --depth 6 --dedup-ply auto --memory 1 --threads 1");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err,
+            "chesshpc perft: --memory 1 MB per rank holds no dedup ply: even ply 1 needs more (give more memory)\n");
+  Result k = chesshpc("perft --depth 6 --dedup-ply auto --memory 1K");
+  EXPECT_EQ(k.code, 2);
+  EXPECT_EQ(k.err, usage_error("--memory takes at least 1 MB, not '1K'", "perft"));
+}
+
+// An option the mode does not use is refused, never reported as used: --detailed counts
+// without a table (it printed "hash 64 MB"), and a dedup ply two plies above the depth
+// counts each subtree once.
+TEST(Cli, Issue23HashWhereNoTableIsUsedIsRefused) {
+  Result detailed = chesshpc("perft --depth 3 --detailed --hash 64M");
+  EXPECT_EQ(detailed.code, 2);
+  EXPECT_EQ(detailed.out, "");
+  EXPECT_EQ(detailed.err, usage_error("--detailed counts without a table; drop --hash", "perft"));
+  Result dedup = chesshpc("perft --depth 5 --dedup-ply 3 --hash 16M --threads 1");
+  EXPECT_EQ(dedup.code, 2);
+  EXPECT_EQ(dedup.out, "");
+  EXPECT_EQ(dedup.err,
+            "chesshpc perft: --dedup-ply 3 of --depth 5 counts subtrees of depth 2 once each, with no table: drop "
+            "--hash\n");
+}
+
+// bench search and UCI's Hash read sizes the same way and say what the table holds.
+TEST(Cli, Issue23SearchTablesReportWhatTheyHold) {
+  Result bench = chesshpc("bench search --depth 2 --hash 100 --json");
+  ASSERT_EQ(bench.code, 0) << bench.err;
+  EXPECT_EQ(bench.out.rfind("{\"positions\": 40, \"depth\": 2, \"hash_mb\": 64, \"nodes\": ", 0), 0u) << bench.out;
+  Result text = chesshpc("bench search --depth 2 --hash 40MiB");
+  EXPECT_NE(text.out.find("bench search: 40 positions, depth 2, hash 32 MB\n"), std::string::npos) << text.out;
+  Result uci = chesshpc("uci",
+                        "printf 'setoption name Hash value 100\\nsetoption name Hash value 1G\\n"
+                        "setoption name Hash value 0\\nisready\\nquit\\n' | ");
+  EXPECT_EQ(uci.out,
+            "info string Hash 100 MB is a table of 64 MB (a power of two)\n"
+            "info string Hash takes a size from 1 to 65536 MB (a bare number is MB), not '0'\n"
+            "readyok\n");
+}
+
+// --threads 4096 on a machine of fewer cores leaked TBB's warning and reported 4096
+// threads: the cores run, and one line of ours says so.
+TEST(Cli, Issue23ThreadsBeyondTheCoresRunTheCores) {
+  Result r = chesshpc("perft --depth 3 --threads 4096 --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const long cores = number_after(r.err, "is more than the ");
+  ASSERT_GT(cores, 0) << r.err;
+  const std::string n = std::to_string(cores);
+  EXPECT_EQ(r.err, "chesshpc perft: --threads 4096 is more than the " + n + (cores == 1 ? " core" : " cores") +
+                       " this process may use: running " + n + "\n");
+  EXPECT_NE(r.out.find(", " + n + (cores == 1 ? " thread\n" : " threads\n")), std::string::npos) << r.out;
+}
+
+// perft --help said auto picks L <= D - 2; the code picks D - 3 (measured faster: a table
+// below L).
+TEST(Cli, Issue23DedupAutoIsHelpedAsItChooses) {
+  Result help = chesshpc("perft --help");
+  EXPECT_NE(help.out.find("auto: the deepest L <= D - 3 (D - 2 below depth 4) that --memory holds"), std::string::npos)
+      << help.out;
+  Result chosen = chesshpc("perft --depth 6 --dedup-ply auto --memory 1G --threads 1 --json --quiet");
+  EXPECT_NE(chosen.out.find("\"dedup_ply\": 3,"), std::string::npos) << chosen.out;
+}
+
+namespace {
+
+// Every command that writes a file, with out as its file (and --force).
+std::vector<std::string> writers(const std::string& dir, const std::string& out) {
+  const std::string pgn = write_file("issue23.pgn", "1. e4 e5 2. Nf3 Nc6 1/2-1/2\n");
+  return {"perft --depth 3 --split-depth 1 --threads 1 --quiet --force --out " + out,
+          "selfplay --games 2 --nodes 20 --threads 1 --quiet --force --out " + out,
+          "drawstats " + pgn + " --quiet --force --out " + out,
+          "bench --suite quick --repeats 1 --stockfish none --quiet --force --out " + out,
+          "export --format plain " + dir + "d.h5 --force --out " + out};
+}
+
+}  // namespace
+
+// As root, export --out /dev/full --force left /dev/full a 766 KB regular file; perft,
+// selfplay and drawstats did the same to a device node. Anything that exists and is not a
+// regular file is refused before any work: one line, exit 4, the node untouched.
+TEST(Cli, Issue23OutThatIsAFifoIsRefusedByEveryWriter) {
+  const std::string dir = test_dir(), fifo = dir + "fifo";
+  ASSERT_EQ(chesshpc("selfplay --games 2 --nodes 20 --threads 1 --quiet --out " + dir + "d.h5").code, 0);
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& args : writers(dir, fifo)) {
+    Result r = chesshpc(args);
+    EXPECT_EQ(r.code, 4) << args;
+    EXPECT_EQ(r.out, "") << args;
+    const std::string command = args.substr(0, args.find(' '));
+    EXPECT_EQ(r.err, "chesshpc " + command + ": cannot write '" + fifo + "': it is a fifo, not a regular file\n")
+        << args;
+    EXPECT_TRUE(std::filesystem::is_fifo(fifo)) << args;
+  }
+  EXPECT_FALSE(std::filesystem::exists(fifo + ".partial"));
+}
+
+TEST(Cli, Issue23OutThatIsADeviceIsRefusedAndTheDeviceKept) {
+  if (geteuid() != 0) GTEST_SKIP() << "making a device node needs root";
+  const std::string dir = test_dir(), full = dir + "full";
+  ASSERT_EQ(chesshpc("selfplay --games 2 --nodes 20 --threads 1 --quiet --out " + dir + "d.h5").code, 0);
+  ASSERT_EQ(mknod(full.c_str(), S_IFCHR | 0666, makedev(1, 7)), 0);  // /dev/full's numbers
+  for (const std::string& args : writers(dir, full)) {
+    Result r = chesshpc(args);
+    EXPECT_EQ(r.code, 4) << args;
+    const std::string command = args.substr(0, args.find(' '));
+    EXPECT_EQ(r.err,
+              "chesshpc " + command + ": cannot write '" + full + "': it is a character device, not a regular file\n")
+        << args;
+    struct stat st {};
+    ASSERT_EQ(stat(full.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISCHR(st.st_mode)) << args;
+    EXPECT_EQ(st.st_rdev, makedev(1, 7)) << args;
+  }
+}
+
+// A symbolic link as --out: the file it names is written (FILE.partial beside it, renamed
+// over it), and the link stays a link (it was replaced by a regular file).
+TEST(Cli, Issue23SymbolicLinkOutWritesTheFileItNames) {
+  const std::string dir = test_dir();
+  std::filesystem::create_directories(dir + "results");
+  ASSERT_EQ(chesshpc("selfplay --games 2 --nodes 20 --threads 1 --quiet --out " + dir + "d.h5").code, 0);
+  // export into a link to a file not there yet, and over a link to one that is.
+  std::filesystem::create_symlink("results/d.plain", dir + "new-link");
+  Result made = chesshpc("export --format plain " + dir + "d.h5 --out " + dir + "new-link");
+  ASSERT_EQ(made.code, 0) << made.err;
+  EXPECT_TRUE(std::filesystem::is_symlink(dir + "new-link"));
+  EXPECT_EQ(read_all(dir + "results/d.plain"), chesshpc("export --format plain " + dir + "d.h5").out);
+  std::ofstream(dir + "results/old.epd") << "old\n";
+  std::filesystem::create_symlink("results/old.epd", dir + "old-link");
+  Result forced = chesshpc("export --format epd " + dir + "d.h5 --force --out " + dir + "old-link");
+  ASSERT_EQ(forced.code, 0) << forced.err;
+  EXPECT_TRUE(std::filesystem::is_symlink(dir + "old-link"));
+  EXPECT_EQ(read_all(dir + "results/old.epd"), chesshpc("export --format epd " + dir + "d.h5").out);
+  // An HDF5 result file (perft) the same way, and nothing left beside either.
+  std::filesystem::create_symlink("results/p.h5", dir + "p-link");
+  Result perft = chesshpc("perft --depth 3 --split-depth 1 --threads 1 --quiet --out " + dir + "p-link");
+  ASSERT_EQ(perft.code, 0) << perft.err;
+  EXPECT_TRUE(std::filesystem::is_symlink(dir + "p-link"));
+  EXPECT_EQ(read_all(dir + "results/p.h5").substr(0, 4), "\x89HDF");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir + "results"), {}), 3);
 }

@@ -2,6 +2,10 @@
 // request builder, with the exact values and messages a user meets.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
@@ -10,11 +14,13 @@
 #include <string>
 #include <vector>
 
+#include "core/threads.h"
 #include "core/zobrist.h"
 #include "jobs/bench/options.h"
 #include "jobs/export/options.h"
 #include "jobs/io/byte_size.h"
 #include "jobs/io/options.h"
+#include "jobs/io/publish.h"
 #include "jobs/perft/options.h"
 #include "jobs/rules/options.h"
 #include "jobs/selfplay/options.h"
@@ -200,11 +206,12 @@ TEST(OptionGroups, ThreadsDefaultToEveryCore) {
   OptionSpec tbb = threads_option();
   EXPECT_EQ(tbb.name, "threads");
   EXPECT_EQ(tbb.value_name, "N");
-  EXPECT_EQ(tbb.help, "TBB threads (default: every core this process may use)");
-  EXPECT_EQ(threads_option("games at once", "T").help, "games at once (default: every core this process may use)");
+  EXPECT_EQ(tbb.help, "TBB threads (default, and the most that run: every core this process may use)");
+  EXPECT_EQ(threads_option("games at once", "T").help,
+            "games at once (default, and the most that run: every core this process may use)");
   CommandOptions c = command_options("cmd", {tbb}, "");
   EXPECT_EQ(read_threads(c.parse({})), 0);
-  EXPECT_EQ(read_threads(c.parse({"--threads", "4096"})), 4096);
+  EXPECT_EQ(read_threads(c.parse({"--threads", "1"})), 1);
   EXPECT_EQ(usage_error([&] {
               read_threads(c.parse({"--threads", "0"}));
             }),
@@ -216,12 +223,12 @@ TEST(OptionGroups, HashTakesASize) {
   EXPECT_EQ(c.table[0].value_name, "SIZE");
   EXPECT_EQ(read_hash_size(c.parse({}), 123, "1M"), 123u);
   EXPECT_EQ(read_hash_size(c.parse({"--hash", "512M"}), 0, "1M"), size_t(512) << 20);
-  EXPECT_EQ(read_hash_size(c.parse({"--hash=4096"}), 0, "1M"), 4096u);
+  EXPECT_EQ(read_hash_size(c.parse({"--hash=64"}), 0, "1M"), size_t(64) << 20);
   for (const char* bad : {"0", "12Q", "", "-1M"})
     EXPECT_EQ(usage_error([&] {
                 read_hash_size(c.parse({"--hash", bad}), 0, "16M or 1G");
               }),
-              std::string("--hash takes a size like 16M or 1G, not '") + bad + "'");
+              std::string("--hash takes a size like 16M or 1G (a bare number is MB), not '") + bad + "'");
 }
 
 TEST(OptionGroups, ResultFileNeedsOutForResumeAndCheckpoint) {
@@ -303,13 +310,13 @@ TEST(PerftOptions, OnePositionDefaults) {
 }
 
 TEST(PerftOptions, EveryOptionOfOnePosition) {
-  PerftRequest r = perft({"--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1", "--depth=3", "--threads", "4", "--divide",
-                          "--detailed", "--hash", "1M", "--json", "--quiet", "--progress", "2"});
+  PerftRequest r = perft({"--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1", "--depth=3", "--threads", "1", "--divide",
+                          "--detailed", "--json", "--quiet", "--progress", "2"});
   EXPECT_EQ(r.fen, "8/8/8/8/8/8/8/K1k5 w - - 0 1");
   EXPECT_EQ(r.depth, 3);
-  EXPECT_EQ(r.threads, 4);
+  EXPECT_EQ(r.threads, 1);
   EXPECT_TRUE(r.divide && r.detailed && r.json && r.quiet);
-  EXPECT_EQ(r.hash_bytes, size_t(1) << 20);
+  EXPECT_EQ(perft({"--depth", "3", "--hash", "1M"}).hash_bytes, size_t(1) << 20);
   EXPECT_EQ(r.progress_interval, 2);
 }
 
@@ -375,7 +382,8 @@ TEST(PerftOptions, UsageErrors) {
             "--detailed runs in one process; drop --split-depth");
   EXPECT_EQ(perft_error({"--depth", "2", "--split-depth", "20"}),
             "--split-depth must be a whole number from 1 to 19, not '20'");
-  EXPECT_EQ(perft_error({"--depth", "2", "--hash", "8X"}), "--hash takes a size like 512M or 8G, not '8X'");
+  EXPECT_EQ(perft_error({"--depth", "2", "--hash", "8X"}),
+            "--hash takes a size like 512M or 8G (a bare number is MB), not '8X'");
   // The first error in reading order wins: the threads before the depth.
   EXPECT_EQ(perft_error({"--threads", "0"}), "--threads must be a whole number from 1 to 4096, not '0'");
 }
@@ -417,13 +425,13 @@ TEST(RulesOptions, MovesRulesetAndJson) {
 
 TEST(DrawstatsOptions, OnePgnAndTheGroups) {
   DrawstatsRequest r = drawstats_request(DRAWSTATS_OPTIONS.parse({"g.pgn", "--out", "d.h5", "--claim", "never",
-                                                                  "--threads", "3", "--quiet", "--progress", "5"}),
+                                                                  "--threads", "1", "--quiet", "--progress", "5"}),
                                          "cmd");
   EXPECT_EQ(r.pgn, "g.pgn");
   EXPECT_EQ(r.out, "d.h5");
   EXPECT_EQ(r.ruleset, chess::Ruleset::FIDE);
   EXPECT_EQ(r.claims, chess::ClaimPolicy::NEVER);
-  EXPECT_EQ(r.threads, 3);
+  EXPECT_EQ(r.threads, 1);
   EXPECT_FALSE(r.json);
   EXPECT_TRUE(r.quiet);
   EXPECT_EQ(r.progress_interval, 5);
@@ -599,7 +607,7 @@ TEST(SelfplayOptions, OtherUsageErrors) {
   EXPECT_EQ(error({"--book-order", "shuffled"}), "--book-order must be sequential or random, not 'shuffled'");
   EXPECT_EQ(error({"--dedup"}), "--resume, --dedup and --checkpoint go with --out FILE.h5");
   EXPECT_EQ(error({"--resume"}), "--resume, --dedup and --checkpoint go with --out FILE.h5");
-  EXPECT_EQ(error({"--hash", "big"}), "--hash takes a size like 16M or 1G, not 'big'");
+  EXPECT_EQ(error({"--hash", "big"}), "--hash takes a size like 16M or 1G (a bare number is MB), not 'big'");
   EXPECT_EQ(error({"--claim", "always"}), "--claim must be first or never, not 'always'");
   EXPECT_EQ(error({"--temperature", "101"}), "--temperature must be a number from 0 to 100, not '101'");
 }
@@ -705,7 +713,7 @@ TEST(BenchOptions, SearchRequest) {
   EXPECT_EQ(usage_error([] {
               search_bench_request(SEARCH_BENCH_OPTIONS.parse({"--hash", "0"}));
             }),
-            "--hash must be a whole number from 1 to 65536, not '0'");
+            "--hash takes a size like 64 or 1G (a bare number is MB), not '0'");
 }
 
 // --- Issue 14: -h, memory sizes, --out checked before any work ---
@@ -824,6 +832,128 @@ TEST(PerftOptions, ResumeCommandLineSpellsOutWhatThePlanChose) {
   EXPECT_EQ(resume_command_line(req, 3, 6), "chesshpc perft --depth 8 --out 'a b.h5' --split-depth 3 --dedup-ply 6");
   req.split_depth = 4;
   EXPECT_EQ(resume_command_line(req, 4, 0), "chesshpc perft --depth 8 --out 'a b.h5'");
+}
+
+// --- Issue 23: sizes as allocated, one size parser, threads that run, paths written ---
+
+// A bare number is MB for every memory option (perft's --hash 64 was 64 bytes, bench
+// search's 64 MB), and what a request holds is what its table allocates: perft's and the
+// search's tables are powers of two (--hash 100M allocated 64 MB and reported 100 MB).
+TEST(Issue23Sizes, EveryMemoryOptionReadsOneWayAndHoldsWhatIsAllocated) {
+  EXPECT_EQ(perft({"--depth", "3", "--hash", "100M"}).hash_bytes, size_t(64) << 20);
+  EXPECT_EQ(perft({"--depth", "3", "--hash", "64"}).hash_bytes, size_t(64) << 20);
+  EXPECT_EQ(perft({"--depth", "3", "--hash", "1GiB"}).hash_bytes, size_t(1) << 30);
+  EXPECT_EQ(perft({"--depth", "3", "--hash", "64MB"}).hash_bytes, size_t(64) << 20);
+  EXPECT_EQ(perft({"--depth", "3"}).hash_bytes, 0u);
+  EXPECT_EQ(perft({"--depth", "6", "--dedup-ply", "3", "--memory", "512m"}).memory_bytes, size_t(512) << 20);
+  EXPECT_EQ(perft({"--depth", "6", "--dedup-ply", "3", "--memory", "1"}).memory_bytes, size_t(1) << 20);
+  EXPECT_EQ(selfplay({"--games", "2", "--nodes", "10", "--hash", "3M"}).hash_bytes, size_t(2) << 20);
+  EXPECT_EQ(selfplay({"--games", "2", "--nodes", "10", "--hash", "8"}).hash_bytes, size_t(8) << 20);
+  EXPECT_EQ(search_bench_request(SEARCH_BENCH_OPTIONS.parse({"search", "--hash", "100"})).hash_mb, 64);
+  EXPECT_EQ(search_bench_request(SEARCH_BENCH_OPTIONS.parse({"search", "--hash", "1g"})).hash_mb, 1024);
+}
+
+// Below 1 MB no table is worth reporting ("--memory 1" was one byte and said "0 MB").
+TEST(Issue23Sizes, LessThanOneMegabyteIsUsageError) {
+  EXPECT_EQ(perft_error({"--depth", "6", "--dedup-ply", "3", "--memory", "1K"}),
+            "--memory takes at least 1 MB, not '1K'");
+  EXPECT_EQ(perft_error({"--depth", "3", "--hash", "512k"}), "--hash takes at least 1 MB, not '512k'");
+  EXPECT_EQ(selfplay_error({"--games", "2", "--nodes", "10", "--hash", "1023KiB"}),
+            "--hash takes at least 1 MB, not '1023KiB'");
+  EXPECT_EQ(perft_error({"--depth", "3", "--hash", "64B"}),
+            "--hash takes a size like 512M or 8G (a bare number is MB), not '64B'");
+}
+
+// --detailed counts without a table: --hash was printed as used ("hash 64 MB").
+TEST(Issue23Sizes, HashWhereNoTableIsUsedIsUsageError) {
+  EXPECT_EQ(perft_error({"--depth", "3", "--detailed", "--hash", "64M"}),
+            "--detailed counts without a table; drop --hash");
+}
+
+// More threads than this process may use runs the cores, after one line of our own
+// (TBB's own warning leaked, and "64 threads" was reported).
+TEST(Issue23Sizes, ThreadsBeyondTheCoresRunTheCoresAndSaySo) {
+  const int cores = chess::resolve_threads(0);
+  CommandOptions c = command_options("cmd", {threads_option()}, "");
+  std::ostringstream note;
+  EXPECT_EQ(read_threads(c.parse({"--threads", std::to_string(cores)}), note), cores);
+  EXPECT_EQ(note.str(), "");
+  EXPECT_EQ(read_threads(c.parse({"--threads", "4096"}), note), cores);
+  EXPECT_EQ(note.str(), "chesshpc cmd: --threads 4096 is more than the " + std::to_string(cores) +
+                            (cores == 1 ? " core" : " cores") + " this process may use: running " +
+                            std::to_string(cores) + "\n");
+  std::ostringstream rank_one;
+  ASSERT_EQ(setenv("OMPI_COMM_WORLD_RANK", "1", 1), 0);
+  EXPECT_EQ(read_threads(c.parse({"--threads", "4096"}), rank_one), cores);
+  unsetenv("OMPI_COMM_WORLD_RANK");
+  EXPECT_EQ(rank_one.str(), "");  // rank 0 alone says it
+}
+
+// Anything that exists and is not a regular file is refused, with or without --force:
+// --force replaced a device node or a fifo with a regular file.
+TEST(Issue23Paths, OutThatIsNotARegularFileIsRefusedWithOrWithoutForce) {
+  const std::string dir = fresh_dir("special"), fifo = dir + "fifo", link = dir + "link";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::filesystem::create_symlink("fifo", link);
+  CommandOptions c = command_options("cmd", {out_option("f"), force_option()}, "");
+  for (const std::string& out : {fifo, link})
+    for (const Args& force : {Args{}, Args{"--force"}}) {
+      Args args = {"--out", out};
+      args.insert(args.end(), force.begin(), force.end());
+      EXPECT_EQ(error_of<FileError>([&] { read_out(c.parse(args)); }),
+                "cannot write '" + out + "': it is a fifo, not a regular file");
+    }
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+}
+
+TEST(Issue23Paths, OutThatIsADeviceIsRefused) {
+  if (geteuid() != 0) GTEST_SKIP() << "mknod needs root";
+  const std::string dir = fresh_dir("device"), full = dir + "full";
+  ASSERT_EQ(mknod(full.c_str(), S_IFCHR | 0600, makedev(1, 7)), 0);  // /dev/full's numbers
+  CommandOptions c = command_options("cmd", {out_option("f"), force_option()}, "");
+  EXPECT_EQ(error_of<FileError>([&] {
+              read_out(c.parse({"--out", full, "--force"}));
+            }),
+            "cannot write '" + full + "': it is a character device, not a regular file");
+  EXPECT_EQ(error_of<FileError>([&] {
+              read_out(c.parse({"--out", "/dev/null", "--force"}));
+            }),
+            "cannot write '/dev/null': it is a character device, not a regular file");
+  EXPECT_TRUE(std::filesystem::is_character_file(full));
+}
+
+// A symbolic link is followed: the file it names is what is checked (its directory, its
+// existence) and written; the link itself stays.
+TEST(Issue23Paths, SymbolicLinkIsCheckedAsTheFileItNames) {
+  const std::string dir = fresh_dir("link"), done = dir + "done.h5";
+  std::ofstream(done) << "x\n";
+  std::filesystem::create_directories(dir + "sub");
+  std::filesystem::create_symlink("../done.h5", dir + "sub/to-done");
+  std::filesystem::create_symlink("no/such/r.h5", dir + "dangling");
+  std::filesystem::create_symlink("new.h5", dir + "to-new");
+  CommandOptions c = command_options("cmd", {out_option("f"), force_option()}, "");
+  auto out = [&](const Args& args) { return read_out(c.parse(args)); };
+  EXPECT_EQ(usage_error([&] {
+              out({"--out", dir + "sub/to-done"});
+            }),
+            "'" + dir + "sub/to-done' exists: add --force to overwrite it");
+  EXPECT_EQ(out({"--out", dir + "sub/to-done", "--force"}), dir + "sub/to-done");
+  EXPECT_EQ(publish_target(dir + "sub/to-done"), dir + "sub/../done.h5");
+  EXPECT_EQ(error_of<FileError>([&] {
+              out({"--out", dir + "dangling"});
+            }),
+            "cannot write '" + dir + "dangling': there is no directory '" + dir + "no/such'");
+  EXPECT_EQ(out({"--out", dir + "to-new"}), dir + "to-new");
+  EXPECT_EQ(publish_target(dir + "to-new"), dir + "new.h5");
+  EXPECT_EQ(publish_target(dir + "done.h5"), dir + "done.h5");
+  // Links that name each other name no file: refused, not written over.
+  std::filesystem::create_symlink("loop-b", dir + "loop-a");
+  std::filesystem::create_symlink("loop-a", dir + "loop-b");
+  EXPECT_EQ(error_of<FileError>([&] {
+              out({"--out", dir + "loop-a", "--force"});
+            }),
+            "cannot write '" + dir + "loop-a': Too many levels of symbolic links");
 }
 
 }  // namespace

@@ -29,14 +29,38 @@ TEST(Int128, RefusesTextThatIsNotACount) {
   EXPECT_EQ(chess::parse_u128("007"), u128(7));
 }
 
+// Issue 23: a bare number is MB, as UCI's Hash and Stockfish read it ("perft --hash 64" was
+// 64 bytes, and a Stockfish user's --hash 1024 got no table); 64MB, 512m and 1GiB were
+// refused.
 TEST(ByteSize, ParsesSizes) {
   using chesshpc::parse_size;
   EXPECT_EQ(parse_size("512M"), size_t(512) << 20);
   EXPECT_EQ(parse_size("8G"), size_t(8) << 30);
   EXPECT_EQ(parse_size("64K"), size_t(64) << 10);
-  EXPECT_EQ(parse_size("1048576"), size_t(1) << 20);
-  for (const char* bad : {"", "M", "0", "-1M", "1.5G", "12X", "1MB", "17179869184G"})
+  EXPECT_EQ(parse_size("1T"), size_t(1) << 40);
+  EXPECT_EQ(parse_size("1024"), size_t(1) << 30);
+  EXPECT_EQ(parse_size("64"), size_t(64) << 20);
+  EXPECT_EQ(parse_size("1"), size_t(1) << 20);
+  EXPECT_EQ(parse_size("64MB"), size_t(64) << 20);
+  EXPECT_EQ(parse_size("512m"), size_t(512) << 20);
+  EXPECT_EQ(parse_size("1GiB"), size_t(1) << 30);
+  EXPECT_EQ(parse_size("16kb"), size_t(16) << 10);
+  EXPECT_EQ(parse_size("2tib"), size_t(2) << 40);
+  for (const char* bad :
+       {"", "M", "0", "0M", "-1M", "1.5G", "12X", "64B", "1MiBs", "1 M", "M1", "1Mi", "17179869184G", "17592186044416"})
     EXPECT_EQ(parse_size(bad), 0u) << bad;
+}
+
+// Every size is printed in MB (2^20 bytes), never as "0 MB" when it is not nothing.
+TEST(ByteSize, PrintsSizesInMegabytes) {
+  using chesshpc::format_size;
+  EXPECT_EQ(format_size(0), "0 MB");
+  EXPECT_EQ(format_size(size_t(64) << 20), "64 MB");
+  EXPECT_EQ(format_size(size_t(1) << 30), "1024 MB");
+  EXPECT_EQ(format_size(size_t(1536) << 10), "1.5 MB");
+  EXPECT_EQ(format_size(size_t(255) << 20 | size_t(300) << 10), "255.3 MB");
+  EXPECT_EQ(format_size(4096), "0.0039 MB");
+  EXPECT_EQ(format_size(1), "under 0.001 MB");
 }
 
 TEST(Threads, ZeroMeansEveryCoreThisProcessMayUse) {

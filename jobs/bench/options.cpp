@@ -1,7 +1,9 @@
 #include "jobs/bench/options.h"
 
 #include "core/quote.h"
+#include "core/search_tt.h"
 #include "jobs/bench/suite.h"
+#include "jobs/io/byte_size.h"
 
 namespace chesshpc {
 
@@ -25,10 +27,11 @@ const CommandOptions SEARCH_BENCH_OPTIONS =
     command_options("bench search",
                     {
                         {"depth", "D", "search depth per position (default: the bench's fixed depth)"},
-                        {"hash", "MB", "transposition table size in MB (default: 16)"},
+                        hash_option("transposition table, e.g. 64 (a bare number is MB) or 1G; the table is the "
+                                    "largest power of two that fits, and reported so (default: 16)"),
                         json_option("print the result as one JSON object"),
                     },
-                    "usage: chesshpc bench search [--depth D] [--hash MB] [--json]\n", 1);
+                    "usage: chesshpc bench search [--depth D] [--hash SIZE] [--json]\n", 1);
 
 const CommandOptions BENCH_OPTIONS = [] {
   const CommandOptions& suite = BENCH_SUITE_OPTIONS;
@@ -63,8 +66,8 @@ BenchRequest bench_request(const Options& opt, const std::string& command_line) 
 SearchBenchRequest search_bench_request(const Options& opt) {
   SearchBenchRequest req;
   req.depth = opt.get_int("depth", 0, 1, 64);
-  req.hash_mb = opt.get_int("hash", req.hash_mb, 1, 65536);
-  check_fits_memory("hash", opt.get("hash", ""), uint64_t(req.hash_mb) << 20);
+  // What the table allocates, in MB: a power of two of at least 1 MB.
+  req.hash_mb = int(chess::SearchTT::size_for(read_hash_size(opt, size_t(req.hash_mb) * MB, "64 or 1G")) / MB);
   req.json = read_json(opt);
   return req;
 }

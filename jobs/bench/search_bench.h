@@ -11,8 +11,8 @@
 namespace chesshpc {
 
 struct SearchBenchRequest {
-  int depth = 0;  // 0: BENCH_DEPTH
-  int hash_mb = 16;
+  int depth = 0;     // 0: BENCH_DEPTH
+  int hash_mb = 16;  // the table as allocated (a power of two), in MB
   bool json = false;
 };
 

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <vector>
 
@@ -14,6 +13,7 @@
 #include "jobs/export/pgn.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/job_common.h"
+#include "jobs/io/publish.h"
 #include "jobs/selfplay/file.h"
 
 namespace chesshpc {
@@ -73,10 +73,11 @@ PositionKey position_key(const uint8_t* packed) {
   return k;
 }
 
-// Where the records go: standard output, or FILE.partial renamed to FILE when complete.
+// Where the records go: standard output, or FILE.partial published as FILE when complete
+// (jobs/io/publish.h, as every result file).
 class Sink {
  public:
-  Sink(const std::string& path, std::ostream& out) : path_(path), out_(&out) {
+  Sink(const std::string& path, std::ostream& out) : path_(path.empty() ? path : publish_target(path)), out_(&out) {
     if (!path_.empty()) {
       file_.open(path_ + ".partial", std::ios::binary | std::ios::trunc);
       out_ = &file_;
@@ -100,9 +101,7 @@ class Sink {
     if (path_.empty()) return *out_ ? "" : "cannot write to standard output";
     file_.close();
     if (!file_) return "cannot write '" + path_ + "': " + std::strerror(errno);
-    std::error_code ec;
-    std::filesystem::rename(path_ + ".partial", path_, ec);
-    if (ec) return "cannot write '" + path_ + "': " + ec.message();
+    if (std::string why = publish(path_ + ".partial", path_); !why.empty()) return why;
     committed_ = true;
     return "";
   }

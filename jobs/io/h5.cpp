@@ -1,8 +1,6 @@
 #include "jobs/io/h5.h"
 
-#include <fcntl.h>
 #include <hdf5.h>
-#include <unistd.h>
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -12,6 +10,7 @@
 #include <utility>
 
 #include "jobs/io/h5_table.h"
+#include "jobs/io/publish.h"
 #include "jobs/io/version.h"
 
 namespace chesshpc::h5 {
@@ -229,7 +228,7 @@ bool Group::close() {
   return (H5Iget_type(id) == H5I_FILE ? H5Fclose(id) : H5Gclose(id)) >= 0;
 }
 
-File::File(const std::string& path) : path_(path), partial_(path + ".partial") {
+File::File(const std::string& path) : path_(publish_target(path)), partial_(path_ + ".partial") {
   quiet_this_thread();
   // A close while a group or dataset of the file is still open fails (rather than leave
   // the file open until that object closes): commit() would sync and publish a file that
@@ -258,14 +257,7 @@ void File::commit() {
   // failure of either is a failed write.
   if (H5Fflush(Id::of(*this), H5F_SCOPE_GLOBAL) < 0 || !close())
     throw Error("cannot write '" + partial_ + "': " + failure_cause());
-  int fd = open(partial_.c_str(), O_RDONLY);
-  if (fd < 0 || fsync(fd) != 0) {
-    if (fd >= 0) ::close(fd);
-    throw Error("cannot sync '" + partial_ + "': " + std::strerror(errno));
-  }
-  ::close(fd);
-  if (std::rename(partial_.c_str(), path_.c_str()) != 0)
-    throw Error("cannot rename '" + partial_ + "' to '" + path_ + "': " + std::strerror(errno));
+  if (const std::string why = publish(partial_, path_); !why.empty()) throw Error(why);
   committed_ = true;
 }
 

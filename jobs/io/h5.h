@@ -41,9 +41,10 @@ class Group {
   int64_t id_ = -1;  // an hid_t (h5.cpp checks that the types agree)
 };
 
-// A result file written whole and then published: everything goes to "PATH.partial", and
-// commit() flushes, fsyncs and renames it to PATH, so a reader never finds a half-written
-// file under the final name. Without commit() the partial file is removed.
+// A result file written whole and then published (jobs/io/publish.h): everything goes to
+// "PATH.partial", and commit() flushes and publishes it as PATH, so a reader never finds a
+// half-written file under the final name; a symbolic link PATH keeps naming the file it
+// names, which is written. Without commit() the partial file is removed.
 class File : public Group {
  public:
   explicit File(const std::string& path);

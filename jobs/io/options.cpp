@@ -10,7 +10,9 @@
 #include <filesystem>
 
 #include "core/quote.h"
+#include "core/threads.h"
 #include "jobs/io/byte_size.h"
+#include "jobs/io/publish.h"
 
 namespace chesshpc {
 
@@ -159,10 +161,19 @@ void read_reporting(const Options& opt, Reporting& into) {
 }
 
 OptionSpec threads_option(std::string what, std::string value_name) {
-  return {"threads", std::move(value_name), what + " (default: every core this process may use)"};
+  return {"threads", std::move(value_name),
+          what + " (default, and the most that run: every core this process may use)"};
 }
 
-int read_threads(const Options& opt) { return opt.get_int("threads", 0, 1, 4096); }
+int read_threads(const Options& opt, std::ostream& note) {
+  const int requested = opt.get_int("threads", 0, 1, 4096);
+  const int cores = chess::resolve_threads(0);
+  if (requested <= cores) return requested;
+  if (launch_rank() == 0)
+    note << "chesshpc " << opt.command() << ": --threads " << requested << " is more than the " << cores
+         << (cores == 1 ? " core" : " cores") << " this process may use: running " << cores << "\n";
+  return cores;
+}
 
 OptionSpec hash_option(std::string help) { return {"hash", "SIZE", std::move(help)}; }
 
@@ -171,7 +182,9 @@ size_t read_size_option(const Options& opt, const std::string& name, size_t fall
   if (!text) return fallback;
   size_t bytes = parse_size(*text);
   if (!bytes)
-    throw UsageError("--" + name + " takes a size like " + std::string(examples) + ", not " + chess::quoted(*text));
+    throw UsageError("--" + name + " takes a size like " + std::string(examples) + " (a bare number is MB), not " +
+                     chess::quoted(*text));
+  if (bytes < MB) throw UsageError("--" + name + " takes at least 1 MB, not " + chess::quoted(*text));
   check_fits_memory(name, *text, bytes);
   return bytes;
 }
@@ -179,8 +192,8 @@ size_t read_size_option(const Options& opt, const std::string& name, size_t fall
 void check_fits_memory(const std::string& name, const std::string& text, uint64_t bytes) {
   const uint64_t memory = physical_memory();
   if (memory && bytes > memory)
-    throw UsageError("--" + name + " " + text + " is more than this machine's memory (" + std::to_string(memory >> 20) +
-                     " MB)");
+    throw UsageError("--" + name + " " + text + " is more than this machine's memory (" +
+                     format_size(memory / MB * MB) + ")");
 }
 
 size_t read_hash_size(const Options& opt, size_t fallback, std::string_view examples) {
@@ -197,7 +210,10 @@ OptionSpec resume_option(std::string help) { return with_out_option("resume", ""
 
 OptionSpec checkpoint_option(std::string help) { return with_out_option("checkpoint", "SECONDS", std::move(help)); }
 
-OptionSpec force_option() { return {"force", "", "overwrite the file --out names if it exists"}; }
+OptionSpec force_option() {
+  return {"force", "",
+          "overwrite the file --out names if it exists (a regular file, or the one a symbolic link names)"};
+}
 
 int launch_rank() {
   for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
@@ -215,8 +231,11 @@ void check_output_path(const std::string& option, const std::string& out, const 
   for (const std::string& input : inputs)
     if (fs::equivalent(out, input, ec))
       throw UsageError("--" + option + " '" + out + "' is the input '" + input + "': write the result to another file");
-  if (fs::is_directory(out, ec)) throw FileError("cannot write '" + out + "': it is a directory");
-  const fs::path parent = fs::path(out).has_parent_path() ? fs::path(out).parent_path() : fs::path(".");
+  if (const std::string why = not_a_regular_file(out); !why.empty())
+    throw FileError("cannot write '" + out + "': " + why);
+  // The directory the file goes to is that of the file a symbolic link names.
+  const fs::path target = publish_target(out);
+  const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
   if (!fs::is_directory(parent, ec))
     throw FileError("cannot write '" + out + "': there is no directory '" + parent.string() + "'");
   if (access(parent.c_str(), W_OK | X_OK) != 0)

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iostream>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -45,6 +46,7 @@ class Options {
   Options(const std::string& command, const std::vector<std::string>& args, const std::vector<OptionSpec>& spec,
           size_t max_positional = 0);
 
+  const std::string& command() const { return command_; }  // as messages name it: "perft", "bench search"
   bool has(const std::string& name) const { return values_.count(name) != 0; }
   std::optional<std::string> get(const std::string& name) const;
   std::string get(const std::string& name, const std::string& fallback) const;
@@ -113,13 +115,17 @@ void read_reporting(const Options& opt, Reporting& into);
 // --threads N: what the threads do (TBB threads unless said); the help adds the default,
 // every core this process may use, which reads as 0.
 OptionSpec threads_option(std::string what = "TBB threads", std::string value_name = "N");
-int read_threads(const Options& opt);
+// The threads that run: N, 0 (every core this process may use), or, when N is more than
+// those cores, the cores, after one line on note (on rank 0, launch_rank) saying so: a
+// process never runs more TBB threads than its cores, and reports the count that runs.
+int read_threads(const Options& opt, std::ostream& note = std::cerr);
 
 // --hash SIZE, a size like 512M (jobs/io/byte_size.h). Text that is not a size is a
 // UsageError offering examples, e.g. "512M or 8G".
 OptionSpec hash_option(std::string help);
 size_t read_hash_size(const Options& opt, size_t fallback, std::string_view examples);
-// A size option (--name SIZE, as parse_size reads it), or fallback when absent.
+// A size option (--name SIZE, as parse_size reads it: a bare number is MB), or fallback
+// when absent. Less than 1 MB, or more than this machine's memory, is a UsageError.
 size_t read_size_option(const Options& opt, const std::string& name, size_t fallback, std::string_view examples);
 // A memory size given as text (for the message) beyond this machine's physical memory is a
 // UsageError: refused before any work, not a std::bad_alloc hours later.
@@ -152,9 +158,12 @@ int launch_rank();
 // that writes the file. The other ranks may run on nodes without its directory, or look
 // after rank 0 has made the file. On rank 0: the same file as an input
 // (any positional argument or option value naming an existing file; not even with --force)
-// or an existing file without --force is a UsageError; a directory, or a parent directory
-// that is missing or not writable, a FileError. Nothing is created. --force without a
-// --out is a UsageError.
+// or an existing file without --force is a UsageError; anything that exists and is not a
+// regular file (a directory, a device such as /dev/full or /dev/null, a fifo, a socket;
+// with or without --force), or a parent directory that is missing or not writable, a
+// FileError. A symbolic link is followed (jobs/io/publish.h): the file it names is
+// checked and written, the link stays. Nothing is created. --force without a --out is a
+// UsageError.
 std::string read_out(const Options& opt, const std::string& fallback = "");
 // read_out's checks of a non-empty path that --OPTION names for writing (verify's
 // --save-epd as well as any --out): the same file as any other option's value or a

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "core/perft_table.h"
+#include "jobs/io/byte_size.h"
 #include "jobs/perft/options.h"
 
 namespace chesshpc {
@@ -34,7 +36,6 @@ uint64_t decode(const Payload& bytes, std::vector<chess::u128>& sums) {
 
 namespace {
 
-constexpr size_t MB = size_t(1) << 20;
 constexpr size_t MIN_TABLE = 16 * MB;  // below this a table is not worth having
 // The most a table gets by default. Phase B's transpositions stay within a bucket (whole
 // groups of one waiting side), so the table need hold little more than the bucket being
@@ -75,7 +76,7 @@ int DedupPerft::check(const chess::Position& root, int ranks, std::ostream& say)
   const bool auto_ply = req_.dedup_ply == PerftRequest::DEDUP_PLY_AUTO;
   unique_ = estimate_unique(root, auto_ply ? std::max(1, req_.depth - 2) : std::clamp(req_.dedup_ply, 1, 19));
   if (auto_ply && !(req_.dedup_ply = this->auto_ply(unique_, ranks))) {
-    say << "chesshpc perft: --memory " << (req_.memory_bytes >> 20) << " MB per rank holds no dedup ply: even ply 1 "
+    say << "chesshpc perft: --memory " << format_size(req_.memory_bytes) << " per rank holds no dedup ply: even ply 1 "
         << "needs more (give more memory)\n";
     return EXIT_USAGE;
   }
@@ -89,17 +90,23 @@ int DedupPerft::check(const chess::Position& root, int ranks, std::ostream& say)
     say << "chesshpc perft: with --dedup-ply, --split-depth must not exceed it\n";
     return EXIT_USAGE;
   }
+  const bool table = req_.depth - ply > 2;
+  if (!table && req_.hash_bytes) {
+    say << "chesshpc perft: --dedup-ply " << ply << " of --depth " << req_.depth << " counts subtrees of depth "
+        << req_.depth - ply << " once each, with no table: drop --hash\n";
+    return EXIT_USAGE;
+  }
   if (req_.memory_bytes) {
     const size_t positions = positions_bytes(unique_, ply, ranks);
-    const bool table = req_.depth - ply > 2;
+    // The table gets what the positions leave, as it allocates it (a power of two).
     if (table && !req_.hash_bytes && req_.memory_bytes > positions)
-      req_.hash_bytes = std::min(req_.memory_bytes - positions, MAX_DEFAULT_TABLE);
+      req_.hash_bytes = chess::PerftTable::size_for(std::min(req_.memory_bytes - positions, MAX_DEFAULT_TABLE));
     const size_t need = positions + (table ? std::max(req_.hash_bytes, MIN_TABLE) : 0);
     if (need > req_.memory_bytes) {
-      say << "chesshpc perft: the plan needs about " << (need >> 20) << " MB per rank (" << (positions >> 20)
-          << " MB for about " << uint64_t(unique_[size_t(ply)] / ranks) << " positions at ply " << ply
-          << (table ? " and a table" : "") << "), over --memory " << (req_.memory_bytes >> 20)
-          << " MB: use a shallower --dedup-ply, more ranks, or more memory\n";
+      say << "chesshpc perft: the plan needs about " << format_size(need) << " per rank (" << format_size(positions)
+          << " for about " << uint64_t(unique_[size_t(ply)] / ranks) << " positions at ply " << ply
+          << (table ? " and a table" : "") << "), over --memory " << format_size(req_.memory_bytes)
+          << ": use a shallower --dedup-ply, more ranks, or more memory\n";
       return EXIT_USAGE;
     }
   }
@@ -144,16 +151,16 @@ void DedupPerft::print_plan(std::ostream& err) const {
   const int ply = req_.dedup_ply;
   err << "chesshpc perft: plan: depth " << plan_.depth << ", dedup ply " << ply << ": levels " << plan_.split_depth
       << " to " << ply << " routed over " << ranks_.size << " ranks, about " << uint64_t(unique_[size_t(ply)])
-      << " unique positions at ply " << ply << " (estimated), " << (positions_bytes(unique_, ply, ranks_.size) >> 20)
-      << " MB per rank for positions, table " << (counting_.table ? counting_.table->bytes() >> 20 : 0)
-      << " MB per rank";
-  if (req_.memory_bytes) err << " (--memory " << (req_.memory_bytes >> 20) << " MB)";
+      << " unique positions at ply " << ply << " (estimated), "
+      << format_size(positions_bytes(unique_, ply, ranks_.size)) << " per rank for positions, table "
+      << format_size(counting_.table ? counting_.table->bytes() : 0) << " per rank";
+  if (req_.memory_bytes) err << " (--memory " << format_size(req_.memory_bytes) << ")";
   err << "; then perft " << plan_.depth - ply << " of each in " << DEDUP_BUCKETS << " buckets on their owners\n";
 }
 
 void DedupPerft::print_level(const LevelTraffic& t, std::ostream& err) const {
   err << "chesshpc perft: ply " << t.ply << ": " << t.unique << " unique positions on rank 0, " << t.records_sent
-      << " records (" << (t.bytes_sent >> 20) << " MB) sent in " << t.rounds << " rounds, " << t.seconds << " s ("
+      << " records (" << format_size(t.bytes_sent) << ") sent in " << t.rounds << " rounds, " << t.seconds << " s ("
       << t.exchange_seconds << " s exchanging, " << t.merge_seconds << " s merging what came)\n";
 }
 

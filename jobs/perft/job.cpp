@@ -10,6 +10,7 @@
 #include "core/movegen.h"
 #include "core/threads.h"
 #include "core/uci.h"
+#include "jobs/io/byte_size.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
 #include "jobs/io/progress.h"
@@ -106,7 +107,7 @@ void print_text(const PerftRequest& req, const chess::Position& pos, const std::
   if (units && units->dedup_ply)
     out << ", deduplicated at ply " << units->dedup_ply << " (" << units->unique_positions << " unique positions)";
   if (units && units->units_resumed) out << " (" << units->units_resumed << " resumed)";
-  if (req.hash_bytes) out << ", hash " << (req.hash_bytes >> 20) << " MB";
+  if (req.hash_bytes) out << ", hash " << format_size(req.hash_bytes);
   if (req.verify_keys) out << ", verification keys";
   out << "\n";
 }

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "core/perft_table.h"
 #include "core/quote.h"
 
 namespace chesshpc {
@@ -20,15 +21,17 @@ const CommandOptions PERFT_OPTIONS = command_options(
         {"divide", "", "print each root move with its count"},
         {"detailed", "",
          "count captures, en passant, castles, promotions, checks, discovered and double checks, mates"},
-        hash_option("transposition table for subtree counts, e.g. 512M or 8G (default: none)"),
+        hash_option("transposition table for subtree counts, e.g. 512M or 8G; a bare number is MB; the table is "
+                    "the largest power of two that fits, and reported so (default: none; not with --detailed)"),
         {"verify-keys", "", "use the second, independent Zobrist key set, to cross-check a hashed run"},
         {"split-depth", "K", "split into the unique positions K plies down and run them as units over MPI ranks"},
         {"dedup-ply", "L|auto",
          "deduplicate exactly at every ply from K to L (< D) over the ranks: each unique position is expanded "
          "once, on the rank its hash names, and each at ply L counted once (units: 16384 buckets; --split-depth K "
-         "<= L, default min(L, 3)); auto: the deepest L <= D - 2 that --memory holds"},
+         "<= L, default min(L, 3)); auto: the deepest L <= D - 3 (D - 2 below depth 4) that --memory holds"},
         {"memory", "SIZE",
-         "with --dedup-ply: memory per rank for positions and table together, e.g. 8G; a plan that does not fit "
+         "with --dedup-ply: memory per rank for positions and table together, e.g. 8G (a bare number is MB); a "
+         "plan that does not fit "
          "is refused before any work (the table gets what the positions leave)"},
         out_option("with units: write units, divide, exact total, per-rank load and provenance to HDF5"),
         checkpoint_option(
@@ -74,6 +77,7 @@ void read_one_position(const Options& opt, PerftRequest& req) {
   read_result_file(opt, req);
   if (req.detailed && req.split_depth) throw UsageError("--detailed runs in one process; drop --split-depth");
   if (req.detailed && req.dedup_ply) throw UsageError("--detailed runs in one process; drop --dedup-ply");
+  if (req.detailed && req.hash_bytes) throw UsageError("--detailed counts without a table; drop --hash");
 }
 
 }  // namespace
@@ -90,7 +94,9 @@ PerftRequest perft_request(const Options& opt, const std::string& command_line) 
   req.divide = opt.has("divide");
   req.detailed = opt.has("detailed");
   read_reporting(opt, req);
-  req.hash_bytes = read_hash_size(opt, req.hash_bytes, "512M or 8G");
+  // What the table allocates, so that what is printed and written is what was used.
+  const size_t hash = read_hash_size(opt, 0, "512M or 8G");
+  req.hash_bytes = hash ? chess::PerftTable::size_for(hash) : 0;
   req.verify_keys = opt.has("verify-keys");
   req.command_line = command_line;
   if (checks_epd_suite(opt))

@@ -13,6 +13,7 @@
 #include "core/perft.h"
 #include "core/pgn.h"
 #include "core/threads.h"
+#include "jobs/io/byte_size.h"
 #include "jobs/io/byte_source.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/h5_table.h"
@@ -375,7 +376,7 @@ int run_drawstats(const DrawstatsRequest& req, std::ostream& out, std::ostream& 
     return e.exit_code();
   } catch (const GameTooLong& e) {
     err << "chesshpc drawstats: " << req.pgn << ":" << e.line << ": game " << e.index << " is longer than "
-        << (e.bound >> 20) << " MiB, the most one game may take\n";
+        << format_size(e.bound) << ", the most one game may take\n";
     return EXIT_INPUT;
   }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/quote.h"
+#include "core/search_tt.h"
 #include "jobs/rules/options.h"
 
 namespace chesshpc {
@@ -254,7 +255,8 @@ const CommandOptions SELFPLAY_OPTIONS = command_options(
             true},
         {"temperature", "T", "chesshpc: sample moves by softmax over root scores at temperature T (pawns)"},
         {"sample-plies", "N", "...in the first N plies of the game (default: 0, no sampling)"},
-        hash_option("chesshpc: transposition table per search, cleared every game (default: 2M)"),
+        hash_option("chesshpc: transposition table per search, cleared every game; a bare number is MB; the table "
+                    "is the largest power of two that fits (default: 2M)"),
         {"games-per-unit", "N", "games in one unit of the task farm (default: 2)"},
         threads_option("games played at once by each rank"),
         out_option("write games, positions and draw statistics to HDF5"),
@@ -286,7 +288,8 @@ SelfplayRequest selfplay_request(const Options& opt, const std::string& command_
   req.adjudication = read_adjudication(opt);
   req.temperature = opt.get_double("temperature", 0, 0, 100);
   req.sample_plies = opt.get_int("sample-plies", 0, 0, 1000);
-  req.hash_bytes = read_hash_size(opt, req.hash_bytes, "16M or 1G");
+  // What each search's table allocates (a power of two), as the games' settings record it.
+  req.hash_bytes = chess::SearchTT::size_for(read_hash_size(opt, req.hash_bytes, "16M or 1G"));
   req.games_per_unit = opt.get_int("games-per-unit", 0, 1, 1000000);
   req.threads = read_threads(opt);
   read_result_file(opt, req, {"dedup"});

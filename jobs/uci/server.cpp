@@ -8,6 +8,7 @@
 #include "core/perft.h"
 #include "core/quote.h"
 #include "core/uci.h"
+#include "jobs/io/byte_size.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/version.h"
 
@@ -15,7 +16,7 @@ namespace chesshpc {
 
 namespace {
 
-constexpr int MAX_HASH_MB = 65536;
+constexpr int DEFAULT_HASH_MB = 16, MAX_HASH_MB = 65536;
 // The deepest `go perft`: as deep as `chesshpc perft --depth` counts.
 constexpr int MAX_PERFT_DEPTH = 20;
 
@@ -64,7 +65,7 @@ std::string info_line(const chess::SearchInfo& i, bool chess960) {
 
 }  // namespace
 
-UciServer::UciServer(std::ostream& out) : out_(out), search_(std::make_unique<chess::Search>(size_t(hash_mb_) << 20)) {}
+UciServer::UciServer(std::ostream& out) : out_(out), search_(std::make_unique<chess::Search>(DEFAULT_HASH_MB * MB)) {}
 
 UciServer::~UciServer() { finish_search(); }
 
@@ -101,7 +102,8 @@ bool UciServer::dispatch(const std::string& line) {
   if (cmd == "uci") {
     send(std::string("id name chesshpc ") + CHESSHPC_VERSION);
     send("id author the chesshpc authors");
-    send("option name Hash type spin default 16 min 1 max " + std::to_string(MAX_HASH_MB));
+    send("option name Hash type spin default " + std::to_string(DEFAULT_HASH_MB) + " min 1 max " +
+         std::to_string(MAX_HASH_MB));
     send("option name Clear Hash type button");
     send("option name UCI_Chess960 type check default false");
     send("uciok");
@@ -143,19 +145,25 @@ void UciServer::setoption(const std::vector<std::string>& tokens) {
   if (i < tokens.size())
     for (++i; i < tokens.size(); ++i) value += (value.empty() ? "" : " ") + tokens[i];
   if (name == "Hash") {
-    int64_t mb = 0;
-    if (!parse_int64(value, mb) || mb < 1 || mb > MAX_HASH_MB) {
-      send("info string Hash takes a whole number of MB from 1 to " + std::to_string(MAX_HASH_MB) + ", not " +
-           chess::quoted(value));
+    // Sizes as every memory option reads them (jobs/io/byte_size.h): a bare number is MB.
+    const size_t bytes = parse_size(value);
+    if (bytes < MB || bytes > size_t(MAX_HASH_MB) * MB) {
+      send("info string Hash takes a size from 1 to " + std::to_string(MAX_HASH_MB) +
+           " MB (a bare number is MB), not " + chess::quoted(value));
       return;
     }
     finish_search();
     try {
-      search_->set_hash(size_t(mb) << 20);  // keeps the table it has when this throws
-      hash_mb_ = int(mb);
+      search_->set_hash(bytes);  // keeps the table it has when this throws
     } catch (const std::bad_alloc&) {
-      send("info string Hash " + value + " MB cannot be allocated; it stays " + std::to_string(hash_mb_) + " MB");
+      send("info string Hash " + format_size(bytes) + " cannot be allocated; it stays " +
+           format_size(search_->hash_bytes()));
+      return;
     }
+    // The table is a power of two: say what it holds when that is less than asked.
+    if (search_->hash_bytes() != bytes)
+      send("info string Hash " + format_size(bytes) + " is a table of " + format_size(search_->hash_bytes()) +
+           " (a power of two)");
   } else if (name == "UCI_Chess960") {
     if (value != "true" && value != "false") {
       send("info string UCI_Chess960 is true or false, not " + chess::quoted(value));

@@ -39,7 +39,6 @@ class UciServer {
 
   std::ostream& out_;
   std::mutex out_mutex_;
-  int hash_mb_ = 16;
   bool chess960_ = false;  // UCI_Chess960
   std::unique_ptr<chess::Search> search_;
   chess::Position position_ = chess::Position::start();

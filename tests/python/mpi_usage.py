@@ -1,0 +1,46 @@
+"""Under mpirun, bad usage is said once: by rank 0, the other ranks ending with the same
+exit code silently (every rank printed it, the lines interleaved). The line of our own
+for more --threads than cores is said once too.
+
+usage: mpi_usage.py MPIEXEC CHESSHPC
+"""
+import os
+import subprocess
+import sys
+
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+
+
+def on_two_ranks(mpiexec, binary, *args):
+    cmd = [mpiexec, "-np", "2", "--oversubscribe", "--bind-to", "none", binary, *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=ENV)
+
+
+def main(mpiexec, binary):
+    failed = 0
+    cases = [
+        (["perft", "--depth", "lots"], 2,
+         ["chesshpc: --depth must be a whole number from 1 to 20, not 'lots'", "see 'chesshpc perft --help'"]),
+        (["selfplay", "--games", "2", "--nodes", "10", "--hash", "1K"], 2,
+         ["chesshpc: --hash takes at least 1 MB, not '1K'", "see 'chesshpc selfplay --help'"]),
+        (["frobnicate"], 2, ["chesshpc: unknown command 'frobnicate'"]),
+    ]
+    for args, code, said in cases:
+        r = on_two_ranks(mpiexec, binary, *args)
+        lines = r.stderr.splitlines()
+        counts = [lines.count(line) for line in said]
+        ok = r.returncode == code and counts == [1] * len(said)
+        failed += not ok
+        print(f"{' '.join(args)}: exit {r.returncode}, each line said {counts} times: {'ok' if ok else 'FAILED'}")
+        if not ok:
+            print(r.stderr)
+    r = on_two_ranks(mpiexec, binary, "perft", "--depth", "3", "--split-depth", "1", "--threads", "4096", "--quiet")
+    notes = [l for l in r.stderr.splitlines() if "--threads 4096 is more than the" in l]
+    ok = r.returncode == 0 and len(notes) == 1 and "nodes 8902 in" in r.stdout
+    failed += not ok
+    print(f"--threads 4096 on 2 ranks: exit {r.returncode}, {len(notes)} note(s): {'ok' if ok else 'FAILED'}")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])

@@ -3,7 +3,7 @@
 // timeouts reported and the engine restarted, Stockfish and chesshpc itself without a
 // mismatch, and the reference answers (perftree, go perft) in their tools' formats.
 #include <gtest/gtest.h>
-
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -343,6 +343,24 @@ TEST(Verify, SaveEpdExistingNeedsForceItsInputNever) {
   Result forced = verify("--engine " + STOCKFISH + " --epd " + epd + " --save-epd " + kept + " --force");
   EXPECT_EQ(forced.code, 0) << forced.err;
   EXPECT_EQ(bytes(kept), START + " ;D2 400\n");
+  // As every written file (jobs/io/publish.h): a symbolic link's file is written and the
+  // link kept; a fifo is refused with --force, before any work, and left as it is.
+  const std::string link = dir + "link.epd";
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink("kept.epd", link);
+  Result linked = verify("--engine " + STOCKFISH + " --epd " + epd + " --save-epd " + link + " --force --max-depth 1");
+  EXPECT_EQ(linked.code, 0) << linked.err;
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  EXPECT_EQ(bytes(kept), START + " ;D1 20\n");
+  EXPECT_FALSE(std::filesystem::exists(dir + "kept.epd.partial"));
+  const std::string fifo = dir + "fifo.epd";
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  Result piped = verify("--engine " + STOCKFISH + " --epd " + epd + " --save-epd " + fifo + " --force");
+  EXPECT_EQ(piped.code, 4);
+  EXPECT_EQ(piped.err, "chesshpc verify: cannot write '" + fifo + "': it is a fifo, not a regular file\n");
+  EXPECT_EQ(piped.out, "");
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
 }
 
 // A directory as the engine is a file problem, said as the engine that cannot start is

@@ -1,6 +1,7 @@
 #include "jobs/verify/job.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -8,6 +9,7 @@
 #include "jobs/io/byte_codec.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
+#include "jobs/io/publish.h"
 #include "jobs/perft/epd.h"
 #include "jobs/verify/file.h"
 #include "jobs/verify/random_positions.h"
@@ -68,6 +70,24 @@ std::string json_result(const CheckResult& r, int trap) {
     o.add("line", fault_line(r));
   }
   return o.str();
+}
+
+// --save-epd: each position's FEN and chesshpc's count at its depth, written whole and put
+// in place as every result file is (jobs/io/publish.h). "" when written, else why not.
+std::string save_epd(const std::string& path, const std::vector<VerifyTask>& tasks,
+                     const std::vector<CheckResult>& results) {
+  const std::string target = publish_target(path), partial = target + ".partial";
+  {
+    std::ofstream epd(partial, std::ios::binary | std::ios::trunc);
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      chess::Position pos = tasks[i].root;
+      for (chess::Move m : tasks[i].moves) pos.do_move(m);
+      epd << pos.fen() << " ;D" << tasks[i].depth << " " << results[i].nodes << "\n";
+    }
+    if (epd.flush()) return publish(partial, target);
+  }
+  std::remove(partial.c_str());
+  return "cannot write '" + path + "': " + std::strerror(errno);
 }
 
 }  // namespace
@@ -254,16 +274,7 @@ int VerifySuite::finish(const UnitRun&, std::ostream& out, std::ostream& err) {
     }
 
   if (!req.save_epd.empty()) {
-    std::ofstream epd(req.save_epd);
-    for (size_t i = 0; i < tasks.size(); ++i) {
-      chess::Position pos = tasks[i].root;
-      for (chess::Move m : tasks[i].moves) pos.do_move(m);
-      epd << pos.fen() << " ;D" << tasks[i].depth << " " << results[i].nodes << "\n";
-    }
-    if (!epd.flush()) {
-      err << "chesshpc verify: cannot write '" << req.save_epd << "'\n";
-      return EXIT_IO;
-    }
+    if (int c = say_unwritten("verify", save_epd(req.save_epd, tasks, results), "", err)) return c;
   }
   if (!req.out.empty()) {
     std::string error = write_verify_file(req, tasks, results, started_);

@@ -4,8 +4,12 @@
 // position to exactly one rank, the owner of its bucket.
 #include <gtest/gtest.h>
 
+#include <hdf5.h>
+
 #include <barrier>
 #include <cstring>
+#include <filesystem>
+#include <functional>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -13,6 +17,7 @@
 
 #include "core/game.h"
 #include "core/movegen.h"
+#include "jobs/io/h5.h"
 #include "jobs/perft/dedup_job.h"
 #include "jobs/perft/split_job.h"
 
@@ -340,4 +345,100 @@ TEST(DedupPerft, UniquePositionEstimatesErrHigh) {
     EXPECT_GE(est[5 + i], published[i]) << 5 + i;
     EXPECT_LE(est[5 + i], 1.4 * published[i]) << 5 + i;
   }
+}
+
+// ---- resume checks what the file holds twice (issue 23) -----------------------------------
+
+namespace {
+
+// Rewrites the 1-D datasets `columns` of group in the HDF5 file at path through edit, which
+// gets each column's values as bytes and the size of one (extendible datasets may shrink).
+void edit_columns(const std::string& path, const char* group, std::initializer_list<const char*> columns,
+                  const std::function<void(std::vector<char>& bytes, size_t size)>& edit) {
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), g = H5Gopen2(f, group, H5P_DEFAULT);
+  for (const char* name : columns) {
+    const hid_t d = H5Dopen2(g, name, H5P_DEFAULT), space = H5Dget_space(d), stored = H5Dget_type(d);
+    const hid_t type = H5Tget_native_type(stored, H5T_DIR_ASCEND);
+    hsize_t rows = 0;
+    H5Sget_simple_extent_dims(space, &rows, nullptr);
+    const size_t size = H5Tget_size(type);
+    std::vector<char> bytes(rows * size);
+    H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data());
+    edit(bytes, size);
+    const hsize_t now = bytes.size() / size;
+    H5Dset_extent(d, &now);
+    H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data());
+    H5Tclose(type), H5Tclose(stored), H5Sclose(space), H5Dclose(d);
+  }
+  H5Gclose(g), H5Fclose(f);
+}
+
+template <class T>
+T column_value(const std::string& path, const std::string& column, size_t row) {
+  std::vector<T> values;
+  h5::read_column(h5::open_read(path), column, values);
+  return values.at(row);
+}
+
+// A complete file of perft(5) deduplicated at ply 3, its first /bucket_divide row's bucket,
+// that row's sum (both below 2^64 here) and the bucket's nodes.
+struct DedupFileCase {
+  std::string path;
+  int64_t bucket;
+  uint64_t row_nodes;
+  std::string bucket_nodes;
+};
+
+DedupFileCase complete_dedup_file(const std::string& name) {
+  PerftRequest req = request("startpos", 5, 0, 3);
+  req.out = testing::TempDir() + name;
+  std::filesystem::remove(req.out);
+  DedupPerft dedup(req);
+  run_in_process(dedup);
+  dedup.checkpoint()();
+  const int64_t bucket = column_value<int64_t>(req.out, "bucket_divide/bucket", 0);
+  return {req.out, bucket, column_value<uint64_t>(req.out, "bucket_divide/nodes_lo", 0),
+          column_value<std::string>(req.out, "buckets/nodes", size_t(bucket))};
+}
+
+// The exit code and message of a resume of path.
+std::pair<int, std::string> resume_dedup(const std::string& path) {
+  PerftRequest req = request("startpos", 5, 0, 3);
+  req.out = path, req.resume = true;
+  DedupPerft dedup(req);
+  std::ostringstream err;
+  EXPECT_EQ(dedup.plan(Ranks{}, err), 0) << err.str();
+  return {dedup.open("", err), err.str()};
+}
+
+}  // namespace
+
+// A /bucket_divide row removed, or a count in it changed: the bucket's nodes in /buckets
+// disagree, and the resume is refused naming the bucket (it once resumed to a wrong total).
+TEST(DedupPerft, ResumeRefusesBucketDivideThatDisagreesWithBuckets) {
+  const DedupFileCase c = complete_dedup_file("dedup_check.h5");
+  ASSERT_EQ(resume_dedup(c.path).first, 0);
+  const u128 nodes = *chess::parse_u128(c.bucket_nodes);
+  const std::string cannot =
+      "chesshpc perft: cannot resume from '" + c.path + "': bucket " + std::to_string(c.bucket) + "'s rows of ";
+
+  edit_columns(c.path, "bucket_divide", {"bucket", "root", "nodes_hi", "nodes_lo"},
+               [](std::vector<char>& bytes, size_t size) { bytes.erase(bytes.begin(), bytes.begin() + long(size)); });
+  EXPECT_EQ(resume_dedup(c.path),
+            std::pair(3, cannot + "/bucket_divide sum to " + chess::to_string(nodes - c.row_nodes) +
+                             ", but its nodes in "
+                             "/buckets are " +
+                             c.bucket_nodes + "\n"));
+
+  const DedupFileCase d = complete_dedup_file("dedup_count.h5");
+  edit_columns(d.path, "bucket_divide", {"nodes_lo"}, [](std::vector<char>& bytes, size_t) {
+    uint64_t n;
+    std::memcpy(&n, bytes.data(), sizeof n);
+    ++n;
+    std::memcpy(bytes.data(), &n, sizeof n);
+  });
+  EXPECT_EQ(resume_dedup(d.path).second, "chesshpc perft: cannot resume from '" + d.path + "': bucket " +
+                                             std::to_string(d.bucket) + "'s rows of /bucket_divide sum to " +
+                                             chess::to_string(*chess::parse_u128(d.bucket_nodes) + 1) +
+                                             ", but its nodes in /buckets are " + d.bucket_nodes + "\n");
 }

@@ -634,6 +634,7 @@ TEST(ExportErrors, DamagedRowIsExit3InEveryFormat) {
   for (const auto& c : cases) {
     const std::string damaged = damaged_copy(path, std::string("damage_") + c.name + ".h5", c.damage);
     for (const char* format : EVERY_FORMAT) {
+      std::filesystem::remove(damaged + "." + format), std::filesystem::remove(damaged + "." + format + ".partial");
       const auto [code, err] = export_to(damaged, format);
       EXPECT_EQ(code, 3) << c.name << " " << format;
       EXPECT_EQ(err, c.said) << format;

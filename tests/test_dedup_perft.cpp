@@ -442,3 +442,45 @@ TEST(DedupPerft, ResumeRefusesBucketDivideThatDisagreesWithBuckets) {
                                              chess::to_string(*chess::parse_u128(d.bucket_nodes) + 1) +
                                              ", but its nodes in /buckets are " + d.bucket_nodes + "\n");
 }
+
+namespace {
+
+// Sets the root attribute name of the HDF5 file at path to value (an integer, or text for
+// a text attribute), in the attribute's own type.
+void set_root_attr(const std::string& path, const char* name, int64_t value, const std::string& text = "") {
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), a = H5Aopen(f, name, H5P_DEFAULT);
+  const hid_t type = H5Aget_type(a);
+  const char* chars = text.c_str();
+  if (H5Tget_class(type) == H5T_STRING)
+    H5Awrite(a, type, &chars);
+  else
+    H5Awrite(a, H5T_NATIVE_INT64, &value);
+  H5Tclose(type), H5Aclose(a), H5Fclose(f);
+}
+
+}  // namespace
+
+// The other facts the file holds twice: a /bucket_divide row given twice, buckets_done
+// against the done rows, a complete file's total against its buckets' sum.
+TEST(DedupPerft, ResumeRefusesTheFileSayingOneThingTwoWays) {
+  const DedupFileCase twice = complete_dedup_file("dedup_twice.h5");
+  edit_columns(twice.path, "bucket_divide", {"bucket", "root", "nodes_hi", "nodes_lo"},
+               [](std::vector<char>& bytes, size_t size) {
+                 const std::vector<char> first(bytes.begin(), bytes.begin() + long(size));
+                 bytes.insert(bytes.begin(), first.begin(), first.end());
+               });
+  EXPECT_EQ(resume_dedup(twice.path),
+            std::pair(3, "chesshpc perft: cannot resume from '" + twice.path + "': /bucket_divide holds bucket " +
+                             std::to_string(twice.bucket) + "'s root move " +
+                             std::to_string(column_value<int32_t>(twice.path, "bucket_divide/root", 0)) + " twice\n"));
+
+  const DedupFileCase done = complete_dedup_file("dedup_done.h5");
+  set_root_attr(done.path, "buckets_done", 16383);
+  EXPECT_EQ(resume_dedup(done.path), std::pair(3, "chesshpc perft: cannot resume from '" + done.path +
+                                                      "': its buckets_done is 16383, but /buckets has 16384 done\n"));
+
+  const DedupFileCase total = complete_dedup_file("dedup_total.h5");
+  set_root_attr(total.path, "total", 0, "4865610");
+  EXPECT_EQ(resume_dedup(total.path), std::pair(3, "chesshpc perft: cannot resume from '" + total.path +
+                                                       "': its total is 4865610, but its buckets sum to 4865609\n"));
+}

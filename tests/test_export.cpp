@@ -611,7 +611,7 @@ size_t first_scored_row(const PositionColumns& p) {
 // bullet leaves out: every row is checked, written or not.
 TEST(ExportErrors, DamagedRowIsExit3InEveryFormat) {
   const std::string path = make_dataset("damage.h5");
-  const std::string range = " is not a whole number from -2147483648 to 2147483647 (nor NaN, no score)\n";
+  const std::string range = " is out of its range: NaN (no score) or a whole number from -2147483648 to 2147483647\n";
   const std::string illegal = "chesshpc export: /positions row 5: packed is no legal position: bad FEN: ";
   const struct {
     const char* name;

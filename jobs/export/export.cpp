@@ -137,8 +137,8 @@ std::string bad_row(const PositionColumns& p, size_t i, size_t row) {
       !std::isnan(cp) && !(cp >= SCORE_CP_MIN && cp <= SCORE_CP_MAX && cp == std::trunc(cp))) {
     char text[32];
     *std::to_chars(text, text + sizeof text - 1, cp).ptr = 0;
-    return at + "score_cp " + text + " is not a whole number from " + std::to_string(int64_t(SCORE_CP_MIN)) + " to " +
-           std::to_string(int64_t(SCORE_CP_MAX)) + " (nor NaN, no score)";
+    return at + "score_cp " + text + " is out of its range: NaN (no score) or a whole number from " +
+           std::to_string(int64_t(SCORE_CP_MIN)) + " to " + std::to_string(int64_t(SCORE_CP_MAX));
   }
   try {
     chess::unpack_checked(p.packed.data() + 32 * i);

@@ -16,6 +16,22 @@ constexpr uint16_t CHESS960_BIT = 0x8000;
 
 int code(Piece p) { return int(p & 7) + (p >> 3) * 6; }
 
+Bitboard occupancy(const uint8_t* b) {
+  Bitboard occupied = 0;
+  for (int i = 0; i < 8; ++i) occupied |= Bitboard(b[i]) << (8 * i);
+  return occupied;
+}
+
+// Throws FenError for bytes that no position packs to: more pieces than the nibbles hold
+// (whose codes would be read past the 32 bytes), a code that is no piece.
+void check_piece_codes(const uint8_t* b) {
+  const int pieces = popcount(occupancy(b));
+  if (pieces > MAX_PACKED_PIECES)
+    throw FenError(1, std::to_string(pieces) + " pieces, more than " + std::to_string(MAX_PACKED_PIECES));
+  for (int n = 0; n < pieces; ++n)
+    if (const int c = b[8 + n / 2] >> (4 * (n % 2)) & 15; c > 11) throw FenError(1, "piece code " + std::to_string(c));
+}
+
 }  // namespace
 
 PackedPosition pack(const Position& pos) {
@@ -47,9 +63,8 @@ PackedPosition pack(const Position& pos) {
 
 // Through FEN, so that the bytes get every check a FEN gets.
 Position unpack(const PackedPosition& b) {
-  Bitboard occupied = 0;
-  for (int i = 0; i < 8; ++i) occupied |= Bitboard(b[i]) << (8 * i);
-  if (popcount(occupied) > MAX_PACKED_PIECES) throw FenError(1, "more than 32 pieces");
+  check_piece_codes(b.data());
+  const Bitboard occupied = occupancy(b.data());
   char board[64];
   int n = 0;
   for (int s = 0; s < 64; ++s) {
@@ -57,10 +72,8 @@ Position unpack(const PackedPosition& b) {
       board[s] = 0;
       continue;
     }
-    int c = b[8 + n / 2] >> (4 * (n % 2)) & 15;
+    board[s] = PIECE_CHARS[b[8 + n / 2] >> (4 * (n % 2)) & 15];
     ++n;
-    if (c > 11) throw FenError(1, "piece code " + std::to_string(c));
-    board[s] = PIECE_CHARS[c];
   }
   std::string fen;
   for (int rank = 7; rank >= 0; --rank) {
@@ -92,8 +105,7 @@ Position unpack(const PackedPosition& b) {
 }
 
 Position unpack_trusted(const uint8_t* b) {
-  Bitboard occupied = 0;
-  for (int i = 0; i < 8; ++i) occupied |= Bitboard(b[i]) << (8 * i);
+  const Bitboard occupied = occupancy(b);
   Bitboard by_type[PIECE_TYPE_NB] = {}, black = 0;
   int n = 0;
   for (Bitboard bb = occupied; bb; ++n) {
@@ -110,6 +122,13 @@ Position unpack_trusted(const uint8_t* b) {
   const Position pos = Position::from_bitboards(by_type, black, Color(b[24] & 1), CastlingRights(b[24] >> 1 & 15),
                                                 b[25] < 64 ? Square(b[25]) : SQ_NONE, false, setup);
   return pos.with_clocks(b[26] | b[27] << 8, b[28] | b[29] << 8);
+}
+
+Position unpack_checked(const uint8_t* bytes) {
+  check_piece_codes(bytes);
+  const Position pos = unpack_trusted(bytes);
+  pos.validate();
+  return pos;
 }
 
 }  // namespace chess

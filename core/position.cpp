@@ -232,28 +232,15 @@ void Position::read_castling(std::string_view field) {
   if (field == "-") return;
   if (!chess960_) {
     // Standard chess: any order of KQkq, for a king on e1/e8 and rooks in the corners.
-    struct CastleCheck {
-      char letter;
-      Color c;
-      Square king, rook;
-    };
-    constexpr CastleCheck checks[] = {
-        {'K', WHITE, SQ_E1, SQ_H1}, {'Q', WHITE, SQ_E1, SQ_A1}, {'k', BLACK, SQ_E8, SQ_H8}, {'q', BLACK, SQ_E8, SQ_A8}};
+    constexpr Square squares[4][2] = {{SQ_E1, SQ_H1}, {SQ_E1, SQ_A1}, {SQ_E8, SQ_H8}, {SQ_E8, SQ_A8}};
     for (char ch : field) {
       size_t idx = std::string_view("KQkq").find(ch);
       if (idx == std::string_view::npos) fail(3, "unknown castling letter " + quoted(ch));
       if (castling_ & (1 << idx)) fail(3, quoted(ch) + " given twice");
       castling_ |= uint8_t(1 << idx);
+      castle_mask_ |= square_bb(squares[idx][0]) | square_bb(squares[idx][1]);
     }
-    for (int i = 0; i < 4; ++i) {
-      if (!(castling_ >> i & 1)) continue;
-      const CastleCheck& cc = checks[i];
-      if (piece_on(cc.king) != make_piece(cc.c, KING))
-        fail(3, quoted(cc.letter) + " but no king on " + square_to_string(cc.king));
-      if (piece_on(cc.rook) != make_piece(cc.c, ROOK))
-        fail(3, quoted(cc.letter) + " but no rook on " + square_to_string(cc.rook));
-      castle_mask_ |= square_bb(cc.king) | square_bb(cc.rook);
-    }
+    validate_castling();
     return;
   }
 
@@ -328,6 +315,40 @@ void Position::validate_pieces() const {
     fail(1, "pawn on " + square_to_string(s) + ": no pawn can stand on rank " + char('1' + rank_of(s)));
   }
   validate_material();
+}
+
+void Position::validate() const {
+  validate_pieces();
+  validate_castling();
+  validate_rest();
+}
+
+// Each right's king and rook where the right needs them: standard chess's in their start
+// squares, Chess960's on the back rank with the right's rook (the mask's) on its side of
+// the king.
+void Position::validate_castling() const {
+  for (int i = 0; i < 4; ++i) {
+    if (!(castling_ >> i & 1)) continue;
+    const Color c = Color(i >> 1);
+    const char letter = "KQkq"[i];
+    const bool king_side = !(i & 1);
+    const Rank back = relative_rank(c, RANK_1);
+    const Square ksq = king_square(c);
+    if (!chess960_) {
+      const Square king = make_square(FILE_E, back), rook = make_square(king_side ? FILE_H : FILE_A, back);
+      if (ksq != king) fail(3, quoted(letter) + " but no king on " + square_to_string(king));
+      if (piece_on(rook) != make_piece(c, ROOK)) fail(3, quoted(letter) + " but no rook on " + square_to_string(rook));
+      continue;
+    }
+    const std::string side = c == WHITE ? "white" : "black";
+    if (rank_of(ksq) != back)
+      fail(3, quoted(letter) + " but the " + side + " king is on " + square_to_string(ksq) + ", not on its back rank " +
+                  char('1' + back));
+    const Bitboard k = square_bb(ksq), rooks = castle_mask_ & rank_bb(back) & (king_side ? ~(2 * k - 1) : k - 1);
+    if (popcount(rooks) != 1 || piece_on(lsb(rooks)) != make_piece(c, ROOK))
+      fail(3, quoted(letter) + " but no " + side + " rook on rank " + char('1' + back) + " on the " +
+                  (king_side ? "h" : "a") + " side of the king on " + square_to_string(ksq));
+  }
 }
 
 void Position::validate_rest() const {

@@ -79,6 +79,12 @@ class Position {
   // is checked; the rights' rooks stand on setup's files. With_key false leaves the key zero.
   static Position from_bitboards(const Bitboard (&by_type)[PIECE_TYPE_NB], Bitboard black, Color side,
                                  CastlingRights castling, Square ep, bool with_key, const CastlingSetup& setup = {});
+  // Throws FenError, naming the field as from_fen would, for what no FEN reading accepts:
+  // not one king a side, a pawn on a back rank, material no game reaches, a castling right
+  // without its king and rook in place, an en-passant square no double push left, the side
+  // not to move in check. For positions that came from bits (from_bitboards, a dataset's
+  // packed bytes); from_fen's positions pass it.
+  void validate() const;
   // This position with other clocks (from_bitboards' positions have none).
   Position with_clocks(int rule50, int fullmove) const {
     Position p = *this;
@@ -170,6 +176,7 @@ class Position {
   template <Color Us, bool Full>
   void set_ep_if_capturable(Square ep);
   void validate_pieces() const;
+  void validate_castling() const;
   void validate_rest() const;
   void validate_material() const;
 

@@ -1357,3 +1357,30 @@ TEST(Cli, Issue23SymbolicLinkOutWritesTheFileItNames) {
   EXPECT_EQ(read_all(dir + "results/p.h5").substr(0, 4), "\x89HDF");
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir + "results"), {}), 3);
 }
+
+// ---- resume of the other perft file, dedup's split depth (issue 23, item 10) ---------------
+
+// A dedup file resumed without --dedup-ply, a split file with it: each named as what it is,
+// with how to resume it, exit 3 (a result file of another job); a dedup resume with another
+// --split-depth is another job too, the difference named.
+TEST(Cli, ResumeOfTheOtherPerftFileSaysWhatItIs) {
+  const std::string dir = test_dir(), dedup = dir + "d.h5", split = dir + "s.h5";
+  ASSERT_EQ(chesshpc("perft --depth 4 --dedup-ply 2 --threads 1 --quiet --out " + dedup).code, 0);
+  ASSERT_EQ(chesshpc("perft --depth 4 --split-depth 2 --threads 1 --quiet --out " + split).code, 0);
+  Result undeduplicated = chesshpc("perft --depth 4 --split-depth 2 --threads 1 --quiet --resume --out " + dedup);
+  EXPECT_EQ(undeduplicated.code, 3);
+  EXPECT_EQ(undeduplicated.err, "chesshpc perft: cannot resume from '" + dedup +
+                                    "': it is a deduplicated perft file: resume it with --dedup-ply 2\n");
+  Result deduplicated = chesshpc("perft --depth 4 --dedup-ply 2 --threads 1 --quiet --resume --out " + split);
+  EXPECT_EQ(deduplicated.code, 3);
+  EXPECT_EQ(deduplicated.err, "chesshpc perft: cannot resume from '" + split +
+                                  "': it is a perft file without deduplication: resume it without --dedup-ply\n");
+  Result other_split =
+      chesshpc("perft --depth 4 --dedup-ply 2 --split-depth 1 --threads 1 --quiet --resume --out " + dedup);
+  EXPECT_EQ(other_split.code, 3);
+  EXPECT_EQ(other_split.err, "chesshpc perft: cannot resume from '" + dedup +
+                                 "': it holds another job: its split depth is 2, this run's is 1\n");
+  Result same = chesshpc("perft --depth 4 --dedup-ply 2 --threads 1 --quiet --resume --out " + dedup);
+  EXPECT_EQ(same.code, 0) << same.err;
+  EXPECT_NE(same.out.find("nodes 197281 "), std::string::npos) << same.out;
+}

@@ -4,8 +4,12 @@
 // position to exactly one rank, the owner of its bucket.
 #include <gtest/gtest.h>
 
+#include <hdf5.h>
+
 #include <barrier>
 #include <cstring>
+#include <filesystem>
+#include <functional>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -13,6 +17,7 @@
 
 #include "core/game.h"
 #include "core/movegen.h"
+#include "jobs/io/h5.h"
 #include "jobs/perft/dedup_job.h"
 #include "jobs/perft/split_job.h"
 
@@ -343,4 +348,142 @@ TEST(DedupPerft, UniquePositionEstimatesErrHigh) {
     EXPECT_GE(est[5 + i], published[i]) << 5 + i;
     EXPECT_LE(est[5 + i], 1.4 * published[i]) << 5 + i;
   }
+}
+
+// ---- resume checks what the file holds twice (issue 23) -----------------------------------
+
+namespace {
+
+// Rewrites the 1-D datasets `columns` of group in the HDF5 file at path through edit, which
+// gets each column's values as bytes and the size of one (extendible datasets may shrink).
+void edit_columns(const std::string& path, const char* group, std::initializer_list<const char*> columns,
+                  const std::function<void(std::vector<char>& bytes, size_t size)>& edit) {
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), g = H5Gopen2(f, group, H5P_DEFAULT);
+  for (const char* name : columns) {
+    const hid_t d = H5Dopen2(g, name, H5P_DEFAULT), space = H5Dget_space(d), stored = H5Dget_type(d);
+    const hid_t type = H5Tget_native_type(stored, H5T_DIR_ASCEND);
+    hsize_t rows = 0;
+    H5Sget_simple_extent_dims(space, &rows, nullptr);
+    const size_t size = H5Tget_size(type);
+    std::vector<char> bytes(rows * size);
+    H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data());
+    edit(bytes, size);
+    const hsize_t now = bytes.size() / size;
+    H5Dset_extent(d, &now);
+    H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data());
+    H5Tclose(type), H5Tclose(stored), H5Sclose(space), H5Dclose(d);
+  }
+  H5Gclose(g), H5Fclose(f);
+}
+
+template <class T>
+T column_value(const std::string& path, const std::string& column, size_t row) {
+  std::vector<T> values;
+  h5::read_column(h5::open_read(path), column, values);
+  return values.at(row);
+}
+
+// A complete file of perft(5) deduplicated at ply 3, its first /bucket_divide row's bucket,
+// that row's sum (both below 2^64 here) and the bucket's nodes.
+struct DedupFileCase {
+  std::string path;
+  int64_t bucket;
+  uint64_t row_nodes;
+  std::string bucket_nodes;
+};
+
+DedupFileCase complete_dedup_file(const std::string& name) {
+  PerftRequest req = request("startpos", 5, 0, 3);
+  req.out = testing::TempDir() + name;
+  std::filesystem::remove(req.out);
+  DedupPerft dedup(req);
+  run_in_process(dedup);
+  dedup.checkpoint()();
+  const int64_t bucket = column_value<int64_t>(req.out, "bucket_divide/bucket", 0);
+  return {req.out, bucket, column_value<uint64_t>(req.out, "bucket_divide/nodes_lo", 0),
+          column_value<std::string>(req.out, "buckets/nodes", size_t(bucket))};
+}
+
+// The exit code and message of a resume of path.
+std::pair<int, std::string> resume_dedup(const std::string& path) {
+  PerftRequest req = request("startpos", 5, 0, 3);
+  req.out = path, req.resume = true;
+  DedupPerft dedup(req);
+  std::ostringstream err;
+  EXPECT_EQ(dedup.plan(Ranks{}, err), 0) << err.str();
+  return {dedup.open("", err), err.str()};
+}
+
+}  // namespace
+
+// A /bucket_divide row removed, or a count in it changed: the bucket's nodes in /buckets
+// disagree, and the resume is refused naming the bucket (it once resumed to a wrong total).
+TEST(DedupPerft, ResumeRefusesBucketDivideThatDisagreesWithBuckets) {
+  const DedupFileCase c = complete_dedup_file("dedup_check.h5");
+  ASSERT_EQ(resume_dedup(c.path).first, 0);
+  const u128 nodes = *chess::parse_u128(c.bucket_nodes);
+  const std::string cannot =
+      "chesshpc perft: cannot resume from '" + c.path + "': bucket " + std::to_string(c.bucket) + "'s rows of ";
+
+  edit_columns(c.path, "bucket_divide", {"bucket", "root", "nodes_hi", "nodes_lo"},
+               [](std::vector<char>& bytes, size_t size) { bytes.erase(bytes.begin(), bytes.begin() + long(size)); });
+  EXPECT_EQ(resume_dedup(c.path),
+            std::pair(3, cannot + "/bucket_divide sum to " + chess::to_string(nodes - c.row_nodes) +
+                             ", but its nodes in "
+                             "/buckets are " +
+                             c.bucket_nodes + "\n"));
+
+  const DedupFileCase d = complete_dedup_file("dedup_count.h5");
+  edit_columns(d.path, "bucket_divide", {"nodes_lo"}, [](std::vector<char>& bytes, size_t) {
+    uint64_t n;
+    std::memcpy(&n, bytes.data(), sizeof n);
+    ++n;
+    std::memcpy(bytes.data(), &n, sizeof n);
+  });
+  EXPECT_EQ(resume_dedup(d.path).second, "chesshpc perft: cannot resume from '" + d.path + "': bucket " +
+                                             std::to_string(d.bucket) + "'s rows of /bucket_divide sum to " +
+                                             chess::to_string(*chess::parse_u128(d.bucket_nodes) + 1) +
+                                             ", but its nodes in /buckets are " + d.bucket_nodes + "\n");
+}
+
+namespace {
+
+// Sets the root attribute name of the HDF5 file at path to value (an integer, or text for
+// a text attribute), in the attribute's own type.
+void set_root_attr(const std::string& path, const char* name, int64_t value, const std::string& text = "") {
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), a = H5Aopen(f, name, H5P_DEFAULT);
+  const hid_t type = H5Aget_type(a);
+  const char* chars = text.c_str();
+  if (H5Tget_class(type) == H5T_STRING)
+    H5Awrite(a, type, &chars);
+  else
+    H5Awrite(a, H5T_NATIVE_INT64, &value);
+  H5Tclose(type), H5Aclose(a), H5Fclose(f);
+}
+
+}  // namespace
+
+// The other facts the file holds twice: a /bucket_divide row given twice, buckets_done
+// against the done rows, a complete file's total against its buckets' sum.
+TEST(DedupPerft, ResumeRefusesTheFileSayingOneThingTwoWays) {
+  const DedupFileCase twice = complete_dedup_file("dedup_twice.h5");
+  edit_columns(twice.path, "bucket_divide", {"bucket", "root", "nodes_hi", "nodes_lo"},
+               [](std::vector<char>& bytes, size_t size) {
+                 const std::vector<char> first(bytes.begin(), bytes.begin() + long(size));
+                 bytes.insert(bytes.begin(), first.begin(), first.end());
+               });
+  EXPECT_EQ(resume_dedup(twice.path),
+            std::pair(3, "chesshpc perft: cannot resume from '" + twice.path + "': /bucket_divide holds bucket " +
+                             std::to_string(twice.bucket) + "'s root move " +
+                             std::to_string(column_value<int32_t>(twice.path, "bucket_divide/root", 0)) + " twice\n"));
+
+  const DedupFileCase done = complete_dedup_file("dedup_done.h5");
+  set_root_attr(done.path, "buckets_done", 16383);
+  EXPECT_EQ(resume_dedup(done.path), std::pair(3, "chesshpc perft: cannot resume from '" + done.path +
+                                                      "': its buckets_done is 16383, but /buckets has 16384 done\n"));
+
+  const DedupFileCase total = complete_dedup_file("dedup_total.h5");
+  set_root_attr(total.path, "total", 0, "4865610");
+  EXPECT_EQ(resume_dedup(total.path), std::pair(3, "chesshpc perft: cannot resume from '" + total.path +
+                                                       "': its total is 4865610, but its buckets sum to 4865609\n"));
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -14,6 +15,7 @@
 #include "jobs/export/binpack.h"
 #include "jobs/export/codecs.h"
 #include "jobs/export/export.h"
+#include "jobs/export/pgn.h"
 #include "jobs/io/h5.h"
 #include "jobs/selfplay/file.h"
 #include "jobs/selfplay/game.h"
@@ -562,4 +564,115 @@ TEST(ExportErrors, UnwritableOutIsExit4AndLeavesNothing) {
   EXPECT_EQ(run_export(req, out, err), 4);
   EXPECT_EQ(err.str(), "chesshpc export: cannot write '" + req.out + "': No such file or directory\n");
   EXPECT_FALSE(std::filesystem::exists(req.out + ".partial"));
+}
+
+// --- Rows a damaged file holds (issue 23) ---------------------------------------------------
+
+namespace {
+
+constexpr const char* EVERY_FORMAT[] = {"plain", "bin", "binpack", "bullet", "bullet-text", "epd", "pgn"};
+
+// A copy of the dataset at path, written as selfplay writes its file (so that pgn reads it
+// too), with damage done to its /positions first.
+std::string damaged_copy(const std::string& path, const std::string& name,
+                         const std::function<void(PositionColumns&)>& damage) {
+  SelfplayTables t = read_selfplay_tables(h5::open_read(path));
+  damage(t.positions);
+  const std::string copy = testing::TempDir() + name;
+  std::filesystem::remove(copy);
+  SelfplayRequest req;
+  SelfplayStore(copy, req).finish(t, "2026-01-01T00:00:00Z", 1, 1);
+  return copy;
+}
+
+// Row i's packed bytes: these squares occupied, each by the piece of code `piece` (core/pack.h:
+// 3 a white rook, 9 a black one), white to move, no rights, no en passant, clocks 0 and 1.
+void set_packed(PositionColumns& p, size_t i, uint64_t occupied, uint8_t piece) {
+  uint8_t* b = p.packed.data() + 32 * i;
+  std::fill_n(b, 32, 0);
+  for (int k = 0; k < 8; ++k) b[k] = uint8_t(occupied >> (8 * k));
+  std::fill_n(b + 8, 16, uint8_t(piece | piece << 4));
+  b[25] = 255, b[28] = 1;
+}
+
+// The first row that every format writes with its centipawn score: searched, no mate, of a
+// game with a result.
+size_t first_scored_row(const PositionColumns& p) {
+  for (size_t i = 0; i < p.size(); ++i)
+    if (!p.book[i] && !p.mate_in[i] && !std::isnan(p.score_cp[i]) && !std::isnan(p.result[i])) return i;
+  return p.size();
+}
+
+}  // namespace
+
+// A score outside /positions/score_cp's range (1e300, one past either end, half a
+// centipawn), a board without kings, one of 64 rooks (more pieces than 32 bytes hold): in
+// every format one line naming the row, exit 3, nothing written. Row 5 is a book move that
+// bullet leaves out: every row is checked, written or not.
+TEST(ExportErrors, DamagedRowIsExit3InEveryFormat) {
+  const std::string path = make_dataset("damage.h5");
+  const std::string range = " is out of its range: NaN (no score) or a whole number from -2147483648 to 2147483647\n";
+  const std::string illegal = "chesshpc export: /positions row 5: packed is no legal position: bad FEN: ";
+  const struct {
+    const char* name;
+    std::function<void(PositionColumns&)> damage;
+    std::string said;
+  } cases[] = {
+      {"huge", [](PositionColumns& p) { p.score_cp[5] = 1e300; },
+       "chesshpc export: /positions row 5: score_cp 1e+300" + range},
+      {"above", [](PositionColumns& p) { p.score_cp[5] = 2147483648.0; },
+       "chesshpc export: /positions row 5: score_cp 2147483648" + range},
+      {"below", [](PositionColumns& p) { p.score_cp[5] = -2147483649.0; },
+       "chesshpc export: /positions row 5: score_cp -2147483649" + range},
+      {"half", [](PositionColumns& p) { p.score_cp[5] = 12.5; },
+       "chesshpc export: /positions row 5: score_cp 12.5" + range},
+      {"kingless", [](PositionColumns& p) { set_packed(p, 5, 0x8000000000000001ULL, 3); },
+       illegal + "piece placement: white has 0 kings, not 1\n"},
+      {"rooks64", [](PositionColumns& p) { set_packed(p, 5, ~uint64_t(0), 9); },
+       illegal + "piece placement: 64 pieces, more than 32\n"},
+  };
+  for (const auto& c : cases) {
+    const std::string damaged = damaged_copy(path, std::string("damage_") + c.name + ".h5", c.damage);
+    for (const char* format : EVERY_FORMAT) {
+      std::filesystem::remove(damaged + "." + format), std::filesystem::remove(damaged + "." + format + ".partial");
+      const auto [code, err] = export_to(damaged, format);
+      EXPECT_EQ(code, 3) << c.name << " " << format;
+      EXPECT_EQ(err, c.said) << format;
+      EXPECT_FALSE(std::filesystem::exists(damaged + "." + format)) << c.name << " " << format;
+      EXPECT_FALSE(std::filesystem::exists(damaged + "." + format + ".partial")) << c.name << " " << format;
+    }
+  }
+}
+
+// The ends of score_cp's range export in every format, as Stockfish's 31000 at most where
+// the format clamps, as they are in pgn's comment.
+TEST(ExportErrors, ScoresAtTheEndsOfTheRangeExport) {
+  const std::string path = make_dataset("edge.h5");
+  const size_t row = first_scored_row(read_positions(path));
+  for (double score : {2147483647.0, -2147483648.0}) {
+    const std::string edge = damaged_copy(path, "edge_score.h5", [&](PositionColumns& p) { p.score_cp[row] = score; });
+    for (const char* format : EVERY_FORMAT) {
+      const auto [code, err] = export_to(edge, format);
+      EXPECT_EQ(code, 0) << score << " " << format << ": " << err;
+    }
+    const std::string plain = read_bytes(edge + ".plain"), pgn = read_bytes(edge + ".pgn");
+    EXPECT_NE(plain.find(score > 0 ? "\nscore 31000\n" : "\nscore -31000\n"), std::string::npos) << score;
+    EXPECT_NE(pgn.find(score > 0 ? "{+21474836.47/" : "{-21474836.48/"), std::string::npos) << score;
+  }
+}
+
+// write_pgn's comment holds a score of any length whole: 2^330 pawns, 100 digits, once ran
+// past a 96-byte buffer.
+TEST(ExportFile, PgnCommentOfAHugeScoreIsWrittenWhole) {
+  const std::string path = make_dataset("pgn_huge.h5");
+  SelfplayFileData data;
+  data.tables = read_selfplay_tables(h5::open_read(path));
+  const size_t row = first_scored_row(data.tables.positions);
+  data.tables.positions.score_cp[row] = std::ldexp(100.0, 330);
+  std::ostringstream out, err;
+  ASSERT_EQ(write_pgn(data, out, err), 0) << err.str();
+  const std::string comment =
+      "{+" + std::string("2187250724783011924372502227117621365353169430893212436425770606409952") +
+      "999199375923223513177023053824.00/" + std::to_string(data.tables.positions.depth[row]) + " ";
+  EXPECT_NE(out.str().find(comment), std::string::npos);
 }

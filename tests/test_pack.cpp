@@ -125,3 +125,56 @@ TEST(Pack, Chess960MidGamePositionsRoundTrip) {
   EXPECT_GT(positions, 10000);
   EXPECT_GT(partial, 1000);
 }
+
+// unpack_checked refuses what FEN reading (unpack's detour) refuses, in its words, and takes
+// the rest: positions of random games with their side and rights byte set to each of its
+// values, their en-passant byte to each square, and each occupied square's code to each of
+// the 16.
+TEST(Pack, CheckedUnpackRefusesWhatFenReadingRefuses) {
+  Random rng(23);
+  int compared = 0, refused = 0;
+  auto compare = [&](const PackedPosition& b) {
+    std::string fen_error, checked_error;
+    try {
+      unpack(b);
+    } catch (const FenError& e) {
+      fen_error = e.what();
+    }
+    try {
+      unpack_checked(b.data());
+    } catch (const FenError& e) {
+      checked_error = e.what();
+    }
+    EXPECT_EQ(checked_error, fen_error) << "byte 24 " << int(b[24]) << ", byte 25 " << int(b[25]);
+    ++compared, refused += !fen_error.empty();
+  };
+  for (int game = 0; game < 20; ++game) {
+    Position pos = Position::start();
+    for (int ply = 0; ply < 80; ++ply) {
+      if (ply % 8 == 0) {
+        const PackedPosition b = pack(pos);
+        for (int v = 0; v < 32; ++v) {
+          PackedPosition d = b;
+          d[24] = uint8_t(v);
+          compare(d);
+        }
+        for (int sq = 0; sq < 64; ++sq) {
+          PackedPosition d = b;
+          d[25] = uint8_t(sq);
+          compare(d);
+        }
+        for (int n = 0; n < popcount(pos.pieces()); ++n)
+          for (int code = 0; code < 16; ++code) {
+            PackedPosition d = b;
+            d[8 + n / 2] = uint8_t((d[8 + n / 2] & (n % 2 ? 0x0F : 0xF0)) | code << (4 * (n % 2)));
+            compare(d);
+          }
+      }
+      MoveList moves = legal_moves(pos);
+      if (moves.size() == 0) break;
+      pos = pos.after(moves[rng.below(moves.size())]);
+    }
+  }
+  EXPECT_GT(compared, 10000);
+  EXPECT_GT(refused, compared / 4);
+}

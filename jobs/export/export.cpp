@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -126,6 +127,37 @@ std::vector<std::string_view> unread_columns(const h5::Group& file) {
   return unread;
 }
 
+// "" when row i of p, the file's /positions row `row`, is one export can trust: a score
+// within its column's range, a packed position that FEN reading would accept; else the
+// line that says why not.
+std::string bad_row(const PositionColumns& p, size_t i, size_t row) {
+  const std::string at = "/positions row " + std::to_string(row) + ": ";
+  if (const double cp = p.score_cp[i];
+      !std::isnan(cp) && !(cp >= SCORE_CP_MIN && cp <= SCORE_CP_MAX && cp == std::trunc(cp))) {
+    char text[32];
+    *std::to_chars(text, text + sizeof text - 1, cp).ptr = 0;
+    return at + "score_cp " + text + " is out of its range: NaN (no score) or a whole number from " +
+           std::to_string(int64_t(SCORE_CP_MIN)) + " to " + std::to_string(int64_t(SCORE_CP_MAX));
+  }
+  try {
+    chess::unpack_checked(p.packed.data() + 32 * i);
+  } catch (const chess::FenError& e) {
+    return at + "packed is no legal position: " + e.what();
+  }
+  return "";
+}
+
+// Checks rows first, first + 1, ... of the file, held in p: EXIT_OK, or EXIT_INPUT after
+// naming the first bad one, before a record of them is written.
+int check_rows(const PositionColumns& p, size_t first, std::ostream& err) {
+  for (size_t i = 0; i < p.size(); ++i)
+    if (const std::string bad = bad_row(p, i, first + i); !bad.empty()) {
+      err << "chesshpc export: " << bad << "\n";
+      return EXIT_INPUT;
+    }
+  return EXIT_OK;
+}
+
 // Puts what the sink holds in place: EXIT_OK, or EXIT_IO after saying why not.
 int commit(Sink& sink, std::ostream& err) {
   const std::string error = sink.commit();
@@ -242,6 +274,7 @@ int export_positions(const ExportRequest& req, const h5::Group& file, Sink& sink
     PositionColumns p;
     try {
       p = read_selfplay_positions(file, unread, {first, batch});
+      if (int code = check_rows(p, first, err); code != EXIT_OK) return code;
       derive_filter_columns(p, first);
     } catch (const h5::Error& e) {
       err << "chesshpc export: " << e.what() << "\n";
@@ -269,6 +302,7 @@ int run_export(const ExportRequest& req, std::ostream& out, std::ostream& err) {
     }
     if (!req.format->make) {
       data.tables = read_selfplay_tables(f);
+      if (int code = check_rows(data.tables.positions, 0, err); code != EXIT_OK) return code;
       data.started = h5::read_attr(f, h5::STARTED);
       data.host = h5::read_attr(f, h5::HOST);
     }

@@ -1,6 +1,8 @@
 #include "jobs/export/pgn.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <sstream>
 
@@ -20,16 +22,32 @@ std::string pgn_termination(const std::string& t) {
   return "normal";
 }
 
+// Appends printf's text to s, however long: a buffer of a fixed size is what a damaged
+// score (1e300 centipawns) once overran.
+[[gnu::format(printf, 2, 3)]] void append_printf(std::string& s, const char* format, ...) {
+  va_list args, again;
+  va_start(args, format);
+  va_copy(again, args);
+  const int n = std::vsnprintf(nullptr, 0, format, args);
+  va_end(args);
+  const size_t at = s.size();
+  s.resize(at + size_t(std::max(n, 0)) + 1);
+  std::vsnprintf(s.data() + at, s.size() - at, format, again);
+  va_end(again);
+  s.pop_back();  // vsnprintf's terminating zero
+}
+
 // Row `row`'s comment: score/depth, then the time when the file has it, then the nodes.
 std::string move_comment(const PositionColumns& p, size_t row) {
-  char buf[96];
+  std::string s;
   const int mate = p.mate_in[row];
-  int n = mate ? std::snprintf(buf, sizeof buf, "%sM%d/%d", mate > 0 ? "+" : "-", std::abs(mate), p.depth[row])
-               : std::snprintf(buf, sizeof buf, "%+.2f/%d", p.score_cp[row] / 100, p.depth[row]);
-  if (row < p.time_ms.size())
-    n += std::snprintf(buf + n, sizeof buf - size_t(n), " %.3fs", double(p.time_ms[row]) / 1000);
-  std::snprintf(buf + n, sizeof buf - size_t(n), " %llun", (unsigned long long)p.nodes[row]);
-  return buf;
+  if (mate)
+    append_printf(s, "%sM%d/%d", mate > 0 ? "+" : "-", std::abs(mate), p.depth[row]);
+  else
+    append_printf(s, "%+.2f/%d", p.score_cp[row] / 100, p.depth[row]);
+  if (row < p.time_ms.size()) append_printf(s, " %.3fs", double(p.time_ms[row]) / 1000);
+  append_printf(s, " %llun", (unsigned long long)p.nodes[row]);
+  return s;
 }
 
 // " tc=10000+100ms" in a player's settings as PGN's TimeControl "10+0.1"; "" without one.

@@ -15,7 +15,7 @@ using namespace perft_file;
 
 namespace {
 
-constexpr const char* JOB_NAME = "perft_dedup";  // the file's job attribute
+constexpr const char* JOB_NAME = DEDUP_JOB;
 
 // A bucket and what is known of it: a row of /buckets.
 struct BucketRow {
@@ -27,7 +27,9 @@ struct BucketRow {
 };
 
 constexpr auto BUCKETS = h5::table(
-    "buckets", "one row per bucket of the dedup ply (a position's bucket: the top 14 bits of its placing hash, jobs/perft/dedup.h)",
+    "buckets",
+    "one row per bucket of the dedup ply (a position's bucket: the top 14 bits of its placing hash, "
+    "jobs/perft/dedup.h)",
     {
         h5::column<&BucketRow::positions>("positions",
                                           "unique positions of the bucket at the dedup ply (0 until done)"),
@@ -86,8 +88,9 @@ constexpr h5::Attr<std::string> BUCKET_HASH{"bucket_hash",
                                             "BoardCode::hash of the pieces of the side not to move, "
                                             "jobs/perft/dedup.h)"};
 
-constexpr h5::Attr<int64_t> DEDUP_PLY{"dedup_ply", "plies from the root to the deduplicated positions"};
 constexpr h5::Attr<int64_t> BUCKET_COUNT{"buckets", "buckets of the dedup ply: the rows of /buckets"};
+
+constexpr h5::Attr<int64_t> BUCKETS_DONE{"buckets_done", "buckets counted so far"};
 
 struct Root {
   DedupLayout layout;
@@ -98,7 +101,7 @@ constexpr auto ROOT = std::to_array({
     h5::attr<Root>(DEDUP_PLY, [](const Root& s) { return int64_t(s.layout.dedup_ply); }),
     h5::attr<Root>(BUCKET_COUNT, [](const Root& s) { return int64_t(s.r.run.size()); }),
     h5::attr<Root>(BUCKET_HASH, [](const Root&) { return std::string(BUCKET_HASH_NAME); }),
-    h5::attr<Root>("buckets_done", "buckets counted so far", [](const Root& s) { return int64_t(s.r.count_done()); }),
+    h5::attr<Root>(BUCKETS_DONE, [](const Root& s) { return int64_t(s.r.count_done()); }),
 });
 
 std::string readme() {
@@ -149,10 +152,38 @@ void DedupFile::write(const BucketResults& r) const {
   write_ending(file, {req_, r.load, total, started_, ranks_, r.this_run}, readme());
 }
 
+namespace {
+
+// Throws ResumeError unless what r read from the file agrees with what the file says of
+// it a second time: each done bucket's nodes (/buckets) with its sums (/bucket_divide),
+// the buckets done with buckets_done, and a complete file's total with their sum.
+void require_consistent(const h5::Group& f, const std::string& path, const std::vector<BucketRow>& rows,
+                        const BucketResults& r) {
+  const std::string cannot = "cannot resume from '" + path + "': ";
+  chess::u128 total = 0;
+  for (size_t b = 0; b < rows.size(); ++b) {
+    if (!r.done(b)) continue;
+    const chess::u128 sums = sum(r.divide[b]);
+    if (const std::optional<chess::u128> nodes = chess::parse_u128(rows[b].nodes); nodes != sums)
+      throw ResumeError(cannot + "bucket " + std::to_string(b) + "'s rows of /bucket_divide sum to " +
+                        chess::to_string(sums) + ", but its nodes in /buckets are " + rows[b].nodes);
+    total += sums;
+  }
+  if (const int64_t said = h5::read_attr(f, BUCKETS_DONE); said != int64_t(r.count_done()))
+    throw ResumeError(cannot + "its buckets_done is " + std::to_string(said) + ", but /buckets has " +
+                      std::to_string(r.count_done()) + " done");
+  if (!h5::read_attr(f, COMPLETE)) return;
+  if (const std::string said = h5::read_attr(f, TOTAL); said != chess::to_string(total))
+    throw ResumeError(cannot + "its total is " + said + ", but its buckets sum to " + chess::to_string(total));
+}
+
+}  // namespace
+
 BucketResults read_dedup_file(const std::string& path, DedupLayout layout) {
   h5::Group f = h5::open_read(path);
   require_same_root(f, path, JOB_NAME, layout.plan.root.fen(), layout.plan.depth);
   require_same(path, "dedup ply", h5::read_attr(f, DEDUP_PLY), int64_t(layout.dedup_ply));
+  require_same(path, "split depth", h5::read_attr(f, SPLIT_DEPTH), int64_t(layout.plan.split_depth));
   require_same(path, "number of buckets", h5::read_attr(f, BUCKET_COUNT), int64_t(DEDUP_BUCKETS));
   require_same(path, "bucket hash", h5::read_attr(f, BUCKET_HASH), std::string(BUCKET_HASH_NAME));
   std::vector<BucketRow> rows;
@@ -171,8 +202,13 @@ BucketResults read_dedup_file(const std::string& path, DedupLayout layout) {
     if (d.bucket < 0 || size_t(d.bucket) >= rows.size() || !r.done(size_t(d.bucket)) || d.root < 0 ||
         size_t(d.root) >= roots)
       throw ResumeError("cannot resume from '" + path + "': /bucket_divide names a bucket or root move it lacks");
-    r.divide[size_t(d.bucket)][size_t(d.root)] = chess::u128(d.nodes_hi) << 64 | d.nodes_lo;
+    chess::u128& n = r.divide[size_t(d.bucket)][size_t(d.root)];
+    if (n)
+      throw ResumeError("cannot resume from '" + path + "': /bucket_divide holds bucket " + std::to_string(d.bucket) +
+                        "'s root move " + std::to_string(d.root) + " twice");
+    n = chess::u128(d.nodes_hi) << 64 | d.nodes_lo;
   }
+  require_consistent(f, path, rows, r);
   h5::read_table(f, RANKS, r.load);
   h5::read_table(f, LEVELS, r.levels);
   return r;

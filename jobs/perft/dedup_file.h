@@ -63,8 +63,10 @@ class DedupFile {
 
 // The buckets an earlier run of the same job recorded in path, with this_run set to the next
 // run. Throws ResumeError naming the first difference when the file holds another job (FEN,
-// depth, dedup ply, buckets and their hash, rules version, Zobrist keys; not the split depth or the rank
-// count, which do not change the buckets), and h5::Error when it cannot be read.
+// depth, dedup ply, split depth, buckets and their hash, rules version, Zobrist keys; not the
+// rank count, which does not change the buckets) or disagrees with itself (a done bucket's
+// nodes and its /bucket_divide rows, buckets_done, a complete file's total), and h5::Error
+// when it cannot be read.
 BucketResults read_dedup_file(const std::string& path, DedupLayout layout);
 
 // Whether path holds a deduplicated perft job whose buckets are not all done.

@@ -19,7 +19,7 @@ using namespace perft_file;
 
 namespace {
 
-constexpr const char* JOB_NAME = "perft";  // the file's job attribute
+constexpr const char* JOB_NAME = SPLIT_JOB;
 
 // A unit of the plan and what is known of it: a row of /units.
 struct UnitRow {

@@ -50,10 +50,25 @@ chess::u128 write_divide(const h5::Group& file, const std::vector<chess::Move>& 
   return total;
 }
 
+namespace {
+
+// Why f, which holds no job_name, cannot be resumed: the other perft file with the option
+// that resumes it, or any other file.
+std::string not_this_job(const h5::Group& f, const std::string& path, const char* job_name) {
+  const std::string cannot = "cannot resume from '" + path + "': ";
+  if (h5::is_job(f, DEDUP_JOB))
+    return cannot + "it is a deduplicated perft file: resume it with --dedup-ply " +
+           std::to_string(h5::read_attr(f, DEDUP_PLY));
+  if (h5::is_job(f, SPLIT_JOB))
+    return cannot + "it is a perft file without deduplication: resume it without --dedup-ply";
+  return cannot + "it is not a chesshpc " + job_name + " file";
+}
+
+}  // namespace
+
 void require_same_root(const h5::Group& f, const std::string& path, const char* job_name, const std::string& fen,
                        int depth) {
-  if (!h5::is_job(f, job_name))
-    throw ResumeError("cannot resume from '" + path + "': it is not a chesshpc " + job_name + " file");
+  if (!h5::is_job(f, job_name)) throw ResumeError(not_this_job(f, path, job_name));
   require_same(path, "FEN", h5::read_attr(f, FEN), fen);
   require_same(path, "depth", h5::read_attr(f, DEPTH), int64_t(depth));
   require_same(path, "rules version", h5::read_attr(f, h5::RULES_VERSION), int64_t(chess::RULES_VERSION));

@@ -65,12 +65,19 @@ inline constexpr auto RANKS =
                   h5::column<&RankLoad::idle>("idle_seconds", "time waiting for work or results"),
               });
 
+// The job attributes of the two files: split into units (file.h), deduplicated
+// (dedup_file.h).
+inline constexpr const char* SPLIT_JOB = "perft";
+inline constexpr const char* DEDUP_JOB = "perft_dedup";
+
 // The root attributes --resume reads.
 inline constexpr h5::Attr<std::string> FEN{"fen", "the root position"};
 inline constexpr h5::Attr<int64_t> DEPTH{"depth", "plies counted from the root"};
 inline constexpr h5::Attr<int64_t> SPLIT_DEPTH{"split_depth", "plies from the root to the units"};
 inline constexpr h5::Attr<int64_t> COMPLETE{"complete", "1 when every unit is done, else 0"};
+inline constexpr h5::Attr<std::string> TOTAL{"total", "complete files only: the total, exact decimal text"};
 inline constexpr h5::Attr<int64_t> RUNS{"runs", "runs of the job so far: 1, then 2 after the first --resume, ..."};
+inline constexpr h5::Attr<int64_t> DEDUP_PLY{"dedup_ply", "plies from the root to the deduplicated positions"};
 inline constexpr int64_t RULES_VERSION_OF_BUILD = chess::RULES_VERSION;
 inline constexpr h5::Attr<uint64_t> ZOBRIST_SEED{
     "zobrist_seed", "seed of the Zobrist keys: the default set, or the verification set (--verify-keys)"};
@@ -112,8 +119,7 @@ inline constexpr auto ENDING = std::to_array({
                      [](const Ending& s) { return hosts(s.load); }),
     h5::attr<Ending>(ZOBRIST_SEED, [](const Ending&) { return uint64_t(chess::zobrist::seed()); }),
     h5::attr<Ending>(
-        "total", "complete files only: the total, exact decimal text",
-        [](const Ending& s) { return s.total ? std::optional(chess::to_string(*s.total)) : std::nullopt; }),
+        TOTAL, [](const Ending& s) { return s.total ? std::optional(chess::to_string(*s.total)) : std::nullopt; }),
     h5::attr<Ending>("total_hi", "complete files only: high 64 bits of the total",
                      [](const Ending& s) { return s.total ? std::optional(uint64_t(*s.total >> 64)) : std::nullopt; }),
     h5::attr<Ending>("total_lo", "complete files only: low 64 bits of the total",
@@ -142,7 +148,8 @@ void require_same(const std::string& path, const char* what, const T& theirs, co
 }
 
 // Throws ResumeError unless f holds job_name from this FEN, at this depth, with this
-// build's rules version and Zobrist key set.
+// build's rules version and Zobrist key set. A file of the other perft job is named as
+// what it is, with the option that resumes it.
 void require_same_root(const h5::Group& f, const std::string& path, const char* job_name, const std::string& fen,
                        int depth);
 

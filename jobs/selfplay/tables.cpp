@@ -246,7 +246,8 @@ constexpr auto POSITIONS = h5::table(
         h5::fixed_width(
             h5::column<&PositionColumns::best>("best", "the search's best move (UCI); differs from move when sampled"),
             chess::UCI_MOVE_BYTES),
-        h5::column<&PositionColumns::score_cp>("score_cp", "search score in centipawns, mover's view; NaN if none"),
+        h5::column<&PositionColumns::score_cp>(
+            "score_cp", "search score in centipawns, mover's view: a whole number from -2^31 to 2^31 - 1; NaN if none"),
         h5::column<&PositionColumns::mate_in>("mate_in", "mate in N moves, mover's view (negative: mated); 0 if none"),
         h5::column<&PositionColumns::depth>("depth", "search depth reached"),
         h5::column<&PositionColumns::nodes>("nodes", "search nodes"),

@@ -46,6 +46,11 @@ struct PositionColumns {
   size_t size() const { return game.size(); }
 };
 
+// /positions/score_cp's range besides NaN: a player's `score cp`, which UCI gives and
+// selfplay keeps as an int (the built-in search's stay within +-31871). Export refuses a
+// row outside it.
+inline constexpr double SCORE_CP_MIN = -2147483648.0, SCORE_CP_MAX = 2147483647.0;
+
 // The mover's game result as /positions/wdl holds it (the form trainers' files use).
 enum Wdl : int32_t { WDL_LOSS = -1, WDL_DRAW = 0, WDL_WIN = 1, WDL_NONE = 2 };
 Wdl wdl_of(double mover_result);

@@ -14,8 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "core/movegen.h"
 #include "jobs/io/h5.h"
+#include "jobs/selfplay/game.h"
 #include "jobs/selfplay/tables.h"
+#include "jobs/uci/engine.h"
 #include "tests/run_command.h"
 
 namespace {
@@ -210,4 +213,45 @@ TEST(EngineFaults, SelfplayEngineThatCannotStartAgainStopsTheBatchKeepingItsGame
   ASSERT_EQ(resumed.code, 0) << resumed.err;
   EXPECT_EQ(resumed.out.rfind("selfplay: 4 games (3 resumed), ", 0), 0u) << resumed.out;
   EXPECT_EQ(games_of(dir + "s.h5").games.plies, (std::vector<int32_t>{2, 8, 4, 8}));
+}
+
+namespace {
+
+// A player whose engine is gone before the game: new_game() throws, as UciEngine's does
+// when the engine exited between games.
+struct GonePlayer : chesshpc::Player {
+  std::string name() const override { return "gone"; }
+  void new_game() override { throw chesshpc::UciExited("engine 'gone' exited"); }
+  chesshpc::MoveChoice choose(const chess::Game&, const std::optional<chesshpc::Clocks>&, chess::Random&) override {
+    ADD_FAILURE() << "asked for a move";
+    return {};
+  }
+};
+
+// Plays the first legal move.
+struct FirstMovePlayer : chesshpc::Player {
+  std::string name() const override { return "first"; }
+  void new_game() override {}
+  chesshpc::MoveChoice choose(const chess::Game& game, const std::optional<chesshpc::Clocks>&,
+                              chess::Random&) override {
+    chesshpc::MoveChoice c;
+    c.move = c.best = chess::legal_moves(game.position())[0];
+    return c;
+  }
+};
+
+}  // namespace
+
+// The error comes before the first move: the game ends there as an error game, as an
+// error at a move does (it escaped play_game, and so ended the batch as exit 6).
+TEST(EngineFaults, PlayerThatFailsItsNewGameEndsTheGameBeforeAMove) {
+  GonePlayer gone;
+  FirstMovePlayer other;
+  for (uint64_t index : {0, 1}) {  // White, then Black
+    chesshpc::GameRecord g = chesshpc::play_game(chesshpc::GameSpec{}, index, gone, other);
+    EXPECT_EQ(g.ending, chesshpc::Ending::ERROR);
+    EXPECT_EQ(g.result, chess::Result::ONGOING);
+    EXPECT_EQ(g.termination, "error: gone: engine 'gone' exited");
+    EXPECT_EQ(g.plies.size(), 0u);
+  }
 }

@@ -129,8 +129,9 @@ Payload SelfplayBatch::compute(size_t unit) {
   return encode_games(games, lost);
 }
 
-// A unit that an earlier run half finished (possible only when --games-per-unit changed)
-// is played whole again; the games the file already holds are dropped here.
+// A unit that an earlier run half finished (with another --games-per-unit, or stopped
+// short by a player that could not start again) is played whole again; the games the
+// file already holds are dropped here.
 Recorded SelfplayBatch::record(size_t, Payload&& result, double, int) {
   Recorded r;
   std::string lost;

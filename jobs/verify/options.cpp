@@ -28,7 +28,9 @@ const CommandOptions VERIFY_OPTIONS = command_options(
         {"seed", "S", "with --random: the seed (default 1)"},
         {"chess960", "", "the engine plays Chess960 (UCI_Chess960; --fen read as Chess960, --random from 960 starts)"},
         {"threads", "N", "engine processes run at once, on each rank (default 1)"},
-        {"timeout", "S", "seconds an engine may take for one query before it is killed and restarted (default 60)"},
+        {"timeout", "S",
+         "seconds from a command to its answer (uciok, readyok, a query's total) before the engine is killed and "
+         "restarted (default 60)"},
         {"save-epd", "FILE", "write the positions checked with chesshpc's counts as EPD, to repeat a run"},
         out_option("write positions, depths, counts, engine time and every mismatch with its drill-down path to HDF5"),
         force_option(),

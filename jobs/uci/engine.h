@@ -34,8 +34,9 @@ struct UciExited : UciError {
 // fault (UciError), so that one endless line cannot grow memory.
 inline constexpr size_t MAX_LINE_BYTES = size_t(1) << 20;
 
-// What selfplay's and the bench's engines get, and verify's by default its --timeout:
-// seconds from `uci` to `uciok`, and from each `isready` to `readyok`.
+// Seconds from `uci` to `uciok`, and from each `isready` to `readyok`, unless the caller
+// says otherwise (the bench's Stockfish; selfplay's --timeout by default; verify gives its
+// --timeout).
 inline constexpr double UCI_HANDSHAKE_SECONDS = 10;
 // Seconds a search may overrun its limit's time (movetime, or the longer clock) before the
 // engine counts as hung: a node or depth limit has no time, so its bestmove must come

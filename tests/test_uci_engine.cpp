@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "core/movegen.h"
 #include "core/position.h"
@@ -20,6 +21,16 @@ const char* STOCKFISH = "/usr/games/stockfish";
 bool legal(const std::string& fen, const std::string& move) {
   chess::Position pos = fen == "startpos" ? chess::Position::start() : chess::Position::from_fen(fen);
   return chess::parse_uci(pos, move).has_value();
+}
+
+// A stand-in that answers uci and isready, and `other` (a case of the shell's), nothing
+// else: an executable script in the test's temp dir.
+std::string handshake_only(const std::string& name, const std::string& other) {
+  std::string path = testing::TempDir() + name;
+  std::ofstream(path) << "#!/bin/sh\nwhile read -r c rest; do\n  case \"$c\" in\n    uci) echo uciok ;;\n"
+                      << "    isready) echo readyok ;;\n    " << other << "\n  esac\ndone\n";
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  return path;
 }
 
 }  // namespace
@@ -89,8 +100,8 @@ TEST(UciEngine, EngineThatHangsTimesOut) {
   try {
     UciEngine e("sleep 30", {}, 0.3);
     FAIL() << "no uciok from 'sleep'";
-  } catch (const UciError& e) {
-    EXPECT_NE(std::string(e.what()).find("did not answer in time"), std::string::npos) << e.what();
+  } catch (const UciTimeout& e) {
+    EXPECT_STREQ(e.what(), "engine 'sleep 30' sent no uciok within 0.3 s of uci");
   }
   // The destructor kills the hung process instead of waiting for it.
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10);
@@ -108,13 +119,7 @@ TEST(UciEngine, StockfishPerftCountsNodes) {
 
 TEST(UciEngine, PerftWithoutACountTimesOut) {
   // Answers the handshake, never a perft.
-  std::string path = testing::TempDir() + "uci_no_perft.sh";
-  {
-    std::ofstream script(path);
-    script << "#!/bin/sh\nwhile read -r c rest; do\n  case \"$c\" in\n    uci) echo uciok ;;\n"
-           << "    isready) echo readyok ;;\n    quit) exit 0 ;;\n  esac\ndone\n";
-  }
-  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  std::string path = handshake_only("uci_no_perft.sh", "quit) exit 0 ;;");
   UciEngine e(path);
   try {
     e.perft("startpos", 3, 0.3);
@@ -122,4 +127,52 @@ TEST(UciEngine, PerftWithoutACountTimesOut) {
   } catch (const UciError& err) {
     EXPECT_NE(std::string(err.what()).find("did not answer in time"), std::string::npos) << err.what();
   }
+}
+
+namespace {
+
+// The lines of `sh -c text`, read as an engine's are, until its end.
+std::vector<std::string> lines_of(const std::string& text) {
+  ChildProcess child({"sh", "-c", text}, "lines");
+  std::vector<std::string> lines;
+  const Deadline deadline = deadline_in(20);
+  while (std::optional<std::string> line = child.next_line(deadline)) lines.push_back(*line);
+  return lines;
+}
+
+}  // namespace
+
+// A line of MAX_LINE_BYTES is read whole (and a last line without its end too); one byte
+// more is an engine fault, so that an engine printing without end costs bounded memory.
+TEST(UciEngine, LinesAreCappedAtMaxLineBytes) {
+  ASSERT_EQ(MAX_LINE_BYTES, 1048576u);
+  std::vector<std::string> lines = lines_of("head -c 1048576 /dev/zero | tr '\\0' x; echo; printf 'next\\r\\nlast'");
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0], std::string(MAX_LINE_BYTES, 'x'));
+  EXPECT_EQ(lines[1], "next");  // its CR dropped
+  EXPECT_EQ(lines[2], "last");
+  try {
+    lines_of("head -c 1048577 /dev/zero | tr '\\0' x; echo");
+    FAIL() << "a line past the cap was read";
+  } catch (const UciError& e) {
+    EXPECT_STREQ(e.what(), "engine 'lines' sent a line longer than 1048576 bytes");
+  }
+}
+
+// A search that never ends: the bestmove's deadline is the limit's time plus the margin
+// from go, the engine is marked failed (a late bestmove would answer the next go), and
+// destroying it kills it at once.
+TEST(UciEngine, BestmoveThatNeverComesTimesOutAndMarksTheEngineFailed) {
+  std::string path = handshake_only("uci_no_bestmove.sh", "go) echo 'info depth 1' ;;");
+  auto e = std::make_unique<UciEngine>(path);
+  EXPECT_FALSE(e->failed());
+  UciLimits limits;
+  limits.movetime_ms = 100;
+  try {
+    e->go("startpos", {}, limits, 0.2);
+    FAIL() << "a bestmove from an engine that gives none";
+  } catch (const UciTimeout& err) {
+    EXPECT_STREQ(err.what(), ("engine '" + path + "' sent no bestmove within 0.3 s of go").c_str());
+  }
+  EXPECT_TRUE(e->failed());
 }

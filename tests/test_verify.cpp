@@ -15,26 +15,15 @@
 #include <string>
 #include <vector>
 
+#include "tests/run_command.h"
+
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
+using Result = chesshpc::testing_support::CommandResult;
 
-// Runs a shell command line; stderr goes to a file of the test's own (ctest runs the
-// tests of this file concurrently).
 Result run(const std::string& command) {
-  std::string err_file = testing::TempDir() + testing::UnitTest::GetInstance()->current_test_info()->name() + ".stderr";
-  Result r{};
-  FILE* p = popen((command + " 2>" + err_file).c_str(), "r");
-  std::array<char, 4096> buf;
-  for (size_t n; (n = fread(buf.data(), 1, buf.size(), p)) > 0;) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream e(err_file);
-  r.err.assign(std::istreambuf_iterator<char>(e), {});
-  return r;
+  return chesshpc::testing_support::run_command(
+      command, testing::TempDir() + testing::UnitTest::GetInstance()->current_test_info()->name() + ".stderr");
 }
 
 Result verify(const std::string& args) { return run(std::string(CHESSHPC_BIN) + " verify " + args); }

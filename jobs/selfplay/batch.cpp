@@ -94,34 +94,30 @@ UnitJobInfo SelfplayBatch::info() const {
   return i;
 }
 
-SelfplayBatch::Players& SelfplayBatch::my_players() {
+std::string SelfplayBatch::ready_players() {
   Players& p = players_.local();
-  if (!p.first && p.error.empty()) {
+  for (auto [player, spec] : {std::pair{&p.first, &req_.first}, std::pair{&p.second, &req_.second}}) {
+    if (*player && !(*player)->failed()) continue;
+    player->reset();  // a failed engine is killed before its successor starts
     try {
-      p.first = make_player(req_.first, req_), p.second = make_player(req_.second, req_);
+      *player = make_player(*spec, req_);
     } catch (const std::exception& e) {
-      p.error = e.what();
+      return "player '" + spec->label() + "' could not be started again: " + e.what();
     }
   }
-  return p;
+  return "";
 }
 
-GameRecord SelfplayBatch::failed_game(uint64_t index, const std::string& why) const {
-  GameRecord g;
-  g.index = index;
-  g.opening.start = chess::Position::start();
-  g.white = (index % 2 ? req_.second : req_.first).label(), g.black = (index % 2 ? req_.first : req_.second).label();
-  g.ending = Ending::ERROR, g.termination = "error: " + why;
-  g.first_fire.fill(-1);
-  return g;
-}
-
-// On the calling thread: a rank plays as many units at once as it has threads.
+// On the calling thread: a rank plays as many units at once as it has threads. A player
+// that failed a game (an engine that hung or exited) is started again for the next one;
+// when it cannot be, the unit ends there and says why.
 Payload SelfplayBatch::compute(size_t unit) {
   std::vector<GameRecord> games;
-  Players& p = my_players();
+  std::string lost;
   for (uint64_t i = unit * per_unit_; i < std::min(req_.games, (unit + 1) * per_unit_); ++i) {
-    games.push_back(p.error.empty() ? play_game(spec_, i, *p.first, *p.second) : failed_game(i, p.error));
+    if (lost = ready_players(); !lost.empty()) break;
+    Players& p = players_.local();
+    games.push_back(play_game(spec_, i, *p.first, *p.second));
     GameRecord& g = games.back();
     const bool swapped = g.index % 2;  // the second player has White in odd games
     const PlayerSpec &white = swapped ? req_.second : req_.first, &black = swapped ? req_.first : req_.second;
@@ -130,14 +126,18 @@ Payload SelfplayBatch::compute(size_t unit) {
     g.white_settings = player_settings(white, req_), g.black_settings = player_settings(black, req_);
     g.seed = req_.seed;
   }
-  return encode_games(games);
+  return encode_games(games, lost);
 }
 
-// A unit that an earlier run half finished (possible only when --games-per-unit changed)
-// is played whole again; the games the file already holds are dropped here.
+// A unit that an earlier run half finished (with another --games-per-unit, or stopped
+// short by a player that could not start again) is played whole again; the games the
+// file already holds are dropped here.
 Recorded SelfplayBatch::record(size_t, Payload&& result, double, int) {
   Recorded r;
-  for (const GameRecord& g : decode_games(result)) {
+  std::string lost;
+  std::vector<GameRecord> games = decode_games(result, &lost);
+  if (lost_player_.empty()) lost_player_ = lost;
+  for (const GameRecord& g : games) {
     if (done_.count(g.index)) continue;
     unsaved_.append(g);
     ++r.items, r.work += g.plies.size();
@@ -156,7 +156,9 @@ std::function<uint64_t()> SelfplayBatch::checkpoint() {
   if (req_.out.empty()) return {};
   SelfplayTables games = take_unwritten();
   games.append(std::exchange(unsaved_, {}));
-  return [this, games = std::move(games), in_file = done_.size() + recorded_] {
+  const uint64_t in_file = done_.size() + recorded_;
+  if (games.games.size() == 0) return [in_file] { return in_file; };  // no new games: no empty part
+  return [this, games = std::move(games), in_file] {
     try {
       store_.write_part(games);
     } catch (...) {
@@ -164,7 +166,7 @@ std::function<uint64_t()> SelfplayBatch::checkpoint() {
       unwritten_.append(games);
       throw;
     }
-    return uint64_t(in_file);
+    return in_file;
   };
 }
 
@@ -261,6 +263,7 @@ void print_summary(const SelfplayRequest& req, const SelfplayTables& t, const Un
 // A dataset that cannot be written still has its summary printed; its games stay in the
 // parts (those written), and --resume plays the others again and writes the file.
 int SelfplayBatch::finish(const UnitRun& run, std::ostream& out, std::ostream& err) {
+  if (!lost_player_.empty()) return stop_for_lost_player(err);
   SelfplayTables all = take_unwritten();
   all.append(std::exchange(unsaved_, {}));
   const PairSequence* sprt = sprt_ ? &*sprt_ : nullptr;
@@ -278,8 +281,8 @@ int SelfplayBatch::finish(const UnitRun& run, std::ostream& out, std::ostream& e
   }
   // A decided SPRT keeps the pairs up to its decision: the same games on any number of
   // ranks, whichever units were still out when it came.
-  const uint64_t kept = enough() ? 2 * sprt_->pairs() : req_.games;
-  if (enough()) all.keep_games_before(kept);
+  const uint64_t kept = sprt_decided() ? 2 * sprt_->pairs() : req_.games;
+  if (sprt_decided()) all.keep_games_before(kept);
   // Games of earlier runs the file keeps: a resumed batch's parts may hold games past the
   // decision, which the file leaves out as it leaves out this run's.
   const size_t resumed = size_t(std::distance(done_.begin(), done_.lower_bound(kept)));
@@ -291,6 +294,29 @@ int SelfplayBatch::finish(const UnitRun& run, std::ostream& out, std::ostream& e
       "selfplay", unwritten,
       "the games written so far stay in '" + store_.parts_dir() + "' (--resume plays the others and writes the file)",
       err);
+}
+
+// The batch cannot go on, but what it played stands: the games since the last checkpoint
+// become a part, and --resume plays the others once the engine starts again.
+int SelfplayBatch::stop_for_lost_player(std::ostream& err) {
+  SelfplayTables games = take_unwritten();
+  games.append(std::exchange(unsaved_, {}));
+  const uint64_t finished = done_.size() + recorded_;
+  err << "chesshpc selfplay: " << lost_player_ << "; the batch stops";
+  if (req_.out.empty()) {
+    err << " after " << finished << " of " << req_.games << " games (without --out nothing is kept)\n";
+    return EXIT_INPUT;
+  }
+  const std::string unwritten = h5::write_error([&] {
+    if (games.games.size()) store_.write_part(games);
+  });
+  if (!unwritten.empty()) {
+    err << ", and the games since the last checkpoint could not be saved: " << unwritten << "\n";
+    return EXIT_IO;
+  }
+  err << ": its " << finished << " finished games of " << req_.games << " are kept in '" << store_.parts_dir()
+      << "', and --resume continues it: " << req_.command_line << (req_.resume ? "" : " --resume") << "\n";
+  return EXIT_INPUT;
 }
 
 }  // namespace chesshpc

@@ -42,20 +42,25 @@ class SelfplayBatch : public UnitJob {
   Payload compute(size_t unit) override;
   Recorded record(size_t unit, Payload&& result, double seconds, int rank) override;
   std::function<uint64_t()> checkpoint() override;
-  bool enough() const override { return sprt_ && sprt_->decision() != SprtDecision::NONE; }
+  // An SPRT decided, or a player could not be started again: no more units.
+  bool enough() const override { return sprt_decided() || !lost_player_.empty(); }
   std::string progress_detail() const override;
   int finish(const UnitRun& run, std::ostream& out, std::ostream& err) override;
 
  private:
   // Each thread keeps its own pair of players for every game it plays (external engines
-  // start once per thread, not once per game).
+  // start once per thread, not once per game, and again after a game they failed).
   struct Players {
     std::unique_ptr<Player> first, second;
-    std::string error;  // why they could not start
   };
-  Players& my_players();
-  GameRecord failed_game(uint64_t index, const std::string& why) const;
+  // Starts this thread's players that are missing or failed; returns why one could not
+  // start, empty when both are ready.
+  std::string ready_players();
+  bool sprt_decided() const { return sprt_ && sprt_->decision() != SprtDecision::NONE; }
   SelfplayTables take_unwritten();  // and leaves none
+  // After a player could not be started again: the games so far saved as a part, and the
+  // line that says so. Returns the ExitCode.
+  int stop_for_lost_player(std::ostream& err);
 
   SelfplayRequest req_;
   uint64_t per_unit_ = GAMES_PER_UNIT;
@@ -71,7 +76,8 @@ class SelfplayBatch : public UnitJob {
   // checkpoint's writer adds to them outside the driver's lock, hence the mutex.
   std::mutex unwritten_mutex_;
   SelfplayTables unwritten_;
-  uint64_t recorded_ = 0;  // games recorded by this run
+  uint64_t recorded_ = 0;    // games recorded by this run
+  std::string lost_player_;  // the first unit's word that a player could not start again
   std::map<std::string, uint64_t> results_;
   std::optional<PairSequence> sprt_;  // --sprt, over the games of earlier runs too
   double search_seconds_ = 0;

@@ -47,6 +47,11 @@ void finish(GameRecord& rec, Ending ending, chess::Result result, std::string te
   rec.ending = ending, rec.result = result, rec.termination = std::move(termination);
 }
 
+// A player that threw ends the game there, as an error.
+void player_error(GameRecord& rec, const Player& player, const std::exception& e) {
+  finish(rec, Ending::ERROR, chess::Result::ONGOING, "error: " + player.name() + ": " + e.what());
+}
+
 // The clocks as the mover's engine is told them (UCI's wtime and btime). An opponent without
 // a clock (a node, depth or movetime limit) is shown the mover's own time and increment,
 // as cutechess-cli and fastchess do, so that an engine's time management sees an even game.
@@ -73,7 +78,13 @@ GameRecord play_game(const GameSpec& spec, uint64_t index, Player& first, Player
     game.play(m);
     rec.plies.push_back({m, m, {}, {}, 0, 0, true});
   }
-  white.new_game(), black.new_game();
+  for (Player* p : {&white, &black}) {
+    try {
+      if (rec.ending != Ending::ERROR) p->new_game();
+    } catch (const std::exception& e) {
+      player_error(rec, *p, e);
+    }
+  }
   chess::Random vary = chess::stream(spec.seed, index, VARIATION_STREAM);
   chess::Random rng = chess::stream(spec.seed, index, PLAY_STREAM);
   // By colour: the first player's clock is White's in even games.
@@ -85,7 +96,7 @@ GameRecord play_game(const GameSpec& spec, uint64_t index, Player& first, Player
   const Adjudication& adj = spec.adjudication;
   Streaks streaks;
 
-  while (!game.over()) {
+  while (rec.ending != Ending::ERROR && !game.over()) {
     const chess::Position& pos = game.position();
     const chess::Color us = pos.side_to_move();
     if (std::string full = pos.clock_overflow(); !full.empty()) {
@@ -110,7 +121,7 @@ GameRecord play_game(const GameSpec& spec, uint64_t index, Player& first, Player
     try {
       c = player.choose(game, timed[us] ? seen_by(*clock, us, timed[~us]) : std::optional<Clocks>(), rng);
     } catch (const std::exception& e) {
-      finish(rec, Ending::ERROR, chess::Result::ONGOING, std::string("error: ") + player.name() + ": " + e.what());
+      player_error(rec, player, e);
       break;
     }
     rec.search_seconds += c.seconds;

@@ -50,6 +50,9 @@ class Player {
   // has a clock, none when it moves by its own limits; rng: the game's own stream for any
   // random choice.
   virtual MoveChoice choose(const chess::Game& game, const std::optional<Clocks>& clocks, chess::Random& rng) = 0;
+  // True once the player cannot be trusted to answer again (an external engine that timed
+  // out, exited or broke the protocol): the batch starts a new one before the next game.
+  virtual bool failed() const { return false; }
   // The next move's node limit is the player's times factor (GameSpec::variation), set
   // before each choose(); players without a node limit ignore it.
   void set_node_factor(double factor) { node_factor_ = factor; }
@@ -115,7 +118,9 @@ struct GameSpec {
   double variation = 0;
 };
 
-// Plays game `index`: `first` has White in even games and Black in odd ones.
+// Plays game `index`: `first` has White in even games and Black in odd ones. A player that
+// throws (new_game() or choose(): an engine that hangs, exits, or answers what is no move)
+// ends the game as an error, result `*` and termination "error: NAME: what".
 GameRecord play_game(const GameSpec& spec, uint64_t index, Player& first, Player& second);
 
 }  // namespace chesshpc

@@ -20,7 +20,7 @@ chess::Move move_from(const chess::Position& pos, const std::string& uci) {
 
 }  // namespace
 
-std::vector<char> encode_games(const std::vector<GameRecord>& games) {
+std::vector<char> encode_games(const std::vector<GameRecord>& games, const std::string& stopped) {
   ByteWriter w;
   w.put(uint32_t(games.size()));
   for (const GameRecord& g : games) {
@@ -42,10 +42,11 @@ std::vector<char> encode_games(const std::vector<GameRecord>& games) {
     w.put(uint8_t(g.perpetual_check)), w.put(int32_t(g.checks[0])), w.put(int32_t(g.checks[1]));
     w.put(g.search_seconds);
   }
+  if (!stopped.empty()) w.put(stopped);  // after the games: a unit played whole ends there
   return w.take();
 }
 
-std::vector<GameRecord> decode_games(const std::vector<char>& bytes) {
+std::vector<GameRecord> decode_games(const std::vector<char>& bytes, std::string* stopped) {
   ByteReader r(bytes, "truncated game records");
   std::vector<GameRecord> games(r.get<uint32_t>());
   for (GameRecord& g : games) {
@@ -81,7 +82,9 @@ std::vector<GameRecord> decode_games(const std::vector<char>& bytes) {
     g.checks[0] = r.get<int32_t>(), g.checks[1] = r.get<int32_t>();
     g.search_seconds = r.get<double>();
   }
+  std::string why = r.done() ? "" : r.text();
   if (!r.done()) throw std::runtime_error("trailing bytes after game records");
+  if (stopped) *stopped = why;
   return games;
 }
 

@@ -66,7 +66,8 @@ std::string player_settings(const PlayerSpec& p, const SelfplayRequest& req) {
 std::unique_ptr<Player> make_player(const PlayerSpec& spec, const SelfplayRequest& req) {
   if (spec.command.empty())
     return std::make_unique<SearchPlayer>(req.limits_of(spec), req.hash_bytes, req.temperature, req.sample_plies);
-  return std::make_unique<UciPlayer>(spec.command, spec.options, req.limits_of(spec), req.variant != Variant::STANDARD);
+  return std::make_unique<UciPlayer>(spec.command, spec.options, req.limits_of(spec), req.variant != Variant::STANDARD,
+                                     req.engine_timeout);
 }
 
 }  // namespace chesshpc

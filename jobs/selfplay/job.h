@@ -63,8 +63,11 @@ struct SelfplayRequest : RulesetChoice, ResultFile, Reporting {
   double temperature = 0;                // built-in: softmax sampling over root moves...
   int sample_plies = 0;                  // ...in the first this many plies of each side's own moves
   double variation = DEFAULT_VARIATION;  // GameSpec::variation (--variation; 0: off)
-  std::optional<SprtSpec> sprt;          // --sprt: stop the batch once decided
-  int games_per_unit = 0;                // 0: GAMES_PER_UNIT (jobs/selfplay/batch.h)
+  // --timeout: an external engine's handshake deadline and its bestmove's margin (UciPlayer).
+  // Not in identity(): it decides no game an engine answers in time.
+  double engine_timeout = UCI_HANDSHAKE_SECONDS;
+  std::optional<SprtSpec> sprt;  // --sprt: stop the batch once decided
+  int games_per_unit = 0;        // 0: GAMES_PER_UNIT (jobs/selfplay/batch.h)
   int threads = 0;
   bool dedup = false;  // write each position once
   std::string command_line;

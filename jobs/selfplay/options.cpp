@@ -75,7 +75,11 @@ std::vector<OptionSpec> player_options() {
        true},
       {"variation", "F",
        "node limits vary by up to F (a fraction) either way at each move, drawn from (seed, game), so that "
-       "game pairs differ; 0: exact limits (default: 0.25)"}};
+       "game pairs differ; 0: exact limits (default: 0.25)"},
+      {"timeout", "S",
+       "seconds an external engine has for uciok and each readyok, and beyond its move's time (movetime or the "
+       "clock; none for nodes and depth) for its bestmove, before it counts as hung: the game is an error and the "
+       "engine restarted (default: 10)"}};
 }
 
 // chesshpc, or uci:COMMAND with the --uci-options; what: the option that named it.
@@ -282,6 +286,7 @@ SelfplayRequest selfplay_request(const Options& opt, const std::string& command_
   if (limits_given > 1) throw UsageError("selfplay needs one of --nodes, --depth, --movetime or --tc");
   read_players(opt, req, limits_given);
   req.variation = opt.get_double("variation", DEFAULT_VARIATION, 0, 0.5);
+  req.engine_timeout = opt.get_double("timeout", UCI_HANDSHAKE_SECONDS, 0.01, 86400);
   req.sprt = read_sprt(opt);
   read_openings(opt, req);
   read_ruleset_choice(opt, req);

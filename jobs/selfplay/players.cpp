@@ -17,9 +17,10 @@ std::vector<std::pair<std::string, std::string>> with_chess960(
 }  // namespace
 
 UciPlayer::UciPlayer(const std::string& command, const std::vector<std::pair<std::string, std::string>>& options,
-                     MoveLimits limits, bool chess960)
-    : engine_(command, with_chess960(options, chess960)),
+                     MoveLimits limits, bool chess960, double timeout)
+    : engine_(command, with_chess960(options, chess960), timeout),
       limits_(limits),
+      timeout_(timeout),
       name_(engine_.name().empty() ? command : engine_.name()) {}
 
 MoveChoice UciPlayer::choose(const chess::Game& game, const std::optional<Clocks>& clocks, chess::Random&) {
@@ -33,7 +34,7 @@ MoveChoice UciPlayer::choose(const chess::Game& game, const std::optional<Clocks
     limits.nodes = game_nodes(limits_.nodes), limits.depth = limits_.depth, limits.movetime_ms = limits_.movetime_ms;
   }
   // From the game's start with every move, so that the engine sees repetitions.
-  UciAnswer a = engine_.go(game.start().fen(), moves, limits);
+  UciAnswer a = engine_.go(game.start().fen(), moves, limits, timeout_);
   MoveChoice c;
   std::optional<chess::Move> m = chess::parse_uci(game.position(), a.bestmove);
   if (!m) throw UciError("engine '" + name_ + "' answered '" + a.bestmove + "', not a legal move");

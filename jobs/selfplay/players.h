@@ -20,17 +20,22 @@ struct MoveLimits {
 // An external engine over UCI: `uci:/usr/games/stockfish` on the command line. With
 // chess960 the engine gets `setoption name UCI_Chess960 value true` before any other
 // option, and castling moves go both ways king-takes-rook (e1h1), as UCI_Chess960 asks.
+// Deadlines, each from the command sent: `timeout` seconds for uciok and each readyok, and
+// a bestmove within the move's time (movetime, or the longer clock; none for a node or
+// depth limit) plus `timeout` of go.
 class UciPlayer : public Player {
  public:
   UciPlayer(const std::string& command, const std::vector<std::pair<std::string, std::string>>& options,
-            MoveLimits limits, bool chess960 = false);
+            MoveLimits limits, bool chess960 = false, double timeout = UCI_HANDSHAKE_SECONDS);
   std::string name() const override { return name_; }
   void new_game() override { engine_.new_game(); }
   MoveChoice choose(const chess::Game& game, const std::optional<Clocks>& clocks, chess::Random& rng) override;
+  bool failed() const override { return engine_.failed(); }
 
  private:
   UciEngine engine_;
   MoveLimits limits_;
+  double timeout_;
   std::string name_;
 };
 

@@ -51,7 +51,18 @@ void parse_info(const std::string& line, UciAnswer& a) {
   }
 }
 
+// 2 as "2 s", 0.25 as "0.25 s".
+std::string seconds_text(double seconds) {
+  std::ostringstream s;
+  s << seconds << " s";
+  return s.str();
+}
+
 }  // namespace
+
+Deadline deadline_in(double seconds) {
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
 
 std::vector<std::string> split_command_line(const std::string& command) {
   std::vector<std::string> words;
@@ -105,10 +116,12 @@ ChildProcess::ChildProcess(const std::vector<std::string>& words, const std::str
   }
 }
 
+// The output's end is closed first: a child still printing (`yes`) then ends at once on
+// its broken pipe instead of taking the second of grace.
 ChildProcess::~ChildProcess() {
   close_input();
-  wait_end(1);
   if (from_child_ >= 0) close(from_child_);
+  wait_end(1);
 }
 
 void ChildProcess::close_input() {
@@ -126,7 +139,7 @@ void ChildProcess::kill_now() {
 std::string ChildProcess::wait_end(double seconds) {
   if (pid_ <= 0) return "";
   int status = 0;
-  auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  const Deadline deadline = deadline_in(seconds);
   while (waitpid(pid_, &status, WNOHANG) == 0) {
     if (Clock::now() > deadline) {
       kill_now();
@@ -154,67 +167,106 @@ void ChildProcess::send(const std::string& line) {
   }
 }
 
-std::optional<std::string> ChildProcess::next_line(double seconds) {
-  auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+std::optional<std::string> ChildProcess::next_line(Deadline deadline) {
+  constexpr size_t CHUNK = 65536;
   while (true) {
-    if (size_t eol = buffer_.find('\n'); eol != std::string::npos) {
-      std::string line = buffer_.substr(0, eol);
-      buffer_.erase(0, eol + 1);
+    if (size_t eol = buffer_.find('\n', scanned_); eol != std::string::npos || (ended_ && begin_ < buffer_.size())) {
+      if (eol == std::string::npos) eol = buffer_.size();  // a last line without its end
+      if (eol - begin_ > MAX_LINE_BYTES) break;
+      std::string line = buffer_.substr(begin_, eol - begin_);
+      begin_ = scanned_ = std::min(eol + 1, buffer_.size());
       if (!line.empty() && line.back() == '\r') line.pop_back();
       return line;
     }
+    scanned_ = buffer_.size();
+    if (scanned_ - begin_ > MAX_LINE_BYTES) break;
+    if (ended_) return std::nullopt;
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) throw UciTimeout("engine '" + shown_ + "' did not answer in time");
     pollfd p{from_child_, POLLIN, 0};
     int ready = poll(&p, 1, int(std::min<long long>(left, 1000)));
     if (ready < 0 && errno != EINTR) throw UciError("cannot read from engine '" + shown_ + "'");
     if (ready <= 0) continue;
-    char chunk[4096];
-    ssize_t n = read(from_child_, chunk, sizeof chunk);
+    // The lines returned leave the buffer before it grows, so that no byte moves twice.
+    buffer_.erase(0, begin_);
+    scanned_ -= begin_, begin_ = 0;
+    const size_t had = buffer_.size();
+    buffer_.resize(had + CHUNK);
+    ssize_t n = read(from_child_, buffer_.data() + had, CHUNK);
+    buffer_.resize(had + size_t(std::max<ssize_t>(n, 0)));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      if (buffer_.empty()) return std::nullopt;
-      buffer_ += '\n';  // a last line without its end
-      continue;
-    }
-    buffer_.append(chunk, size_t(n));
+    ended_ = n <= 0;
   }
+  throw UciError("engine '" + shown_ + "' sent a line longer than " + std::to_string(MAX_LINE_BYTES) + " bytes");
 }
 
-std::string ChildProcess::read_line(double seconds) {
-  std::optional<std::string> line = next_line(seconds);
+std::string ChildProcess::read_line(Deadline deadline) {
+  std::optional<std::string> line = next_line(deadline);
   if (!line) throw UciExited("engine '" + shown_ + "' exited");
   return *line;
 }
 
 UciEngine::UciEngine(const std::string& command, const std::vector<std::pair<std::string, std::string>>& options,
-                     double timeout_seconds)
-    : command_(command), child_(split_command_line(command), command) {
-  send("uci");
-  for (std::string line; (line = read_line(timeout_seconds)) != "uciok";)
-    if (line.rfind("id name ", 0) == 0) name_ = line.substr(8);
-  for (const auto& [name, value] : options) send("setoption name " + name + " value " + value);
-  send("isready");
-  wait_for("readyok", timeout_seconds);
+                     double handshake_seconds)
+    : command_(command), handshake_seconds_(handshake_seconds), child_(split_command_line(command), command) {
+  try {
+    send("uci");
+    await("uci", "uciok", handshake_seconds, [this](const std::string& line) {
+      if (line.rfind("id name ", 0) == 0) name_ = line.substr(8);
+    });
+    for (const auto& [name, value] : options) send("setoption name " + name + " value " + value);
+    send("isready");
+    await("isready", "readyok", handshake_seconds);
+  } catch (const UciError&) {
+    child_.kill_now();  // an engine that fails its handshake gets no second of grace
+    throw;
+  }
 }
 
 UciEngine::~UciEngine() {
+  if (failed_) {
+    child_.kill_now();
+    return;
+  }
   try {
     send("quit");
   } catch (const UciError&) {  // already gone
   }
 }
 
-void UciEngine::wait_for(const std::string& token, double seconds) {
-  auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-  while (read_line(std::chrono::duration<double>(deadline - Clock::now()).count()) != token) {
+void UciEngine::send(const std::string& line) {
+  try {
+    child_.send(line);
+  } catch (const UciError&) {
+    failed_ = true;
+    throw;
+  }
+}
+
+std::string UciEngine::read_line(Deadline deadline) {
+  try {
+    return child_.read_line(deadline);
+  } catch (const UciError&) {
+    failed_ = true;
+    throw;
+  }
+}
+
+void UciEngine::await(const std::string& sent, const std::string& token, double seconds,
+                      const std::function<void(const std::string&)>& each) {
+  const Deadline deadline = deadline_in(seconds);
+  try {
+    for (std::string line; (line = read_line(deadline)) != token;)
+      if (each) each(line);
+  } catch (const UciTimeout&) {
+    throw UciTimeout("engine '" + command_ + "' sent no " + token + " within " + seconds_text(seconds) + " of " + sent);
   }
 }
 
 void UciEngine::new_game() {
   send("ucinewgame");
   send("isready");
-  wait_for("readyok", 10);
+  await("isready", "readyok", handshake_seconds_);
 }
 
 void UciEngine::set_position(const std::string& position, const std::vector<std::string>& moves) {
@@ -231,12 +283,13 @@ UciPerft UciEngine::perft(const std::string& position, int depth, double timeout
   // Stockfish answers a position only when asked something: make sure it has taken it
   // before the clock starts.
   send("isready");
-  wait_for("readyok", timeout_seconds);
+  await("isready", "readyok", timeout_seconds);
   auto start = Clock::now();
   send("go perft " + std::to_string(depth));
+  const Deadline deadline = deadline_in(timeout_seconds);
   const std::string key = "Nodes searched:";
   for (std::string line;;) {
-    line = read_line(timeout_seconds - std::chrono::duration<double>(Clock::now() - start).count());
+    line = read_line(deadline);
     if (line.rfind(key, 0) != 0) continue;
     UciPerft p;
     p.seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -249,15 +302,15 @@ UciPerft UciEngine::perft(const std::string& position, int depth, double timeout
 
 void UciEngine::perft_lines(const std::string& position, const std::vector<std::string>& moves, int depth,
                             double timeout_seconds, const std::function<bool(const std::string&)>& line) {
-  auto start = Clock::now();
+  const Deadline deadline = deadline_in(timeout_seconds);
   set_position(position, moves);
   send("go perft " + std::to_string(depth));
-  while (line(read_line(timeout_seconds - std::chrono::duration<double>(Clock::now() - start).count()))) {
+  while (line(read_line(deadline))) {
   }
 }
 
 UciAnswer UciEngine::go(const std::string& position, const std::vector<std::string>& moves, const UciLimits& limits,
-                        double grace_seconds) {
+                        double margin_seconds) {
   set_position(position, moves);
   std::string go = "go";
   double budget = 0;  // seconds the search may take by its limit
@@ -271,16 +324,19 @@ UciAnswer UciEngine::go(const std::string& position, const std::vector<std::stri
   }
   auto start = Clock::now();
   send(go);
+  const Deadline deadline = deadline_in(budget + margin_seconds);
   UciAnswer a;
   for (std::string line;;) {
-    double left = budget + grace_seconds - std::chrono::duration<double>(Clock::now() - start).count();
     try {
-      line = read_line(left);
-    } catch (const UciError&) {
+      line = read_line(deadline);
+    } catch (const UciError& e) {
       try {
         send("stop");
       } catch (const UciError&) {  // the engine is gone: the first error says so
       }
+      if (dynamic_cast<const UciTimeout*>(&e))
+        throw UciTimeout("engine '" + command_ + "' sent no bestmove within " + seconds_text(budget + margin_seconds) +
+                         " of go");
       throw;
     }
     if (line.rfind("info ", 0) == 0) parse_info(line, a);

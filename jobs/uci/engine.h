@@ -1,9 +1,14 @@
 // An external UCI engine as a player: a child process spoken to over pipes, with a
 // deadline on every answer, so that a hung or crashed engine is an error, never a hang.
+// A deadline counts from the command that asks for the answer: the lines an engine prints
+// meanwhile never extend it, and no line may be longer than MAX_LINE_BYTES, so an engine
+// that prints without end costs a bounded time and memory.
 #pragma once
 
 #include <sys/types.h>
 
+#include <chrono>
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <stdexcept>
@@ -24,6 +29,24 @@ struct UciExited : UciError {
   using UciError::UciError;
 };
 
+// The longest line read from an engine, its end excluded. UCI's longest lines (an info
+// line with a full pv, an option's combo list) are a few kB; a longer line is an engine
+// fault (UciError), so that one endless line cannot grow memory.
+inline constexpr size_t MAX_LINE_BYTES = size_t(1) << 20;
+
+// Seconds from `uci` to `uciok`, and from each `isready` to `readyok`, unless the caller
+// says otherwise (the bench's Stockfish; selfplay's --timeout by default; verify gives its
+// --timeout).
+inline constexpr double UCI_HANDSHAKE_SECONDS = 10;
+// Seconds a search may overrun its limit's time (movetime, or the longer clock) before the
+// engine counts as hung: a node or depth limit has no time, so its bestmove must come
+// within this margin alone.
+inline constexpr double UCI_MOVE_MARGIN_SECONDS = 10;
+
+// When an answer is due: a fixed point in time, set when the command that asks for it is sent.
+using Deadline = std::chrono::steady_clock::time_point;
+Deadline deadline_in(double seconds);
+
 // A command line split as a POSIX shell splits words (no expansions): blanks separate,
 // '...' keeps everything, "..." and a backslash keep the next character. Throws UciError
 // for an unclosed quote.
@@ -43,10 +66,11 @@ class ChildProcess {
   // Throws UciExited when the child no longer reads its input.
   void send(const std::string& line);
   // The next line (without its CR), nothing at the end of its output; throws UciTimeout
-  // when the deadline (seconds from now) passes first.
-  std::optional<std::string> next_line(double seconds);
+  // when the deadline passes first, UciError for a line longer than MAX_LINE_BYTES. Each
+  // byte is read and scanned once.
+  std::optional<std::string> next_line(Deadline deadline);
   // next_line that throws UciExited at the end of the output.
-  std::string read_line(double seconds);
+  std::string read_line(Deadline deadline);
   void close_input();
   // Kills the child now (after a timeout) and reaps it.
   void kill_now();
@@ -55,7 +79,12 @@ class ChildProcess {
   std::string wait_end(double seconds);
 
  private:
-  std::string shown_, buffer_;
+  std::string shown_;
+  // Bytes read and not yet returned: buffer_[begin_, size). Bytes before scanned_ hold no
+  // line end.
+  std::string buffer_;
+  size_t begin_ = 0, scanned_ = 0;
+  bool ended_ = false;  // the child's output is at its end
   pid_t pid_ = -1;
   int to_child_ = -1, from_child_ = -1;
 };
@@ -86,20 +115,29 @@ struct UciPerft {
 
 class UciEngine {
  public:
-  // Starts `command` (split_command_line; the first word is looked up on PATH), waits for
-  // uciok, sets the options, waits for readyok. Throws UciError naming what went wrong.
+  // Starts `command` (split_command_line; the first word is looked up on PATH), sends
+  // uci and waits for uciok, sets the options, sends isready and waits for readyok, each
+  // answer within handshake_seconds of its command (and so for new_game's readyok).
+  // Throws UciError naming what went wrong (UciTimeout: "engine 'yes' sent no uciok
+  // within 2 s of uci"); a child that timed out is killed at once.
   explicit UciEngine(const std::string& command, const std::vector<std::pair<std::string, std::string>>& options = {},
-                     double timeout_seconds = 10);
+                     double handshake_seconds = UCI_HANDSHAKE_SECONDS);
+  // Sends quit, or kills the engine at once when it has failed.
   ~UciEngine();
   UciEngine(const UciEngine&) = delete;
   UciEngine& operator=(const UciEngine&) = delete;
 
   const std::string& name() const { return name_; }
+  // True once the engine timed out, exited, or sent a line too long: its next answers
+  // cannot be trusted (a late bestmove would answer the next go), so a caller that goes on
+  // starts a new one.
+  bool failed() const { return failed_; }
   void new_game();
-  // position: "startpos" or a FEN; moves in UCI. The search gets `limits`; the answer must
-  // come within the limit's time plus `grace_seconds`, else the engine is stopped and this throws.
+  // position: "startpos" or a FEN; moves in UCI. The search gets `limits`; the bestmove
+  // must come within the limit's time (movetime, or the longer of wtime and btime) plus
+  // `margin_seconds` of go, else the engine is sent stop and this throws UciTimeout.
   UciAnswer go(const std::string& position, const std::vector<std::string>& moves, const UciLimits& limits,
-               double grace_seconds = 10);
+               double margin_seconds = UCI_MOVE_MARGIN_SECONDS);
   // Counts perft(depth) of position ("startpos" or a FEN) with `go perft`, reading the
   // engine's "Nodes searched: N"; throws UciError when no count comes within timeout_seconds.
   UciPerft perft(const std::string& position, int depth, double timeout_seconds);
@@ -111,12 +149,18 @@ class UciEngine {
 
  private:
   void set_position(const std::string& position, const std::vector<std::string>& moves);
-  void send(const std::string& line) { child_.send(line); }
-  // The next line, or throws when the engine has exited or the deadline (seconds from now) passes.
-  std::string read_line(double seconds) { return child_.read_line(seconds); }
-  void wait_for(const std::string& token, double seconds);
+  void send(const std::string& line);
+  // The next line, or throws when the engine has exited, sent a line too long, or the
+  // deadline passed (and notes that it failed).
+  std::string read_line(Deadline deadline);
+  // Reads lines, each handed to `each`, until `token`; throws UciTimeout naming `sent`
+  // and token when it has not come within `seconds` (from now: `sent` was just sent).
+  void await(const std::string& sent, const std::string& token, double seconds,
+             const std::function<void(const std::string&)>& each = {});
 
   std::string command_, name_;
+  double handshake_seconds_;
+  bool failed_ = false;
   ChildProcess child_;
 };
 

@@ -102,11 +102,12 @@ class PerftreeEngine : public PerftEngine {
     for (const std::string& m : moves) joined += (joined.empty() ? "" : " ") + m;
     argv.insert(argv.end(), {std::to_string(depth), fen, joined});
     auto start = Clock::now();
+    const Deadline deadline = deadline_in(spec_.timeout_seconds);
     ChildProcess child(argv, spec_.command);
     child.close_input();
     EngineDivide d;
     try {
-      while (std::optional<std::string> line = child.next_line(spec_.timeout_seconds - since(start))) {
+      while (std::optional<std::string> line = child.next_line(deadline)) {
         std::string move, text = trim(*line);
         uint64_t count = 0;
         if (parse_divide_line(text, move, count))
@@ -114,7 +115,7 @@ class PerftreeEngine : public PerftEngine {
         else if (parse_count(text, d.total))
           d.has_total = true;
       }
-    } catch (const UciTimeout&) {
+    } catch (const UciError&) {  // a timeout, or a line too long
       child.kill_now();
       throw;
     }

@@ -35,7 +35,9 @@ const CommandOptions VERIFY_OPTIONS = command_options(
         {"seed", "S", "with --random: the seed (default 1)"},
         {"chess960", "", "the engine plays Chess960 (UCI_Chess960; --fen read as Chess960, --random from 960 starts)"},
         {"threads", "N", "engine processes run at once, on each rank (default 1)"},
-        {"timeout", "S", "seconds an engine may take for one query before it is killed and restarted (default 60)"},
+        {"timeout", "S",
+         "seconds from a command to its answer (uciok, readyok, a query's total) before the engine is killed and "
+         "restarted (default 60)"},
         {"save-epd", "FILE",
          "write the positions checked with chesshpc's counts as EPD, to repeat a run (checked as --out is: an "
          "existing FILE needs --force, an input never)"},

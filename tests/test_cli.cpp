@@ -1155,7 +1155,7 @@ TEST(Cli, ExportFormatsToFilesKeepAndForce) {
   EXPECT_EQ(piped.out, text);
 }
 
-// ---- Issue 23: sizes reported as allocated, threads that run, every path written ----------
+// ---- Sizes reported as allocated, threads that run, every path written ---------------------
 
 namespace {
 
@@ -1179,7 +1179,7 @@ long number_after(const std::string& text, const std::string& label) {
 
 // perft --hash 100M allocates a power-of-two table of 64 MB: it printed, stored and wrote
 // "100 MB". A bare number is MB, as UCI's and Stockfish's Hash (--hash 64 was 64 bytes).
-TEST(Cli, Issue23PerftReportsTheTableItAllocated) {
+TEST(Cli, PerftReportsTheTableItAllocated) {
   Result text = chesshpc("perft --depth 3 --hash 100M --threads 1 --quiet");
   ASSERT_EQ(text.code, 0) << text.err;
   EXPECT_NE(text.out.find(", 1 thread, hash 64 MB\n"), std::string::npos) << text.out;
@@ -1204,7 +1204,7 @@ TEST(Cli, Issue23PerftReportsTheTableItAllocated) {
 
 // A dedup run planned "table 128 MB per rank" and reported "hash 255 MB": the table gets
 // what the positions leave, as it allocates it, and both lines say that.
-TEST(Cli, Issue23DedupPlanAndReportAgreeOnTheTable) {
+TEST(Cli, DedupPlanAndReportAgreeOnTheTable) {
   Result r = chesshpc("perft --depth 5 --dedup-ply 2 --memory 300M --threads 1");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find(" per rank for positions, table 256 MB per rank (--memory 300 MB); then perft 3 of each"),
@@ -1214,7 +1214,7 @@ TEST(Cli, Issue23DedupPlanAndReportAgreeOnTheTable) {
 }
 
 // --memory 1 was one byte and said "--memory 0 MB per rank holds no dedup ply".
-TEST(Cli, Issue23MemoryOfOneIsOneMegabyte) {
+TEST(Cli, MemoryOfOneIsOneMegabyte) {
   Result r = chesshpc("perft --depth 6 --dedup-ply auto --memory 1 --threads 1");
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err,
@@ -1227,7 +1227,7 @@ TEST(Cli, Issue23MemoryOfOneIsOneMegabyte) {
 // An option the mode does not use is refused, never reported as used: --detailed counts
 // without a table (it printed "hash 64 MB"), and a dedup ply two plies above the depth
 // counts each subtree once.
-TEST(Cli, Issue23HashWhereNoTableIsUsedIsRefused) {
+TEST(Cli, HashWhereNoTableIsUsedIsRefused) {
   Result detailed = chesshpc("perft --depth 3 --detailed --hash 64M");
   EXPECT_EQ(detailed.code, 2);
   EXPECT_EQ(detailed.out, "");
@@ -1241,7 +1241,7 @@ TEST(Cli, Issue23HashWhereNoTableIsUsedIsRefused) {
 }
 
 // bench search and UCI's Hash read sizes the same way and say what the table holds.
-TEST(Cli, Issue23SearchTablesReportWhatTheyHold) {
+TEST(Cli, SearchTablesReportWhatTheyHold) {
   Result bench = chesshpc("bench search --depth 2 --hash 100 --json");
   ASSERT_EQ(bench.code, 0) << bench.err;
   EXPECT_EQ(bench.out.rfind("{\"positions\": 40, \"depth\": 2, \"hash_mb\": 64, \"nodes\": ", 0), 0u) << bench.out;
@@ -1258,7 +1258,7 @@ TEST(Cli, Issue23SearchTablesReportWhatTheyHold) {
 
 // --threads 4096 on a machine of fewer cores leaked TBB's warning and reported 4096
 // threads: the cores run, and one line of ours says so.
-TEST(Cli, Issue23ThreadsBeyondTheCoresRunTheCores) {
+TEST(Cli, ThreadsBeyondTheCoresRunTheCores) {
   Result r = chesshpc("perft --depth 3 --threads 4096 --quiet");
   ASSERT_EQ(r.code, 0) << r.err;
   const long cores = number_after(r.err, "is more than the ");
@@ -1271,7 +1271,7 @@ TEST(Cli, Issue23ThreadsBeyondTheCoresRunTheCores) {
 
 // perft --help said auto picks L <= D - 2; the code picks D - 3 (measured faster: a table
 // below L).
-TEST(Cli, Issue23DedupAutoIsHelpedAsItChooses) {
+TEST(Cli, DedupAutoIsHelpedAsItChooses) {
   Result help = chesshpc("perft --help");
   EXPECT_NE(help.out.find("auto: the deepest L <= D - 3 (D - 2 below depth 4) that --memory holds"), std::string::npos)
       << help.out;
@@ -1296,7 +1296,7 @@ std::vector<std::string> writers(const std::string& dir, const std::string& out)
 // As root, export --out /dev/full --force left /dev/full a 766 KB regular file; perft,
 // selfplay and drawstats did the same to a device node. Anything that exists and is not a
 // regular file is refused before any work: one line, exit 4, the node untouched.
-TEST(Cli, Issue23OutThatIsAFifoIsRefusedByEveryWriter) {
+TEST(Cli, OutThatIsAFifoIsRefusedByEveryWriter) {
   const std::string dir = test_dir(), fifo = dir + "fifo";
   ASSERT_EQ(chesshpc("selfplay --games 2 --nodes 20 --threads 1 --quiet --out " + dir + "d.h5").code, 0);
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
@@ -1312,7 +1312,7 @@ TEST(Cli, Issue23OutThatIsAFifoIsRefusedByEveryWriter) {
   EXPECT_FALSE(std::filesystem::exists(fifo + ".partial"));
 }
 
-TEST(Cli, Issue23OutThatIsADeviceIsRefusedAndTheDeviceKept) {
+TEST(Cli, OutThatIsADeviceIsRefusedAndTheDeviceKept) {
   if (geteuid() != 0) GTEST_SKIP() << "making a device node needs root";
   const std::string dir = test_dir(), full = dir + "full";
   ASSERT_EQ(chesshpc("selfplay --games 2 --nodes 20 --threads 1 --quiet --out " + dir + "d.h5").code, 0);
@@ -1333,7 +1333,7 @@ TEST(Cli, Issue23OutThatIsADeviceIsRefusedAndTheDeviceKept) {
 
 // A symbolic link as --out: the file it names is written (FILE.partial beside it, renamed
 // over it), and the link stays a link (it was replaced by a regular file).
-TEST(Cli, Issue23SymbolicLinkOutWritesTheFileItNames) {
+TEST(Cli, SymbolicLinkOutWritesTheFileItNames) {
   const std::string dir = test_dir();
   std::filesystem::create_directories(dir + "results");
   ASSERT_EQ(chesshpc("selfplay --games 2 --nodes 20 --threads 1 --quiet --out " + dir + "d.h5").code, 0);
@@ -1358,7 +1358,7 @@ TEST(Cli, Issue23SymbolicLinkOutWritesTheFileItNames) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir + "results"), {}), 3);
 }
 
-// ---- resume of the other perft file, dedup's split depth (issue 23, item 10) ---------------
+// ---- Resume of the other perft file, dedup's split depth --------------------------------
 
 // A dedup file resumed without --dedup-ply, a split file with it: each named as what it is,
 // with how to resume it, exit 3 (a result file of another job); a dedup resume with another

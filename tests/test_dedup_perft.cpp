@@ -350,7 +350,7 @@ TEST(DedupPerft, UniquePositionEstimatesErrHigh) {
   }
 }
 
-// ---- resume checks what the file holds twice (issue 23) -----------------------------------
+// ---- Resume checks what the file holds twice -----------------------------------------------
 
 namespace {
 

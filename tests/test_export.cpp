@@ -566,7 +566,7 @@ TEST(ExportErrors, UnwritableOutIsExit4AndLeavesNothing) {
   EXPECT_FALSE(std::filesystem::exists(req.out + ".partial"));
 }
 
-// --- Rows a damaged file holds (issue 23) ---------------------------------------------------
+// --- Rows a damaged file holds ---------------------------------------------------------------
 
 namespace {
 

@@ -834,12 +834,12 @@ TEST(PerftOptions, ResumeCommandLineSpellsOutWhatThePlanChose) {
   EXPECT_EQ(resume_command_line(req, 4, 0), "chesshpc perft --depth 8 --out 'a b.h5'");
 }
 
-// --- Issue 23: sizes as allocated, one size parser, threads that run, paths written ---
+// --- Sizes as allocated, one size parser, threads that run, paths written ----------
 
 // A bare number is MB for every memory option (perft's --hash 64 was 64 bytes, bench
 // search's 64 MB), and what a request holds is what its table allocates: perft's and the
 // search's tables are powers of two (--hash 100M allocated 64 MB and reported 100 MB).
-TEST(Issue23Sizes, EveryMemoryOptionReadsOneWayAndHoldsWhatIsAllocated) {
+TEST(MemorySizes, EveryMemoryOptionReadsOneWayAndHoldsWhatIsAllocated) {
   EXPECT_EQ(perft({"--depth", "3", "--hash", "100M"}).hash_bytes, size_t(64) << 20);
   EXPECT_EQ(perft({"--depth", "3", "--hash", "64"}).hash_bytes, size_t(64) << 20);
   EXPECT_EQ(perft({"--depth", "3", "--hash", "1GiB"}).hash_bytes, size_t(1) << 30);
@@ -854,7 +854,7 @@ TEST(Issue23Sizes, EveryMemoryOptionReadsOneWayAndHoldsWhatIsAllocated) {
 }
 
 // Below 1 MB no table is worth reporting ("--memory 1" was one byte and said "0 MB").
-TEST(Issue23Sizes, LessThanOneMegabyteIsUsageError) {
+TEST(MemorySizes, LessThanOneMegabyteIsUsageError) {
   EXPECT_EQ(perft_error({"--depth", "6", "--dedup-ply", "3", "--memory", "1K"}),
             "--memory takes at least 1 MB, not '1K'");
   EXPECT_EQ(perft_error({"--depth", "3", "--hash", "512k"}), "--hash takes at least 1 MB, not '512k'");
@@ -865,14 +865,14 @@ TEST(Issue23Sizes, LessThanOneMegabyteIsUsageError) {
 }
 
 // --detailed counts without a table: --hash was printed as used ("hash 64 MB").
-TEST(Issue23Sizes, HashWhereNoTableIsUsedIsUsageError) {
+TEST(MemorySizes, HashWhereNoTableIsUsedIsUsageError) {
   EXPECT_EQ(perft_error({"--depth", "3", "--detailed", "--hash", "64M"}),
             "--detailed counts without a table; drop --hash");
 }
 
 // More threads than this process may use runs the cores, after one line of our own
 // (TBB's own warning leaked, and "64 threads" was reported).
-TEST(Issue23Sizes, ThreadsBeyondTheCoresRunTheCoresAndSaySo) {
+TEST(ThreadCount, BeyondTheCoresRunsTheCoresAndSaysSo) {
   const int cores = chess::resolve_threads(0);
   CommandOptions c = command_options("cmd", {threads_option()}, "");
   std::ostringstream note;
@@ -891,7 +891,7 @@ TEST(Issue23Sizes, ThreadsBeyondTheCoresRunTheCoresAndSaySo) {
 
 // Anything that exists and is not a regular file is refused, with or without --force:
 // --force replaced a device node or a fifo with a regular file.
-TEST(Issue23Paths, OutThatIsNotARegularFileIsRefusedWithOrWithoutForce) {
+TEST(OutputPaths, OutThatIsNotARegularFileIsRefusedWithOrWithoutForce) {
   const std::string dir = fresh_dir("special"), fifo = dir + "fifo", link = dir + "link";
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   std::filesystem::create_symlink("fifo", link);
@@ -907,7 +907,7 @@ TEST(Issue23Paths, OutThatIsNotARegularFileIsRefusedWithOrWithoutForce) {
   EXPECT_TRUE(std::filesystem::is_symlink(link));
 }
 
-TEST(Issue23Paths, OutThatIsADeviceIsRefused) {
+TEST(OutputPaths, OutThatIsADeviceIsRefused) {
   if (geteuid() != 0) GTEST_SKIP() << "mknod needs root";
   const std::string dir = fresh_dir("device"), full = dir + "full";
   ASSERT_EQ(mknod(full.c_str(), S_IFCHR | 0600, makedev(1, 7)), 0);  // /dev/full's numbers
@@ -925,7 +925,7 @@ TEST(Issue23Paths, OutThatIsADeviceIsRefused) {
 
 // A symbolic link is followed: the file it names is what is checked (its directory, its
 // existence) and written; the link itself stays.
-TEST(Issue23Paths, SymbolicLinkIsCheckedAsTheFileItNames) {
+TEST(OutputPaths, SymbolicLinkIsCheckedAsTheFileItNames) {
   const std::string dir = fresh_dir("link"), done = dir + "done.h5";
   std::ofstream(done) << "x\n";
   std::filesystem::create_directories(dir + "sub");

@@ -29,7 +29,7 @@ TEST(Int128, RefusesTextThatIsNotACount) {
   EXPECT_EQ(chess::parse_u128("007"), u128(7));
 }
 
-// Issue 23: a bare number is MB, as UCI's Hash and Stockfish read it ("perft --hash 64" was
+// A bare number is MB, as UCI's Hash and Stockfish read it ("perft --hash 64" was
 // 64 bytes, and a Stockfish user's --hash 1024 got no table); 64MB, 512m and 1GiB were
 // refused.
 TEST(ByteSize, ParsesSizes) {

@@ -125,7 +125,7 @@ TEST(Sprt, LlrIsFishtests) {
   EXPECT_EQ(sprt_llr(Pentanomial{}, SprtSpec{}), 0.0);
 }
 
-// The case: two identical players, --sprt elo0=0 elo1=40; after one pair the LLR
+// Two identical players, --sprt elo0=0 elo1=40; after one pair the LLR
 // is fishtest's, between -0.18 and 0.15 whatever the pair, far inside +-2.94 (before: up to 13.59
 // after one pair, H1). The same at the default bounds (within +-0.021).
 TEST(Sprt, OnePairNeverDecides) {

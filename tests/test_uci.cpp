@@ -90,7 +90,7 @@ TEST(Uci, MateScoreAndFenPosition) {
   EXPECT_NE(out.find("bestmove a1a8"), std::string::npos) << out;
 }
 
-// UCI_Chess960 (issue 15): offered as a check option, off by default; on, a Chess960
+// UCI_Chess960: offered as a check option, off by default; on, a Chess960
 // position is read and its castling written king-takes-rook. Here the only mate is
 // O-O-O (a normal rook move from a1 to d1 is blocked by the king on b1).
 TEST(Uci, Chess960OptionPlaysAndWritesCastlingKingTakesRook) {
@@ -137,7 +137,7 @@ TEST(Uci, BadLinesAreReportedAndIgnored) {
   EXPECT_NE(out.find("readyok"), std::string::npos);
 }
 
-// Issue 14: a line is quoted back as an excerpt: at most 60 characters, escaped.
+// A line is quoted back as an excerpt: at most 60 characters, escaped.
 TEST(Uci, LongAndBinaryLinesAreQuotedAsExcerpts) {
   std::string out = run_engine("printf 'hel\\001lo" + std::string(5000, 'x') +
                                "\\nposition startpos moves e2e4 \\033[2J\\nisready\\nquit\\n'");

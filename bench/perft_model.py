@@ -36,7 +36,7 @@ deduplicated path instead, one rank per core:
   phase A   level l costs children(l) x the measured core-seconds per child (expanding,
             encoding, merging, serialising), shared by P ranks; children(l) = U(l-1) x the
             measured children per unique position, rising 3% a ply past the measurement.
-            U(l) is published to ply 9 (the issue's counts, OEIS A083276) and extrapolated
+            U(l) is published to ply 9 (the published counts, OEIS A083276) and extrapolated
             past it with the last growth shrinking 5% a ply, as it does from ply 4 on
   network   (P-1)/P of a level's children cross the network, at the measured bytes per
             record; per rank bytes / bandwidth, plus P-1 messages of latency per round
@@ -106,7 +106,7 @@ def sharing_curve(path):
                   if r["cpu_seconds"] and r["threads"] == 1)
 
 
-# Unique positions after n plies (the published counts, OEIS A083276).
+# Unique positions after n plies (the published counts, OEIS A083276).
 UNIQUE_PUBLISHED = {**UNIQUE, 8: 988187354, 9: 9183421888}
 NETWORKS = {"ib": (100e9 / 8, 2e-6), "eth": (10e9 / 8, 30e-6)}  # bytes/s, seconds per message
 ROUND_BYTES = 32 << 20  # DEDUP_ROUND_BYTES

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# chesshpc selfplay's speed against an anchor in the same run (issue 17): Stockfish against
+# chesshpc selfplay's speed against an anchor in the same run: Stockfish against
 # Stockfish at fixed nodes, the same games played by fastchess and by chesshpc selfplay,
 # both from one EPD book (data/openings.txt's 100 lines as positions, each opening a game
 # pair, colours swapped), at concurrency 1 and 2 (fastchess -concurrency, chesshpc

@@ -3,13 +3,36 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "core/published.h"
 #include "jobs/bench/measure.h"
 #include "jobs/bench/results.h"
+#include "jobs/bench/search_bench.h"
 #include "jobs/bench/suite.h"
 
 using namespace chesshpc;
+
+namespace {
+
+// A spec as "benchmark set depth", with passes=, hash= and split= when set.
+std::string spec_text(const BenchSpec& s) {
+  std::string text =
+      std::string(benchmark_name(s.benchmark)) + " " + std::string(s.set) + " " + std::to_string(s.depth);
+  if (s.passes) text += " passes=" + std::to_string(s.passes);
+  if (s.hash_mb) text += " hash=" + std::to_string(s.hash_mb);
+  if (s.split_depth) text += " split=" + std::to_string(s.split_depth);
+  return text;
+}
+
+std::vector<std::string> suite_text(const char* name) {
+  std::vector<std::string> lines;
+  for (const BenchSpec& s : find_suite(name)->specs) lines.push_back(spec_text(s));
+  return lines;
+}
+
+}  // namespace
 
 TEST(BenchSuite, EveryPerftOfEverySuiteHasAPublishedCount) {
   for (const char* name : {"standard", "quick"}) {
@@ -24,6 +47,54 @@ TEST(BenchSuite, EveryPerftOfEverySuiteHasAPublishedCount) {
     EXPECT_EQ(suite->specs.back().benchmark, Benchmark::CLUSTER_PERFT) << name;
   }
   EXPECT_EQ(find_suite("fast"), nullptr);
+}
+
+// Result files compare across machines only within one suite version: these are the
+// measurements of version 2, in the order they run. A change here without a new
+// SUITE_VERSION fails.
+TEST(BenchSuite, SuitesHoldTheMeasurementsOfTheirVersion) {
+  EXPECT_EQ(SUITE_VERSION, 2);
+  EXPECT_EQ(suite_text("standard"), (std::vector<std::string>{"movegen suite 1 passes=1000000",
+                                                              "perft start 6",
+                                                              "stockfish_perft start 6",
+                                                              "perft kiwipete 5",
+                                                              "stockfish_perft kiwipete 5",
+                                                              "perft pos3 6",
+                                                              "stockfish_perft pos3 6",
+                                                              "perft pos4 5",
+                                                              "stockfish_perft pos4 5",
+                                                              "perft pos5 5",
+                                                              "stockfish_perft pos5 5",
+                                                              "perft chess960 6",
+                                                              "perft_threads start 6",
+                                                              "perft_threads kiwipete 5",
+                                                              "perft_threads pos3 6",
+                                                              "perft_threads pos4 5",
+                                                              "perft_threads pos5 5",
+                                                              "hashed_perft start 7 hash=256",
+                                                              "search bench 11",
+                                                              "cluster_perft start 7 hash=64 split=3"}));
+  EXPECT_EQ(suite_text("quick"), (std::vector<std::string>{"movegen suite 1 passes=500",
+                                                           "perft start 4",
+                                                           "stockfish_perft start 4",
+                                                           "perft kiwipete 3",
+                                                           "stockfish_perft kiwipete 3",
+                                                           "perft pos3 4",
+                                                           "stockfish_perft pos3 4",
+                                                           "perft pos4 3",
+                                                           "stockfish_perft pos4 3",
+                                                           "perft pos5 3",
+                                                           "stockfish_perft pos5 3",
+                                                           "perft chess960 4",
+                                                           "perft_threads start 4",
+                                                           "perft_threads kiwipete 3",
+                                                           "perft_threads pos3 4",
+                                                           "perft_threads pos4 3",
+                                                           "perft_threads pos5 3",
+                                                           "hashed_perft start 5 hash=16",
+                                                           "search bench 5",
+                                                           "cluster_perft start 5 hash=16 split=2"}));
+  EXPECT_EQ(suite_names(), "standard or quick");
 }
 
 TEST(BenchSuite, PublishedTableHoldsTheWikiCounts) {
@@ -53,9 +124,31 @@ TEST(BenchSuite, MeasurementsCountWhatTheyShould) {
   EXPECT_EQ(measure(movegen, 1).nodes, 3u * (20 + 48 + 14 + 6 + 44 + 46));
   EXPECT_EQ(measure({Benchmark::PERFT, "kiwipete", 3}, 1).nodes, 97862u);
   EXPECT_EQ(measure({Benchmark::HASHED_PERFT, "pos3", 5, 0, 4}, 2).nodes, 674624u);
+  // Two searches at once, each counting what `chesshpc bench search --depth 3` counts.
   BenchResult search = measure({Benchmark::SEARCH, "bench", 3}, 2);
-  EXPECT_EQ(search.nodes % 2, 0u) << "two searches of the same count";
-  EXPECT_GT(search.seconds, 0);
+  EXPECT_EQ(search.nodes, 2 * bench_search(3, 16).nodes);
+  EXPECT_TRUE(std::isfinite(search.seconds) && search.seconds > 0) << search.seconds;
+}
+
+// Every measurement of the quick suite that runs in one process (all but Stockfish's and
+// the cluster's) counts exactly its published count (search: bench search's, once a
+// thread), in a time that is finite and positive, and its row's n/s is nodes / seconds.
+TEST(BenchSuite, QuickSuiteMeasurementsCountExactly) {
+  int measured = 0;
+  for (const BenchSpec& spec : find_suite("quick")->specs) {
+    if (spec.benchmark == Benchmark::STOCKFISH_PERFT || spec.benchmark == Benchmark::CLUSTER_PERFT) continue;
+    SCOPED_TRACE(spec_text(spec));
+    const BenchResult r = measure(spec, 2);
+    const std::optional<uint64_t> expected = expected_nodes(spec);
+    EXPECT_EQ(r.nodes, expected ? *expected : 2 * bench_search(spec.depth, 16).nodes);
+    EXPECT_TRUE(std::isfinite(r.seconds) && r.seconds > 0) << r.seconds;
+    const MeasurementRow row{
+        std::string(benchmark_name(spec.benchmark)), std::string(spec.set), spec.depth, 0, 2, 1, r.nodes, r.seconds};
+    EXPECT_DOUBLE_EQ(row.nodes_per_second(), double(r.nodes) / r.seconds);
+    ++measured;
+  }
+  EXPECT_EQ(measured, 14);
+  EXPECT_EQ(MeasurementRow{}.nodes_per_second(), 0) << "no time, no rate";
 }
 
 TEST(BenchSuite, SummaryIsTheMedianOfTheRepeatsWithStockfishRatio) {

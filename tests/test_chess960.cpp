@@ -1,4 +1,4 @@
-// Chess960 and Double Fischer Random (issue 15): both FEN conventions, start positions by
+// Chess960 and Double Fischer Random: both FEN conventions, start positions by
 // number, FIDE's Chess960 castling case by case, 960 notation in UCI and SAN, and perft of
 // the 960 start positions and of hand-made positions against Stockfish's counts.
 #include <gtest/gtest.h>

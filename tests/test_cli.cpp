@@ -46,7 +46,7 @@ Result chesshpc(const std::string& args, const std::string& prefix = "") {
 
 const std::string KIWIPETE = "'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'";
 
-// Issue 14's crashing inputs: 24 queens overflowed the move list (perft counted 157,714 of
+// Inputs that crashed: 24 queens overflowed the move list (perft counted 157,714 of
 // 157,736 at depth 3), 24 pawns a side the packed bytes of a selfplay position.
 const std::string QUEENS = "knQQQQQQ/pp5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/QQQQQQQK w - - 0 1";
 const std::string PAWNS = "4k3/pppppppp/pppppppp/pppppppp/PPPPPPPP/PPPPPPPP/PPPPPPPP/4K3 w - - 0 1";
@@ -215,7 +215,7 @@ TEST(Cli, PerftUptoPrintsEveryDepth) {
   }
 }
 
-// Chess960 (issue 15): numbered starts, castling written king-takes-rook in the divide,
+// Chess960: numbered starts, castling written king-takes-rook in the divide,
 // FENs printed as read or in the style asked for, and castling fields that cannot be.
 TEST(Cli, PerftChess960StartByNumberWithDivide) {
   Result r = chesshpc("perft --fen chess960:0 --depth 3 --quiet");
@@ -501,7 +501,7 @@ TEST(Cli, DedupMemoryPlanIsRefusedOrChosenBeforeAnyWork) {
   }
 }
 
-// ---- A full disk (issue 14, item 3) ------------------------------------------------------
+// ---- A full disk -------------------------------------------------------------------------
 
 // Every writer whose first write fails: one line naming the file and the cause, exit 4, and
 // no file left behind (HDF5 printed its error stack and the process died in HDF5's exit
@@ -578,7 +578,7 @@ TEST(Cli, SelfplayDiskFullAtTheEndKeepsThePartsForResume) {
   EXPECT_FALSE(std::filesystem::exists(out + ".parts"));
 }
 
-// Issue 14: a part that HDF5 cannot read (a copy cut short, a crash of the machine) is set
+// A part that HDF5 cannot read (a copy cut short, a crash of the machine) is set
 // aside with a line, and --resume plays its games again: the dataset is that of a run
 // never stopped (its export, the Date tag aside), with no part left behind.
 TEST(Cli, SelfplayResumeRedoesThePartsItCannotRead) {
@@ -624,7 +624,7 @@ TEST(Cli, BenchDiskFullAtTheEndPrintsTheMeasurements) {
   EXPECT_FALSE(exists(out + ".partial"));
 }
 
-// ---- export of a --dedup dataset (issue 14, item 4) ---------------------------------------
+// ---- export of a --dedup dataset ----------------------------------------------------------
 
 // --dedup keeps a position's first row only, so every game after the first lacks rows (its
 // start position at least): the export took the moves from /positions and failed ("game 2
@@ -652,7 +652,7 @@ TEST(Cli, ExportOfADedupDatasetHasEveryMove) {
       << replay.out;
 }
 
-// ---- selfplay --games beyond the cap (issue 14, item 5) ------------------------------------
+// ---- selfplay --games beyond the cap -------------------------------------------------------
 
 TEST(Cli, SelfplayGamesBeyondTheCapIsUsageErrorAtOnce) {
   const std::string out = test_dir() + "many.h5";
@@ -678,7 +678,7 @@ TEST(Cli, DedupWithTableAgreesUnderBothKeySets) {
   }
 }
 
-// ---- Sizes, inputs and outputs checked before any work (issue 14, item 9) ----------------
+// ---- Sizes, inputs and outputs checked before any work -----------------------------------
 
 // What a usage error prints: its line, then where the command's options are listed.
 std::string usage_error(const std::string& line, const std::string& command) {
@@ -722,10 +722,11 @@ TEST(Cli, OutOfMemoryIsOneLineAndExitTwo) {
   EXPECT_EQ(r.out, "");
 }
 
-// Issue 14: an error no exit code names was "chesshpc: error: ..." and exit 1, the code of
-// a result mismatch. Forced without a hook: a stack limit (4 GB, which glibc takes as a
-// new thread's stack size) beyond the address space (2 GB) leaves drawstats's progress
-// thread no room, so std::thread throws: exit 6, one line, no file left.
+// An error no exit code names is exit 6 and one line, never "chesshpc: error: ..." and
+// exit 1, the code of a result mismatch. Forced without a hook: a stack limit (4 GB, which
+// glibc takes as a new thread's stack size) beyond the address space (2 GB) leaves
+// drawstats's progress thread no room, so std::thread throws: exit 6, one line, no file
+// left.
 TEST(Cli, InternalErrorIsExitSixNotAMismatch) {
   SKIP_UNDER_ASAN_WITH_ADDRESS_LIMIT();
   const std::string dir = test_dir(), pgn = write_file("internal.pgn", "[Event \"x\"]\n\n1. e4 e5 *\n");
@@ -816,7 +817,7 @@ TEST(Cli, UnwritableOutIsIoErrorBeforeAnyWork) {
   EXPECT_TRUE(std::filesystem::is_empty(locked));
 }
 
-// ---- A finished file is not overwritten (issue 14, item 10) -------------------------------
+// ---- A finished file is not overwritten ---------------------------------------------------
 
 // Running the same command again overwrote a finished result file silently: now it is
 // refused, the file kept byte for byte, unless --force (or --resume where the job can).
@@ -853,7 +854,7 @@ TEST(Cli, ExistingResultFileIsKeptWithoutForce) {
   EXPECT_NE(resumed.out.find("\"nodes\": 197281,"), std::string::npos) << resumed.out;
 }
 
-// ---- Help and usage errors (issue 14, item 11) --------------------------------------------
+// ---- Help and usage errors ----------------------------------------------------------------
 
 // uci refused --help, bench search printed two helps: every command answers --help and -h
 // with its own usage and options only.
@@ -894,7 +895,7 @@ TEST(Cli, UsageErrorPointsToTheCommandsHelp) {
   }
 }
 
-// Issue 14: a corpus on standard input many times larger than the 1 MiB read block (40 MB
+// A corpus on standard input many times larger than the 1 MiB read block (40 MB
 // here, as a pipe brings it) is streamed through: every game counted, none lost or doubled
 // where the blocks meet. Each game carries a 2,000-byte comment, so that 40 MB stays
 // 20,000 games.
@@ -928,8 +929,8 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 
 }  // namespace
 
-// Issue 14: an EPD line's ;Dn past --depth's cap ran for years; now the whole file is bad
-// input, its line named, before any count, and the suite is left as it was.
+// An EPD line's ;Dn past --depth's cap would run for years: the whole file is bad input,
+// its line named, before any count, and the suite is left as it was.
 TEST(Cli, EpdDepthPastTheCapIsBadInputNamingTheLine) {
   const std::string text =
       "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;D1 20\n# deep\n4k3/8/8/8/8/8/8/4K2R w K - ;D1 15 ;D21 1\n";
@@ -945,8 +946,8 @@ TEST(Cli, EpdDepthPastTheCapIsBadInputNamingTheLine) {
   EXPECT_EQ(first_line(max.err), "chesshpc: --max-depth must be a whole number from 1 to 20, not '21'");
 }
 
-// Issue 14: "--tc 1+" was read as 1+0; every malformed clock is now a usage error, with
-// no file or part written.
+// A malformed clock ("--tc 1+", once read as 1+0) is a usage error, with no file or part
+// written.
 TEST(Cli, SelfplayMalformedTimeControlIsUsageError) {
   const std::string dir = test_dir();
   for (const char* tc : {"1+", "+1", "1+x", "-1+0", "1++1", ""}) {
@@ -962,7 +963,7 @@ TEST(Cli, SelfplayMalformedTimeControlIsUsageError) {
   EXPECT_TRUE(std::filesystem::is_empty(dir));
 }
 
-// Issue 14: SAN marks that the move belies (Nxf3 capturing nothing, e4# not mating, Nf3+
+// SAN marks that the move belies (Nxf3 capturing nothing, e4# not mating, Nf3+
 // not checking) are refused, the move and its ply (rules), line and game (a PGN) named.
 TEST(Cli, SanMarksTheMoveBeliesAreBadInput) {
   const std::string start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -1009,7 +1010,7 @@ TEST(Cli, SanMarksTheMoveBeliesAreBadInput) {
   EXPECT_EQ(read_all(corpus), corpus_text);
 }
 
-// Issue 14: the move number is 16 bits (a Position stays 88 bytes). A FEN beyond is bad
+// The move number is 16 bits (a Position stays 88 bytes). A FEN beyond is bad
 // input, and a game that would carry it past 65535 stops there, saying so, rather than
 // wrap to 0.
 TEST(Cli, MoveNumberPastItsSixteenBitsIsRefusedNeverWrapped) {
@@ -1041,8 +1042,8 @@ TEST(Cli, MoveNumberPastItsSixteenBitsIsRefusedNeverWrapped) {
             ":5: game 0 skipped: move 'Rh2' at ply 1: the half-move clock would pass 65535, the most chesshpc keeps");
 }
 
-// Issue 14: messages echoed whole fields and raw bytes; now every quote of what the user
-// gave is an excerpt of at most 60 characters, escaped, with "..." when cut.
+// Messages never echo whole fields or raw bytes: every quote of what the user gave is
+// an excerpt of at most 60 characters, escaped, with "..." when cut.
 TEST(Cli, MessagesQuoteBoundedEscapedExcerpts) {
   const std::string huge(100000, 'w');
   Result fen = chesshpc("perft --fen '4k3/8/8/8/8/8/8/4K3 " + huge + " - - 0 1' --depth 1");
@@ -1071,7 +1072,7 @@ TEST(Cli, MessagesQuoteBoundedEscapedExcerpts) {
                                    std::string(60, 'Q') + "...' at ply 2");
 }
 
-// ---- Chess960 selfplay and rules (issue 15) -------------------------------------------------
+// ---- Chess960 selfplay and rules ------------------------------------------------------------
 
 // rules plays a Chess960 game by its start's number, castling in SAN or king-takes-rook.
 TEST(Cli, RulesPlaysChess960CastlingInSanAndUci) {
@@ -1102,7 +1103,7 @@ TEST(Cli, SelfplayVariantIsCheckedAndRefusesABook) {
   EXPECT_FALSE(exists(out));
 }
 
-// ---- export to the trainers' formats (issue 17) -------------------------------------------
+// ---- export to the trainers' formats ------------------------------------------------------
 
 // A file of another job (exit 3), a missing file (exit 4), an unknown format (exit 2), an
 // --out in a missing directory (exit 4): one line each, and nothing written.
@@ -1283,7 +1284,7 @@ namespace {
 
 // Every command that writes a file, with out as its file (and --force).
 std::vector<std::string> writers(const std::string& dir, const std::string& out) {
-  const std::string pgn = write_file("issue23.pgn", "1. e4 e5 2. Nf3 Nc6 1/2-1/2\n");
+  const std::string pgn = write_file("writers.pgn", "1. e4 e5 2. Nf3 Nc6 1/2-1/2\n");
   return {"perft --depth 3 --split-depth 1 --threads 1 --quiet --force --out " + out,
           "selfplay --games 2 --nodes 20 --threads 1 --quiet --force --out " + out,
           "drawstats " + pgn + " --quiet --force --out " + out,

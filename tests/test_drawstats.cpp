@@ -311,7 +311,7 @@ hsize_t chunk_rows(const std::string& path, const char* dataset) {
 
 }  // namespace
 
-// Issue 14: /games and /skipped are written in batches that leave memory. 150 rows and
+// /games and /skipped are written in batches that leave memory. 150 rows and
 // 50 skipped games in batches of 7 rows (22 and 8 writes, the last ones short) give
 // exactly the tables of one write, in game order, chunked by the batch.
 TEST(Drawstats, RowsWrittenInBatchesAreTheRowsOfOneWrite) {
@@ -376,7 +376,7 @@ TEST(Drawstats, MissingPgnIsAnIoError) {
   EXPECT_NE(e.str().find("cannot read PGN file '/nonexistent/games.pgn'"), std::string::npos);
 }
 
-// Issue 14: the corpus is read in blocks; whatever their size (down to a byte) the rows
+// The corpus is read in blocks; whatever their size (down to a byte) the rows
 // are those of the whole text, in order.
 TEST(Drawstats, SameRowsForAnyReadBlockSize) {
   std::string text;
@@ -503,7 +503,7 @@ TEST(Drawstats, DirectoryIsAnIoError) {
   EXPECT_FALSE(std::filesystem::exists(temp_path("dir.h5")));
 }
 
-// ---- Chess960 games and other variants (issue 15) ------------------------------------------
+// ---- Chess960 games and other variants -----------------------------------------------------
 
 namespace {
 
@@ -583,7 +583,7 @@ TEST(Drawstats, Chess960GamesAreReplayedAndOtherVariantsSkipped) {
       << j.str();
 }
 
-// Issue 14 item 12: `cat big.pgn.zst | chesshpc drawstats -` works. Standard input has no
+// `cat big.pgn.zst | chesshpc drawstats -` works. Standard input has no
 // name, so gzip and zstd are told by their first bytes; the tables are those of the plain
 // file, and the compressed files are left as they were.
 TEST(Drawstats, CompressedStdinIsToldByItsMagicBytes) {

@@ -144,7 +144,7 @@ TEST(FenReject, BlackPawnOnEighthRank) {
   expect_rejected("4k2p/8/8/8/8/8/8/4K3 b - - 0 1", 1, {"piece placement", "pawn on h8", "rank 8"});
 }
 
-// ---- Field 1: material no game can reach (issue 14) ------------------------------------
+// ---- Field 1: material no game can reach -----------------------------------------------
 
 // Both crashed before: 24 queens gave more than 256 moves (a write past MoveList), and 24
 // pawns a side more than the 32 pieces pack() has room for.

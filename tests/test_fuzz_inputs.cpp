@@ -1,7 +1,7 @@
 // Every input of the fuzz harnesses' seed corpus (tests/fuzz/corpus/<harness>) and every
-// input a fuzzer or an issue found (tests/fuzz/regressions/<harness>) replayed through the
+// input a fuzzer or a bug found (tests/fuzz/regressions/<harness>) replayed through the
 // same harness code as libFuzzer runs, in the normal build: a crash or a failed round
-// trip aborts the test. Issue 14's two crashing positions are among the regressions.
+// trip aborts the test. Two positions that crashed are among the regressions.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -58,11 +58,11 @@ TEST(FuzzInputs, PgnCorpusAndRegressionsReplay) { expect_replayed("pgn", chesshp
 TEST(FuzzInputs, EpdCorpusAndRegressionsReplay) { expect_replayed("epd", chesshpc::fuzz::epd, 4, true); }
 TEST(FuzzInputs, UciCorpusAndRegressionsReplay) { expect_replayed("uci", chesshpc::fuzz::uci, 4, true); }
 
-// Issue 14: 24 queens and more than 218 legal moves overflowed the move list; 24 pawns a
+// 24 queens and more than 218 legal moves overflowed the move list; 24 pawns a
 // side (a selfplay book line) overflowed the 32 packed bytes of a position. Both are now
 // refused as material no game can reach, in the placement field.
-TEST(FuzzInputs, Issue14QueensAndPawnsAreRefusedFens) {
-  for (const char* name : {"fen/issue14-24-queens", "fen/issue14-48-pawns-book-line"}) {
+TEST(FuzzInputs, QueensAndPawnsThatCrashedAreRefusedFens) {
+  for (const char* name : {"fen/24-queens", "fen/48-pawns-book-line"}) {
     const std::string text = regression(name);
     SCOPED_TRACE(text);
     EXPECT_FALSE(chesshpc::fuzz::fen(text));
@@ -75,8 +75,8 @@ TEST(FuzzInputs, Issue14QueensAndPawnsAreRefusedFens) {
   }
 }
 
-TEST(FuzzInputs, Issue14BookLineIsOneEpdError) {
-  const std::string text = regression("epd/issue14-48-pawns-book-line");
+TEST(FuzzInputs, PawnsBookLineIsOneEpdError) {
+  const std::string text = regression("epd/48-pawns-book-line");
   EXPECT_FALSE(chesshpc::fuzz::epd(text));
   std::istringstream in(text);
   chesshpc::EpdFile file = chesshpc::read_epd(in);

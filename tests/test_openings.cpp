@@ -70,7 +70,7 @@ TEST(Openings, PgnBookGivesMoves) {
   EXPECT_EQ(book[1].text, "e4");
 }
 
-// Issue 14: a PGN book's move numbers are skipped, as the PGN reader skips them everywhere
+// A PGN book's move numbers are skipped, as the PGN reader skips them everywhere
 // (the moves make the line, and each is checked): wrong numbers give the line of right
 // ones, and a move that is not legal where it stands is refused with its line, whatever
 // its number says.

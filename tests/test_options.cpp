@@ -555,7 +555,7 @@ TEST(SelfplayOptions, ExactlyOneLimitPerMove) {
   EXPECT_EQ(selfplay_error({"--games", "0", "--nodes", "10"}), "--games must be 1 or more");
 }
 
-// 2^31 games built a 16.8 GB list of units before playing any (issue 14, item 5).
+// 2^31 games built a 16.8 GB list of units before playing any: --games has a cap.
 TEST(SelfplayOptions, GamesAreCappedAtTenMillion) {
   EXPECT_EQ(MAX_GAMES, 10'000'000u);
   const std::string cap =
@@ -574,7 +574,7 @@ TEST(SelfplayOptions, ClockIsBasePlusIncrementInSeconds) {
   EXPECT_EQ(clock("60+0").increment_ms, 0);
   EXPECT_EQ(clock("86400+86400").increment_ms, 86400000);
   EXPECT_EQ(clock("1.+.5").increment_ms, 500);
-  // Issue 14: "1+" and the like were read as far as they went.
+  // "1+" and the like were read as far as they went: each is refused whole.
   for (const char* bad : {"0+1",   "x",   "10s", "10-1", "10+-1", "+1",   "",  "1+",   "1+x",  "-1+0",  "1++1",
                           "1+1+1", "1e3", "inf", "nan",  " 1",    "1 +1", ".", "1..5", "0x10", "86401", "1+86400.5"})
     EXPECT_EQ(selfplay_error({"--games", "2", "--tc", bad}),
@@ -663,8 +663,8 @@ TEST(BenchOptions, KindFromThePositional) {
   EXPECT_EQ(bench_kind(BENCH_OPTIONS.parse({"--hash", "8", "search"})), BenchKind::SEARCH);
   EXPECT_EQ(usage_error([] { bench_kind(BENCH_OPTIONS.parse({"perft"})); }),
             "bench takes a kind: suite (the default) or search, not 'perft'");
-  // The suite's help, which points to the search's (issue 14: `bench search --help`
-  // printed both).
+  // The suite's help, which points to the search's (`bench search --help` once printed
+  // both).
   EXPECT_EQ(BENCH_OPTIONS.help, BENCH_SUITE_OPTIONS.help);
   EXPECT_NE(BENCH_SUITE_OPTIONS.help.find("(its options: chesshpc bench search --help)\n"), std::string::npos);
 }
@@ -716,7 +716,7 @@ TEST(BenchOptions, SearchRequest) {
             "--hash takes a size like 64 or 1G (a bare number is MB), not '0'");
 }
 
-// --- Issue 14: -h, memory sizes, --out checked before any work ---
+// --- -h, memory sizes, --out checked before any work ---
 
 TEST(OptionParser, DashHIsHelp) {
   CommandOptions c = command_options("cmd", {{"a", "", "x"}}, "usage: cmd\n");
@@ -803,7 +803,7 @@ TEST(OptionGroups, OutIsCheckedBeforeAnyWork) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 2) << "nothing created";
 }
 
-// Issue 14: only rank 0 writes the result file, so only rank 0 checks --out; another rank
+// Only rank 0 writes the result file, so only rank 0 checks --out; another rank
 // may run where the directory is not, or look after rank 0 made the file. Usage that is
 // not about the file system stays refused on every rank.
 TEST(OptionGroups, OutIsCheckedOnRankZeroOnly) {

@@ -61,7 +61,7 @@ TEST(Pack, BadBytesAreRefused) {
   EXPECT_THROW(unpack(b), FenError);
 }
 
-// ---- Chess960 castling rights (issue 15) ----------------------------------------------------
+// ---- Chess960 castling rights ---------------------------------------------------------------
 
 namespace {
 

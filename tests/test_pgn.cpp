@@ -298,7 +298,7 @@ TEST(Pgn, SplitsEdgeCases) {
   EXPECT_EQ(c[1].first_line, 3);
 }
 
-// Issue 14: drawstats streams a corpus through split_pgn_part, a piece at a time. Cut
+// Drawstats streams a corpus through split_pgn_part, a piece at a time. Cut
 // anywhere, the pieces give exactly the games of the whole: the same texts and lines, each
 // once, whatever the cut falls in (a token, a tag, a comment over lines, an escape line,
 // a CRLF, a tag name repeated, a brace never closed, no final newline).
@@ -505,7 +505,7 @@ TEST(Pgn, RoundTripOnRandomGames) {
   }
 }
 
-// ---- Variants (issue 15) ------------------------------------------------------------------
+// ---- Variants -----------------------------------------------------------------------------
 
 TEST(Pgn, VariantTagsByName) {
   for (std::string_view v :

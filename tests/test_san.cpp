@@ -224,7 +224,7 @@ TEST(San, ParsesTolerantForms) {
   EXPECT_EQ(parsed(PROMOTIONS, "gxh1b"), "g2h1b");  // a final 'b' is a bishop, not a file
 }
 
-// Issue 14: a mark that says what the move does not do is refused; true marks stand, and
+// A mark that says what the move does not do is refused; true marks stand, and
 // a mate marked '+' is a check.
 TEST(San, RefusesMarksTheMoveBelies) {
   const std::string_view both = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";

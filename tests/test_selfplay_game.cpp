@@ -312,8 +312,8 @@ TEST(SelfplayBatchFile, GamesOfAFailedCheckpointGoIntoTheNextPart) {
 }
 
 // A book whose lines changed since the parts were written would mix two books in one
-// dataset under one identity: --resume refuses it, with one line naming the difference
-// (issue 14, item 7), and resumes with the book as it was.
+// dataset under one identity: --resume refuses it, with one line naming the difference,
+// and resumes with the book as it was.
 TEST(SelfplayBatchFile, ResumeRefusesABookThatChanged) {
   namespace fs = std::filesystem;
   const std::string dir = testing::TempDir() + "changed_book";
@@ -357,7 +357,7 @@ TEST(SelfplayBatchFile, ResumeRefusesABookThatChanged) {
   EXPECT_FALSE(same.done(1));
 }
 
-// ---- Chess960 and DFRC selfplay (issue 15) ------------------------------------------------
+// ---- Chess960 and DFRC selfplay -----------------------------------------------------------
 
 namespace {
 

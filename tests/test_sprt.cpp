@@ -125,16 +125,16 @@ TEST(Sprt, LlrIsFishtests) {
   EXPECT_EQ(sprt_llr(Pentanomial{}, SprtSpec{}), 0.0);
 }
 
-// The issue's case: two identical players, --sprt elo0=0 elo1=40; after one pair the LLR
-// is fishtest's, between -0.18 and 0.15 whatever the pair, far inside +-2.94 (before: up to 13.59
-// after one pair, H1). The same at the default bounds (within +-0.021).
+// Two identical players, --sprt elo0=0 elo1=40; after one pair the LLR is fishtest's,
+// between -0.18 and 0.15 whatever the pair, far inside +-2.94 (before: up to 13.59 after
+// one pair, H1). The same at the default bounds (within +-0.021).
 TEST(Sprt, OnePairNeverDecides) {
-  const std::array<double, 5> issue = {-0.17531105827, -0.12818745808, -0.02285724675, 0.10193783420, 0.14906478307};
+  const std::array<double, 5> elo40 = {-0.17531105827, -0.12818745808, -0.02285724675, 0.10193783420, 0.14906478307};
   const std::array<double, 5> defaults = {-0.02056854227, -0.01459867044, -0.00021520172, 0.01418319691, 0.02015312087};
   for (size_t outcome = 0; outcome < 5; ++outcome) {
     Pentanomial p;
     p.add(outcome / 2.0);
-    EXPECT_NEAR(sprt_llr(p, SprtSpec{0, 40, 0.05, 0.05}), issue[outcome], 1e-9) << outcome;
+    EXPECT_NEAR(sprt_llr(p, SprtSpec{0, 40, 0.05, 0.05}), elo40[outcome], 1e-9) << outcome;
     EXPECT_NEAR(sprt_llr(p, SprtSpec{}), defaults[outcome], 1e-9) << outcome;
     PairSequence q(SprtSpec{0, 40, 0.05, 0.05});
     q.add(0, std::min(outcome / 2.0, 1.0)), q.add(1, outcome / 2.0 - std::min(outcome / 2.0, 1.0));

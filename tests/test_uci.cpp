@@ -37,6 +37,18 @@ std::vector<std::string> lines_starting(const std::string& out, const std::strin
   return found;
 }
 
+// The first word of every line of out but info, id and option lines, in order: the
+// answers (uciok, readyok, bestmove) whose order and number a test asserts.
+std::vector<std::string> answers(const std::string& out) {
+  std::vector<std::string> found;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    const std::string word = line.substr(0, line.find(' '));
+    if (word != "info" && word != "id" && word != "option") found.push_back(word);
+  }
+  return found;
+}
+
 std::string bestmove_of(const std::string& line) {
   std::istringstream in(line);
   std::string word, move;
@@ -65,7 +77,7 @@ TEST(Uci, HandshakeAndReady) {
   std::string out = run_engine("printf 'uci\\nisready\\nquit\\n'");
   EXPECT_NE(out.find("id name chesshpc"), std::string::npos) << out;
   EXPECT_NE(out.find("option name Hash type spin"), std::string::npos) << out;
-  EXPECT_LT(out.find("uciok"), out.find("readyok")) << out;
+  EXPECT_EQ(answers(out), (std::vector<std::string>{"uciok", "readyok"})) << out;
 }
 
 TEST(Uci, GoDepthGivesInfoAndALegalBestmove) {
@@ -90,7 +102,7 @@ TEST(Uci, MateScoreAndFenPosition) {
   EXPECT_NE(out.find("bestmove a1a8"), std::string::npos) << out;
 }
 
-// UCI_Chess960 (issue 15): offered as a check option, off by default; on, a Chess960
+// UCI_Chess960: offered as a check option, off by default; on, a Chess960
 // position is read and its castling written king-takes-rook. Here the only mate is
 // O-O-O (a normal rook move from a1 to d1 is blocked by the king on b1).
 TEST(Uci, Chess960OptionPlaysAndWritesCastlingKingTakesRook) {
@@ -137,7 +149,7 @@ TEST(Uci, BadLinesAreReportedAndIgnored) {
   EXPECT_NE(out.find("readyok"), std::string::npos);
 }
 
-// Issue 14: a line is quoted back as an excerpt: at most 60 characters, escaped.
+// A line is quoted back as an excerpt: at most 60 characters, escaped.
 TEST(Uci, LongAndBinaryLinesAreQuotedAsExcerpts) {
   std::string out = run_engine("printf 'hel\\001lo" + std::string(5000, 'x') +
                                "\\nposition startpos moves e2e4 \\033[2J\\nisready\\nquit\\n'");
@@ -179,7 +191,9 @@ TEST(Uci, NonPositiveTimesSearchBrieflyAndAnswer) {
       "go wtime -5 winc -7\\n",
       1.5);
   legal_bestmoves(out, chess::Position::start(), 5);
-  EXPECT_LT(out.rfind("bestmove "), out.find("readyok")) << "a search waited for quit: " << out;
+  EXPECT_EQ(answers(out),
+            (std::vector<std::string>{"bestmove", "bestmove", "bestmove", "bestmove", "bestmove", "readyok"}))
+      << "a search waited for quit: " << out;
   EXPECT_EQ(out.find("a search is running"), std::string::npos) << out;
 }
 
@@ -188,7 +202,7 @@ TEST(Uci, NonPositiveTimesSearchBrieflyAndAnswer) {
 TEST(Uci, HugeIncrementSearchesWithinTheClock) {
   std::string out = run_then_ready("position startpos\\ngo wtime 1000 winc 9223372036854775807\\n", 2.5);
   legal_bestmoves(out, chess::Position::start(), 1);
-  EXPECT_LT(out.find("bestmove "), out.find("readyok")) << out;
+  EXPECT_EQ(answers(out), (std::vector<std::string>{"bestmove", "readyok"})) << out;
   EXPECT_GE(lines_starting(out, "info depth ").size(), 4u) << "answered without searching: " << out;
 }
 
@@ -197,7 +211,7 @@ TEST(Uci, StopEndsGoInfinite) {
       "printf 'position startpos moves d2d4\\ngo infinite\\n'; sleep 0.5; printf 'isready\\n'; sleep 0.2; "
       "printf 'stop\\n'; sleep 0.2; printf 'quit\\n'");
   // The search was still running when isready came, and bestmove waited for stop.
-  EXPECT_LT(out.find("readyok"), out.find("bestmove")) << out;
+  EXPECT_EQ(answers(out), (std::vector<std::string>{"readyok", "bestmove"})) << out;
   legal_bestmoves(out, chess::Position::start().after(*chess::parse_uci(chess::Position::start(), "d2d4")), 1);
 }
 

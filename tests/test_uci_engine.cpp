@@ -81,17 +81,32 @@ TEST(UciEngine, MissingEngineIsAnError) {
     UciEngine e("/nonexistent/engine --flag");
     FAIL() << "started a missing engine";
   } catch (const UciError& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot start engine '/nonexistent/engine --flag'"), std::string::npos)
-        << e.what();
+    EXPECT_EQ(std::string(e.what()), "cannot start engine '/nonexistent/engine --flag': No such file or directory");
   }
 }
 
+// An engine that exits at once: "uci" meets a closed pipe or, sent before the exit, an
+// output that ends; the two messages are the only answers.
 TEST(UciEngine, EngineThatExitsIsAnError) {
   try {
     UciEngine e("true");
     FAIL() << "no uciok from 'true'";
-  } catch (const UciError& e) {
-    EXPECT_NE(std::string(e.what()).find("exited"), std::string::npos) << e.what();
+  } catch (const UciExited& e) {
+    const std::string what = e.what();
+    EXPECT_TRUE(what == "engine 'true' exited" || what == "engine 'true' exited or stopped reading its input") << what;
+  }
+}
+
+// An engine that reads "uci" and exits: the line is sent, and the output ends before uciok.
+TEST(UciEngine, EngineThatExitsAfterUciIsExited) {
+  const std::string path = testing::TempDir() + "uci_reads_one_line.sh";
+  std::ofstream(path) << "#!/bin/sh\nread -r line\n";
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  try {
+    UciEngine e(path);
+    FAIL() << "no uciok from " << path;
+  } catch (const UciExited& e) {
+    EXPECT_EQ(std::string(e.what()), "engine '" + path + "' exited");
   }
 }
 
@@ -124,8 +139,8 @@ TEST(UciEngine, PerftWithoutACountTimesOut) {
   try {
     e.perft("startpos", 3, 0.3);
     FAIL() << "a count from an engine that gives none";
-  } catch (const UciError& err) {
-    EXPECT_NE(std::string(err.what()).find("did not answer in time"), std::string::npos) << err.what();
+  } catch (const UciTimeout& err) {
+    EXPECT_EQ(std::string(err.what()), "engine '" + path + "' did not answer in time");
   }
 }
 

@@ -69,7 +69,7 @@ TEST(Threads, ZeroMeansEveryCoreThisProcessMayUse) {
   EXPECT_GE(chess::resolve_threads(0), 1);
 }
 
-// Issue 14: one excerpt for every message that quotes what it was given.
+// One excerpt for every message that quotes what it was given.
 TEST(Quote, BoundsAndEscapesWhatAMessageShows) {
   EXPECT_EQ(chess::quoted("e4#"), "'e4#'");
   EXPECT_EQ(chess::excerpt(""), "");

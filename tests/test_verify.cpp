@@ -183,7 +183,7 @@ const std::string AFTER_KD1 =
     "inconsistent counts at \"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R2K3R b kq - 1 1\" depth 2 (from \"" +
     KIWIPETE + "\" after e1d1, i.e. 1. Kd1): engine's total 1894 is not the 1895 it gave for e1d1 at depth 3";
 
-// The issue's case: Kiwipete depth 3, the root's total and one move one more on the first
+// Kiwipete depth 3, the root's total and one move one more on the first
 // answer only; the engine's total 97863 against chesshpc's 97862 is no longer "none".
 TEST(Verify, LieAtTheRootOnlyCaughtOnePlyDown) {
   expect_inconsistent("lie-at-root", "--fen '" + KIWIPETE + "' --depth 3", AFTER_KD1,

@@ -1,4 +1,4 @@
-// Exact distributed deduplication of deep perft (issue 13), phase A: a breadth-first
+// Exact distributed deduplication of deep perft, phase A: a breadth-first
 // search over the ranks, one level (ply) at a time, from the split depth K down to the
 // dedup ply L. Every unique position of a level lives on one rank, the owner of its
 // bucket; each rank expands the positions it owns, and sends each child to the child's

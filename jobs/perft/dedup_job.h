@@ -1,4 +1,4 @@
-// Deep perft deduplicated exactly over the ranks (issue 13), as a unit job.
+// Deep perft deduplicated exactly over the ranks, as a unit job.
 // Phase A, in prepare() on every rank together: the split-depth units are routed to their
 // owners and expanded level by level to ply L, every unique position of every level on
 // one rank only (jobs/perft/dedup.h). Phase B, the units: bucket b of ply-L positions is

@@ -139,8 +139,8 @@ def main(mpiexec, binary):
         kept = games_in_parts(killed)
         assert 1 <= kept < GAMES, kept
         # The last part with games cut to half, as a crash of the machine or a copy cut short
-        # leaves one (issue 14: "cannot open part-000022.h5"): the resume sets it aside with
-        # a line and plays its games again.
+        # leaves one (the resume once failed on it: "cannot open part-000022.h5"): the resume
+        # sets it aside with a line and plays its games again.
         parts = killed + ".parts"
         cut = max(n for n in os.listdir(parts) if n.endswith(".h5") and games_in_part(os.path.join(parts, n)))
         os.truncate(os.path.join(parts, cut), os.path.getsize(os.path.join(parts, cut)) // 2)

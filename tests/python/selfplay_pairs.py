@@ -1,6 +1,6 @@
-"""Selfplay game pairs, per-side players and the SPRT (issue 17), read back with h5py.
+"""Selfplay game pairs, per-side players and the SPRT, read back with h5py.
 
-  pairs    the issue's batch (32 games, 300 nodes, 4 random plies, seed 11): no colour-swapped
+  pairs    a batch (32 games, 300 nodes, 4 random plies, seed 11): no colour-swapped
            pair is the same game, where --variation 0 makes all 16 the same; the file's and the
            JSON's pentanomial counts are the pairs of /games/result; 2 pairs lost or won twice
            print a score interval and no infinite Elo
@@ -11,7 +11,7 @@
   sprt     nodes=5000 against nodes=50 with --sprt elo0=0 elo1=200 over 40 games: H1 after 7
            pairs won twice (never after one), the file holding just the decided pairs with llr
            (fishtest's, computed here independently), lower, upper and decision; the same batch
-           on 2 ranks (mpirun) stops there too, with the same games; the issue's two identical
+           on 2 ranks (mpirun) stops there too, with the same games; two identical
            players at elo0=0 elo1=40 undecided after 10 pairs
   sprt_resume  600 nodes against 600, --sprt elo0=-50 elo1=50 over 100 games (H0 after 36 pairs):
            SIGTERM once a part holds games, before the decision; a resume with another --sprt,
@@ -211,7 +211,7 @@ def check_sprt(chesshpc, mpiexec, tmp):
     with h5py.File(ranks, "r") as f:
         assert f.attrs["decision"] == "H1" and list(text(f, "games/moves")) == moves
 
-    # The issue's case: two identical players, --sprt elo0=0 elo1=40, 10 pairs (seed 1). No
+    # Two identical players, --sprt elo0=0 elo1=40, 10 pairs (seed 1). No
     # decision (none of 16 pairs or fewer can decide at these bounds), the LLR fishtest's
     # of the pairs' counts. (Before: H0 after the first pair, LLR -17.12.)
     same_players = os.path.join(tmp, "identical.h5")

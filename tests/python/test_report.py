@@ -236,7 +236,7 @@ def check_dedup(t):
     kept = int(h5py.File(stopped, "r").attrs["buckets_done"])
     s = by_path(report, stopped)
     assert (s["complete"], s["total"], s["buckets_done"], s["buckets_left"]) == (False, None, kept, BUCKETS - kept)
-    # The stopped run keeps its /ranks rows (issue 14), so its phase B is its time until the stop.
+    # The stopped run keeps its /ranks rows, so its phase B is its time until the stop.
     assert s["runs"][0]["phase_a_seconds"] > 0 and s["runs"][0]["phase_b_seconds"] > 0, s["runs"]
     assert s["runs"][0]["buckets"] == kept, s["runs"]
     s = by_path(report, resumed)

@@ -13,8 +13,9 @@ table's folders, and fails (exit 1) with one line for each of:
 - a source file of core/, jobs/ or cluster/ that its folder's row does not name (by its
   name or its name without extension, as a whole word of the row);
 - a file, folder or path the document names that does not exist: any path written from
-  the root (jobs/perft/units, cluster/slurm/, tests/reference/) anywhere in the
-  document, and any file name with an extension (movegen.h, match.py) in a row.
+  the root (jobs/perft/units, cluster/slurm/, tests/reference/; jobs/JOB/options.h, a
+  part in upper case, is a pattern) anywhere in the document, and any file name with an
+  extension (movegen.h, match.py) in a row.
 
 Usage: check_layers.py [ROOT] (the repository's root; default: this script's parent's
 parent). Exit 0: the code keeps the rule; 1: it does not; 2: bad usage; 3: the document
@@ -29,6 +30,7 @@ DOC = "docs/ARCHITECTURE.md"
 CPP = (".h", ".hpp", ".cpp", ".cc", ".c", ".h.in")
 NAMED = ("core/", "jobs/", "cluster/")  # folders whose every C++ source file the table names
 FILE_NAME = re.compile(r"(?<![\w/.-])[\w-]+(?:\.\w+)*\.(?:h|hpp|cpp|cc|c|in|py|sh|rs|sbatch)\b")
+PLACEHOLDER = re.compile(r"[A-Z][A-Z0-9_]+(?:\.|$)")  # JOB, FILE.h5: upper case stands for a name
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
 
@@ -175,11 +177,11 @@ def missing(root, text, rows, files):
     for n, line in enumerate(text.splitlines(), 1):
         for m in path_re.finditer(line):
             p = m.group(0).rstrip(".")
-            if p.endswith("/") and os.path.isdir(os.path.join(root, p)):
-                continue
             stem = p.rstrip("/")
             if os.path.exists(os.path.join(root, stem)) or any(f.startswith(stem + ".") for f in files):
                 continue
+            if any(PLACEHOLDER.match(part) for part in stem.split("/")):
+                continue  # jobs/JOB/options.h: a pattern, not a file
             out.append(f"{DOC}:{n}: names {p}, which does not exist")
     for folder, owns, _ in rows:
         for name in sorted(set(FILE_NAME.findall(owns))):

@@ -58,7 +58,8 @@ def crossing(checker, root):
 
 def missing(checker, root):
     doc = TABLE.format(core_names=", legal move generation (movegen.h)",
-                       prose="\nThe collectives (jobs/io/exchange.h) and the units (jobs/io/h5).\n")
+                       prose="\nThe collectives (jobs/io/exchange.h), the layer (jobs/io/h5), each job's options\n"
+                       "(jobs/JOB/options.h).\n")
     make_tree(root, doc, {"core/position.h": "#pragma once\n", "core/pack.h": "#pragma once\n",
                           "core/pack.cpp": '#include "core/pack.h"\n', "jobs/io/h5.cpp": '#include "core/pack.h"\n'})
     return expect("missing", run(checker, root)[:2],

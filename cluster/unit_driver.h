@@ -15,7 +15,7 @@
 namespace chesshpc {
 
 // The whole run. Returns an ExitCode: on rank 0 the job's, elsewhere EXIT_OK once the
-// units are done, or the job's refusal from plan() or open() on every rank.
+// units are done, or the job's refusal from plan(), open() or prepare() on every rank.
 int run_unit_job(UnitJob& job, std::ostream& out, std::ostream& err);
 
 // Collective, inside a running MPI session or alone: computes the units rank 0's job

@@ -1,5 +1,5 @@
-// The collectives a unit job may call in plan(), without seeing MPI: the driver passes one
-// in Ranks (cluster/mpi_exchange over MPI_COMM_WORLD; SoloExchange for one process). Every
+// The collectives a unit job may call in prepare(), without seeing MPI: the driver passes
+// one in Ranks (cluster/mpi_exchange over MPI_COMM_WORLD; SoloExchange for one process). Every
 // call is collective: every rank makes the same calls in the same order, from its main
 // thread, or the ranks deadlock.
 #pragma once

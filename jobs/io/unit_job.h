@@ -8,6 +8,7 @@
 //                        rank (messages then carry unit indices only)
 //   2. open(started)     R0: open the result file or resume from it, with a first write
 //                        so that an unwritable file fails before any work
+//      prepare(ranks)    every rank, together: collective work the units need
 //   3. done(u), info()   R0: which units an earlier run finished; names and totals
 //   4. compute(u)        any rank, up to concurrency() units at once, each on its thread
 //      record(u, bytes)  R0: a finished unit, whichever rank computed it
@@ -39,7 +40,7 @@ using Payload = std::vector<char>;
 // This process's place among the ranks running the job.
 struct Ranks {
   int rank = 0, size = 1;
-  // Collectives for plan() (every rank's main thread, in the same order); the driver's,
+  // Collectives for prepare() (every rank's main thread, in the same order); the driver's,
   // valid until the run ends. Null: this process alone.
   Exchange* exchange = nullptr;
   // The signal that asked the run to stop, or 0; null: never. Long collective work

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "jobs/perft/file_common.h"  // ResumeError
+#include "jobs/perft/file_common.h"
 #include "jobs/perft/job.h"
 #include "jobs/perft/units.h"
 

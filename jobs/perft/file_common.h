@@ -1,6 +1,7 @@
 // What the two perft result files share (file.h: one row per split-depth unit;
 // dedup_file.h: one row per bucket of the dedup ply): the divide of a complete run, the
-// per-rank load, the root attributes --resume checks, and the checks themselves.
+// per-rank load, the root attributes --resume checks, and the checks of them (with
+// jobs/io/resume.h's require_same).
 #pragma once
 
 #include <array>
@@ -8,8 +9,6 @@
 #include <functional>
 #include <optional>
 #include <ostream>
-#include <sstream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,15 +21,11 @@
 #include "jobs/io/h5_table.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/rank_load.h"
+#include "jobs/io/resume.h"
 #include "jobs/perft/job.h"
 #include "jobs/perft/units.h"
 
 namespace chesshpc {
-
-struct ResumeError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 namespace perft_file {
 
 // A root move and the paths through it: a row of /divide.
@@ -137,15 +132,6 @@ void write_ending(h5::File& file, const Ending& e, const std::string& readme);
 // Writes /divide (castling as Chess960 writes it when chess960); returns the total.
 chess::u128 write_divide(const h5::Group& file, const std::vector<chess::Move>& moves,
                          const std::vector<chess::u128>& divide, bool chess960);
-
-template <typename T>
-void require_same(const std::string& path, const char* what, const T& theirs, const T& ours) {
-  if (theirs == ours) return;
-  std::ostringstream s;
-  s << "cannot resume from '" << path << "': it holds another job: its " << what << " is " << theirs
-    << ", this run's is " << ours;
-  throw ResumeError(s.str());
-}
 
 // Throws ResumeError unless f holds job_name from this FEN, at this depth, with this
 // build's rules version and Zobrist key set. A file of the other perft job is named as

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "jobs/perft/file.h"  // ResumeError
+#include "jobs/io/resume.h"
 #include "jobs/selfplay/job.h"
 #include "jobs/selfplay/sprt.h"
 #include "jobs/selfplay/tables.h"

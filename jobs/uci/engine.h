@@ -1,5 +1,6 @@
-// An external UCI engine as a player: a child process spoken to over pipes, with a
-// deadline on every answer, so that a hung or crashed engine is an error, never a hang.
+// An external UCI engine driven from the client's end of UCI (selfplay's players, verify's
+// and bench's engines): a child process spoken to over pipes, with a deadline on every
+// answer, so that a hung or crashed engine is an error, never a hang.
 // A deadline counts from the command that asks for the answer: the lines an engine prints
 // meanwhile never extend it, and no line may be longer than MAX_LINE_BYTES, so an engine
 // that prints without end costs a bounded time and memory.

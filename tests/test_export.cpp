@@ -676,3 +676,23 @@ TEST(ExportFile, PgnCommentOfAHugeScoreIsWrittenWhole) {
       "999199375923223513177023053824.00/" + std::to_string(data.tables.positions.depth[row]) + " ";
   EXPECT_NE(out.str().find(comment), std::string::npos);
 }
+
+// Export names selfplay's columns through their declarations (h5::name_of), so a column
+// renamed there is renamed for export too: each kind of column (plain, fixed width, added
+// later, bytes) is found by its member, with the name the file holds.
+TEST(ExportColumns, NamedThroughSelfplaysDeclarations) {
+  using P = PositionColumns;
+  const auto& positions = SELFPLAY_POSITIONS;
+  EXPECT_EQ(positions.group, "positions");
+  EXPECT_EQ(h5::name_of<&P::halfmove>(positions), "halfmove_clock");
+  EXPECT_EQ(h5::name_of<&P::fen>(positions), "fen");
+  EXPECT_EQ(h5::name_of<&P::time_ms>(positions), "time_ms");
+  EXPECT_EQ(h5::name_of<&P::packed>(positions), "packed");
+  EXPECT_EQ(h5::name_of<&GameColumns::start_fen>(SELFPLAY_GAMES), "start_fen");
+  // Each name is the one dataset of its column in a file selfplay wrote.
+  const h5::Group file = h5::open_read(make_dataset("named_columns.h5"));
+  const h5::Group group = h5::open_group(file, positions.group);
+  for (const std::string_view name : {h5::name_of<&P::halfmove>(positions), h5::name_of<&P::is_capture>(positions),
+                                      h5::name_of<&P::wdl>(positions), h5::name_of<&P::best>(positions)})
+    EXPECT_TRUE(h5::has_dataset(group, std::string(name))) << name;
+}

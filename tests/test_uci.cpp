@@ -7,10 +7,12 @@
 #include <cstdio>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/movegen.h"
 #include "core/uci.h"
+#include "jobs/uci/server.h"
 #include "tests/sanitizers.h"
 
 namespace {
@@ -231,4 +233,76 @@ TEST(BenchSearch, JsonReportsTheSignatureFields) {
   for (const char* field : {"\"positions\": 40", "\"depth\": 3", "\"hash_mb\": 16", "\"nodes\": ", "\"nps\": "})
     EXPECT_NE(out.find(field), std::string::npos) << field << " in " << out;
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1);
+}
+
+// `go`'s arguments read alone, without a process (parse_go_limits, as Stockfish keeps
+// parse_limits apart from go): each limit's exact value, the clamps, the infinite search
+// and the notes for what is not taken, in argument order.
+namespace {
+
+chesshpc::GoLimits go_limits(const std::string& args) {
+  std::vector<std::string> words;
+  std::istringstream in(args);
+  for (std::string w; in >> w;) words.push_back(w);
+  return chesshpc::parse_go_limits(words);
+}
+
+// depth, nodes, movetime, wtime, btime, winc, binc, movestogo, infinite
+using LimitFields = std::tuple<int, uint64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int, bool>;
+LimitFields fields(const chess::SearchLimits& l) {
+  return {l.depth, l.nodes, l.movetime, l.wtime, l.btime, l.winc, l.binc, l.movestogo, l.infinite};
+}
+
+}  // namespace
+
+TEST(UciGoLimits, EveryLimitReadExactly) {
+  const chesshpc::GoLimits go =
+      go_limits("wtime 300000 btime 290000 winc 2000 binc 1500 movestogo 40 depth 12 nodes 500000 movetime 7000");
+  EXPECT_EQ(fields(go.limits), LimitFields(12, 500000, 7000, 300000, 290000, 2000, 1500, 40, false));
+  EXPECT_TRUE(go.notes.empty());
+  EXPECT_EQ(fields(go_limits("btime 1000").limits), LimitFields(0, 0, 0, -1, 1000, 0, 0, 0, false));
+}
+
+TEST(UciGoLimits, NoLimitOrInfiniteSearchesUntilStop) {
+  EXPECT_EQ(fields(go_limits("").limits), LimitFields(0, 0, 0, -1, -1, 0, 0, 0, true));
+  EXPECT_EQ(fields(go_limits("infinite").limits), LimitFields(0, 0, 0, -1, -1, 0, 0, 0, true));
+  EXPECT_EQ(fields(go_limits("depth 3 infinite").limits), LimitFields(3, 0, 0, -1, -1, 0, 0, 0, true));
+  // Increments and movestogo alone are no limit.
+  EXPECT_EQ(fields(go_limits("winc 100 binc 100 movestogo 10").limits),
+            LimitFields(0, 0, 0, -1, -1, 100, 100, 10, true));
+}
+
+// A time given is a limit whatever its value: 0 or less is the shortest search, never "none".
+TEST(UciGoLimits, ValuesClampedIntoWhatTheSearchTakes) {
+  EXPECT_EQ(fields(go_limits("depth 0 nodes 0 movetime 0 wtime -1 btime -1 winc -7 binc -9 movestogo 5000").limits),
+            LimitFields(1, 1, 1, 0, 0, 0, 0, 1000, false));
+  EXPECT_EQ(fields(go_limits("depth 99999999999 nodes -3 movetime -5 movestogo -2").limits),
+            LimitFields(127, 1, 1, -1, -1, 0, 0, 0, false));
+}
+
+TEST(UciGoLimits, MalformedLimitsAreNotedAndSkipped) {
+  // A limit without a whole number takes nothing: the word after it is read as an argument.
+  chesshpc::GoLimits go = go_limits("depth x nodes 500 movetime 5x wtime 99999999999999999999 ponder");
+  EXPECT_EQ(fields(go.limits), LimitFields(0, 500, 0, -1, -1, 0, 0, 0, false));
+  EXPECT_EQ(go.notes,
+            (std::vector<std::string>{
+                "info string go: 'depth' needs a whole number; ignored", "info string go: ignoring unknown 'x'",
+                "info string go: 'movetime' needs a whole number; ignored", "info string go: ignoring unknown '5x'",
+                "info string go: 'wtime' needs a whole number; ignored",
+                "info string go: ignoring unknown '99999999999999999999'",
+                "info string ponder is not supported; searching normally"}));
+  // A limit last, without its number: none given, so the search is infinite.
+  go = go_limits("nodes");
+  EXPECT_EQ(fields(go.limits), LimitFields(0, 0, 0, -1, -1, 0, 0, 0, true));
+  EXPECT_EQ(go.notes, std::vector<std::string>{"info string go: 'nodes' needs a whole number; ignored"});
+}
+
+// searchmoves is not supported: the word and its moves are noted and ignored, the other
+// limits kept.
+TEST(UciGoLimits, SearchmovesIgnoredWithItsMoves) {
+  const chesshpc::GoLimits go = go_limits("searchmoves e2e4 d2d4 depth 3");
+  EXPECT_EQ(fields(go.limits), LimitFields(3, 0, 0, -1, -1, 0, 0, 0, false));
+  EXPECT_EQ(go.notes, (std::vector<std::string>{"info string go: ignoring unknown 'searchmoves'",
+                                                "info string go: ignoring unknown 'e2e4'",
+                                                "info string go: ignoring unknown 'd2d4'"}));
 }

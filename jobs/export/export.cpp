@@ -115,15 +115,34 @@ class Sink {
   bool committed_ = false;
 };
 
+// The name of the /positions column that holds member M of PositionColumns, as selfplay
+// declares it (jobs/selfplay/tables.h).
+template <auto M>
+constexpr std::string_view positions_column() {
+  return h5::name_of<M>(SELFPLAY_POSITIONS);
+}
+
+// "/positions row 12", as messages name a row of the file.
+std::string row_name(size_t row) {
+  std::string s = "/";  // appended piecewise: GCC 12 warns falsely (-Wrestrict) on chains of operator+
+  s.append(SELFPLAY_POSITIONS.group).append(" row ").append(std::to_string(row));
+  return s;
+}
+
 // The /positions columns a position format does without: most of the reading time is
 // HDF5's, and its variable-length text costs most. The FEN is written from the packed
 // position (as selfplay wrote the column: 51 ms of 200 K FENs read against 30 ms written);
 // best and result serve only to derive is_capture and wdl in a file written before them.
 std::vector<std::string_view> unread_columns(const h5::Group& file) {
-  std::vector<std::string_view> unread = {"depth", "nodes", "halfmove_clock", "time_ms", "fen"};
-  const h5::Group positions = h5::open_group(file, "positions");
-  if (h5::has_dataset(positions, "is_capture")) unread.push_back("best");
-  if (h5::has_dataset(positions, "wdl")) unread.push_back("result");
+  using P = PositionColumns;
+  std::vector<std::string_view> unread = {positions_column<&P::depth>(), positions_column<&P::nodes>(),
+                                          positions_column<&P::halfmove>(), positions_column<&P::time_ms>(),
+                                          positions_column<&P::fen>()};
+  const h5::Group positions = h5::open_group(file, SELFPLAY_POSITIONS.group);
+  if (h5::has_dataset(positions, std::string(positions_column<&P::is_capture>())))
+    unread.push_back(positions_column<&P::best>());
+  if (h5::has_dataset(positions, std::string(positions_column<&P::wdl>())))
+    unread.push_back(positions_column<&P::result>());
   return unread;
 }
 
@@ -131,18 +150,19 @@ std::vector<std::string_view> unread_columns(const h5::Group& file) {
 // within its column's range, a packed position that FEN reading would accept; else the
 // line that says why not.
 std::string bad_row(const PositionColumns& p, size_t i, size_t row) {
-  const std::string at = "/positions row " + std::to_string(row) + ": ";
   if (const double cp = p.score_cp[i];
       !std::isnan(cp) && !(cp >= SCORE_CP_MIN && cp <= SCORE_CP_MAX && cp == std::trunc(cp))) {
     char text[32];
     *std::to_chars(text, text + sizeof text - 1, cp).ptr = 0;
-    return at + "score_cp " + text + " is out of its range: NaN (no score) or a whole number from " +
-           std::to_string(int64_t(SCORE_CP_MIN)) + " to " + std::to_string(int64_t(SCORE_CP_MAX));
+    return row_name(row) + ": " + std::string(positions_column<&PositionColumns::score_cp>()) + " " + text +
+           " is out of its range: NaN (no score) or a whole number from " + std::to_string(int64_t(SCORE_CP_MIN)) +
+           " to " + std::to_string(int64_t(SCORE_CP_MAX));
   }
   try {
     chess::unpack_checked(p.packed.data() + 32 * i);
   } catch (const chess::FenError& e) {
-    return at + "packed is no legal position: " + e.what();
+    return row_name(row) + ": " + std::string(positions_column<&PositionColumns::packed>()) +
+           " is no legal position: " + e.what();
   }
   return "";
 }
@@ -221,14 +241,14 @@ class PositionExport {
       ExportPosition e{chess::unpack_trusted(packed), chess::Move::none(), {}, p.move[i], score, Wdl(p.wdl[i])};
       if (format_.needs_fen) e.fen = fen_ = e.pos.fen();
       if (format_.standard_only && e.pos.is_chess960()) {
-        err_ << "chesshpc export: " << format_.name << " holds standard chess only, and /positions row " << first + i
+        err_ << "chesshpc export: " << format_.name << " holds standard chess only, and " << row_name(first + i)
              << " is a Chess960 position (plain, bullet and epd write Chess960)\n";
         return EXIT_INPUT;
       }
       const std::optional<chess::Move> m = decode_move(e.pos, e.move_uci);
       if (!m) {
-        err_ << "chesshpc export: /positions row " << first + i << ": move " << p.move[i]
-             << " names no move of its position\n";
+        err_ << "chesshpc export: " << row_name(first + i) << ": " << positions_column<&PositionColumns::move>() << " "
+             << p.move[i] << " names no move of its position\n";
         return EXIT_INPUT;
       }
       e.move = *m;

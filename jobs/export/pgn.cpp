@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/pgn.h"
 #include "core/uci.h"
@@ -77,83 +78,112 @@ std::string pgn_date(const std::string& iso) {
   return iso.substr(0, 4) + "." + iso.substr(5, 2) + "." + iso.substr(8, 2);
 }
 
+// A game the file holds wrongly: what names it ("game 3: ..."), for export's one line.
+struct BadGame : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string game_name(const GameColumns& g, size_t i) { return "game " + std::to_string(g.game[i]); }
+
+// Game i's variant and start position from /games/variant and /games/start_fen. Throws
+// BadGame.
+Variant read_start(const GameColumns& g, size_t i, chess::Position& start) {
+  const std::optional<Variant> variant = variant_from_name(g.variant[i]);
+  if (!variant) throw BadGame(game_name(g, i) + ": unknown variant '" + g.variant[i] + "'");
+  try {
+    start = variant_position(g.start_fen[i], *variant);
+  } catch (const chess::FenError& e) {
+    throw BadGame(game_name(g, i) + ": " + e.what());
+  }
+  return *variant;
+}
+
+// Game i's tags before GameDuration (which its moves give), in write_pgn's order.
+std::vector<std::pair<std::string, std::string>> game_tags(const SelfplayFileData& data, size_t i, Variant variant,
+                                                           const chess::Position& start) {
+  const GameColumns& g = data.tables.games;
+  std::vector<std::pair<std::string, std::string>> tags = {{"Event", "chesshpc selfplay"},
+                                                           {"Site", data.host},
+                                                           {"Date", pgn_date(data.started)},
+                                                           {"Round", std::to_string(g.game[i] + 1)},
+                                                           {"White", g.white[i]},
+                                                           {"Black", g.black[i]},
+                                                           {"Result", g.result[i]},
+                                                           {"Termination", pgn_termination(g.termination[i])},
+                                                           {"TerminationDetail", g.termination[i]},
+                                                           {"PlyCount", std::to_string(g.plies[i])}};
+  if (!g.opening[i].empty()) tags.push_back({"Opening", g.opening[i]});
+  const std::string white_tc = time_control(g.white_settings[i]), black_tc = time_control(g.black_settings[i]);
+  if (white_tc == black_tc && !white_tc.empty()) tags.push_back({"TimeControl", white_tc});
+  if (white_tc != black_tc) {
+    if (!white_tc.empty()) tags.push_back({"WhiteTimeControl", white_tc});
+    if (!black_tc.empty()) tags.push_back({"BlackTimeControl", black_tc});
+  }
+  if (variant != Variant::STANDARD) {
+    // "Chess960" for DFRC too: PGN readers (lichess, Arena, CuteChess, python-chess) know
+    // no DFRC tag, and Chess960's castling rule, from the FEN's rooks, is DFRC's. The FEN
+    // (X-FEN) is written even for the classical start, where castling is Chess960's.
+    tags.push_back({"Variant", "Chess960"});
+    tags.push_back({"FEN", start.fen()});
+  }
+  return tags;
+}
+
+// Game i's moves into pgn (from pgn.start), each with its /positions row's comment when
+// it has a row: the moves come from /games/moves, since with --dedup /positions lacks the
+// rows of positions seen before, so its moves are not the game's. row: the first row not
+// before game i (rows are in game order, like games), left past the game's last. Returns
+// the players' time when every move has its row and the file keeps time, else nothing.
+// Throws BadGame on a move that is not legal or a count of moves that is not /games/plies.
+std::optional<long> read_moves(const SelfplayTables& t, size_t i, size_t& row, chess::PgnGame& pgn) {
+  const GameColumns& g = t.games;
+  const PositionColumns& p = t.positions;
+  for (; row < p.size() && p.game[row] < g.game[i]; ++row) {
+  }
+  chess::Position pos = pgn.start;
+  std::istringstream moves(g.moves[i]);
+  int ply = 0, rows = 0;
+  long time_ms = 0;
+  for (std::string text; moves >> text; ++ply) {
+    std::optional<chess::Move> m = chess::parse_uci(pos, text);
+    if (!m) throw BadGame(game_name(g, i) + " ply " + std::to_string(ply) + ": illegal move " + text);
+    for (; row < p.size() && p.game[row] == g.game[i] && p.ply[row] < ply; ++row) {
+    }
+    const bool has_row = row < p.size() && p.game[row] == g.game[i] && p.ply[row] == ply;
+    const bool scored = has_row && !p.book[row] && (p.mate_in[row] || !std::isnan(p.score_cp[row]));
+    rows += has_row;
+    if (has_row && row < p.time_ms.size()) time_ms += p.time_ms[row];
+    pgn.moves.push_back(*m);
+    pgn.comments.push_back(scored ? move_comment(p, row) : "");
+    pos = pos.after(*m);
+  }
+  if (ply != g.plies[i])
+    throw BadGame(game_name(g, i) + ": " + std::to_string(ply) + " moves, but its plies say " +
+                  std::to_string(g.plies[i]));
+  if (rows == ply && !p.time_ms.empty()) return time_ms;
+  return std::nullopt;
+}
+
+// Game i as PGN; row as read_moves moves it. Throws BadGame.
+chess::PgnGame game_pgn(const SelfplayFileData& data, size_t i, size_t& row) {
+  chess::PgnGame pgn;
+  const Variant variant = read_start(data.tables.games, i, pgn.start);
+  pgn.tags = game_tags(data, i, variant, pgn.start);
+  pgn.result = data.tables.games.result[i];
+  if (const std::optional<long> time_ms = read_moves(data.tables, i, row, pgn))
+    pgn.tags.push_back({"GameDuration", duration(*time_ms)});
+  return pgn;
+}
+
 }  // namespace
 
 int write_pgn(const SelfplayFileData& data, std::ostream& out, std::ostream& err) {
-  const std::string date = pgn_date(data.started), site = data.host;
-  const GameColumns& g = data.tables.games;
-  const PositionColumns& p = data.tables.positions;
-  size_t row = 0;  // positions are in game order, like games
-  for (size_t i = 0; i < g.size(); ++i) {
-    chess::PgnGame pgn;
-    const std::optional<Variant> variant = variant_from_name(g.variant[i]);
-    if (!variant) {
-      err << "chesshpc export: game " << g.game[i] << ": unknown variant '" << g.variant[i] << "'\n";
-      return EXIT_INPUT;
-    }
-    try {
-      pgn.start = variant_position(g.start_fen[i], *variant);
-    } catch (const chess::FenError& e) {
-      err << "chesshpc export: game " << g.game[i] << ": " << e.what() << "\n";
-      return EXIT_INPUT;
-    }
-    pgn.tags = {{"Event", "chesshpc selfplay"},
-                {"Site", site},
-                {"Date", date},
-                {"Round", std::to_string(g.game[i] + 1)},
-                {"White", g.white[i]},
-                {"Black", g.black[i]},
-                {"Result", g.result[i]},
-                {"Termination", pgn_termination(g.termination[i])},
-                {"TerminationDetail", g.termination[i]},
-                {"PlyCount", std::to_string(g.plies[i])}};
-    if (!g.opening[i].empty()) pgn.tags.push_back({"Opening", g.opening[i]});
-    const std::string white_tc = time_control(g.white_settings[i]), black_tc = time_control(g.black_settings[i]);
-    if (white_tc == black_tc && !white_tc.empty()) pgn.tags.push_back({"TimeControl", white_tc});
-    if (white_tc != black_tc) {
-      if (!white_tc.empty()) pgn.tags.push_back({"WhiteTimeControl", white_tc});
-      if (!black_tc.empty()) pgn.tags.push_back({"BlackTimeControl", black_tc});
-    }
-    if (*variant != Variant::STANDARD) {
-      // "Chess960" for DFRC too: PGN readers (lichess, Arena, CuteChess, python-chess) know
-      // no DFRC tag, and Chess960's castling rule, from the FEN's rooks, is DFRC's. The FEN
-      // (X-FEN) is written even for the classical start, where castling is Chess960's.
-      pgn.tags.push_back({"Variant", "Chess960"});
-      pgn.tags.push_back({"FEN", pgn.start.fen()});
-    }
-    pgn.result = g.result[i];
-    // The moves come from /games/moves: with --dedup, /positions lacks the rows of positions
-    // seen before, so its moves are not the game's. A ply's score comes from its row, when
-    // the row is there.
-    for (; row < p.size() && p.game[row] < g.game[i]; ++row) {
-    }
-    chess::Position pos = pgn.start;
-    std::istringstream moves(g.moves[i]);
-    int ply = 0, rows = 0;
-    long time_ms = 0;
-    for (std::string text; moves >> text; ++ply) {
-      std::optional<chess::Move> m = chess::parse_uci(pos, text);
-      if (!m) {
-        err << "chesshpc export: game " << g.game[i] << " ply " << ply << ": illegal move " << text << "\n";
-        return EXIT_INPUT;
-      }
-      for (; row < p.size() && p.game[row] == g.game[i] && p.ply[row] < ply; ++row) {
-      }
-      const bool has_row = row < p.size() && p.game[row] == g.game[i] && p.ply[row] == ply;
-      const bool scored = has_row && !p.book[row] && (p.mate_in[row] || !std::isnan(p.score_cp[row]));
-      rows += has_row;
-      if (has_row && row < p.time_ms.size()) time_ms += p.time_ms[row];
-      pgn.moves.push_back(*m);
-      pgn.comments.push_back(scored ? move_comment(p, row) : "");
-      pos = pos.after(*m);
-    }
-    if (ply != g.plies[i]) {
-      err << "chesshpc export: game " << g.game[i] << ": " << ply << " moves, but its plies say " << g.plies[i] << "\n";
-      return EXIT_INPUT;
-    }
-    // The players' time, when every move has its row (a --dedup dataset lacks some).
-    if (rows == ply && !p.time_ms.empty()) pgn.tags.push_back({"GameDuration", duration(time_ms)});
-    out << chess::write_pgn(pgn);
+  size_t row = 0;
+  try {
+    for (size_t i = 0; i < data.tables.games.size(); ++i) out << chess::write_pgn(game_pgn(data, i, row));
+  } catch (const BadGame& e) {
+    err << "chesshpc export: " << e.what() << "\n";
+    return EXIT_INPUT;
   }
   return EXIT_OK;
 }

@@ -36,6 +36,11 @@ namespace detail {
 template <class>
 inline constexpr bool unsupported = false;
 
+// An address that stands for member M alone: a column keeps it, so that a reader finds the
+// column by its member (name_of).
+template <auto M>
+inline constexpr char member_tag = 0;
+
 }  // namespace detail
 
 template <class T>
@@ -91,6 +96,7 @@ struct Column : ColumnInfo {
   // nullptr for computed columns, which are written only. first: the first column read,
   // which sets the number of rows (the others must have as many). Returns the rows read.
   size_t (*read)(const Group& g, const ColumnInfo& c, Src& data, bool first, RowRange rows);
+  const void* member = nullptr;  // &detail::member_tag<M> of the member M it holds; none when computed
 };
 
 // A group of columns: its name, a line for the README, and its columns in README order.
@@ -293,12 +299,14 @@ constexpr auto column(std::string_view name, std::string_view description, const
     using T = typename detail::Family<E>::Elem;
     return Column<C>{{name, description, type_of<T>(), 0, detail::check_keys<E>(keys)},
                      &detail::write_member<C, M>,
-                     &detail::read_member<C, M>};
+                     &detail::read_member<C, M>,
+                     &detail::member_tag<M>};
   } else {
     using T = typename detail::Family<V>::Elem;
     return Column<std::vector<C>>{{name, description, type_of<T>(), 0, detail::check_keys<V>(keys)},
                                   &detail::write_rows<C, detail::MemberGet<M>>,
-                                  &detail::read_rows<C, M>};
+                                  &detail::read_rows<C, M>,
+                                  &detail::member_tag<M>};
   }
 }
 
@@ -306,7 +314,7 @@ constexpr auto column(std::string_view name, std::string_view description, const
 template <class Row, class F>
 constexpr Column<std::vector<Row>> computed(std::string_view name, std::string_view description, F) {
   using T = std::remove_cvref_t<std::invoke_result_t<F, const Row&>>;
-  return {{name, description, type_of<T>()}, &detail::write_rows<Row, F>, nullptr};
+  return {{name, description, type_of<T>()}, &detail::write_rows<Row, F>, nullptr, nullptr};
 }
 
 // Rows of Width bytes from a flat std::vector<uint8_t> member M of a struct of column
@@ -315,8 +323,10 @@ template <auto M, size_t Width>
 constexpr auto byte_rows(std::string_view name, std::string_view description) {
   using C = typename detail::MemberOf<decltype(M)>::Class;
   static_assert(std::is_same_v<typename detail::MemberOf<decltype(M)>::Value, std::vector<uint8_t>>);
-  return Column<C>{
-      {name, description, Type::BYTES, Width}, &detail::write_bytes<C, M, Width>, &detail::read_bytes<C, M, Width>};
+  return Column<C>{{name, description, Type::BYTES, Width},
+                   &detail::write_bytes<C, M, Width>,
+                   &detail::read_bytes<C, M, Width>,
+                   &detail::member_tag<M>};
 }
 
 // A text column of at most width bytes a row, stored as fixed-length strings
@@ -341,6 +351,17 @@ constexpr Column<Src> since_added(Column<Src> c) {
 template <class Src, size_t N>
 constexpr Table<Src, N> table(std::string_view group, std::string_view description, const Column<Src> (&columns)[N]) {
   return {group, description, std::to_array(columns)};
+}
+
+// The name of t's column that holds member M (of the row struct or the struct of columns),
+// found at compile time (a table without one does not compile): a reader names a column
+// through the table's declaration, never as a literal, so that renaming it is one change.
+// E.g. h5::name_of<&Positions::move>(POSITIONS) is "move".
+template <auto M, class Src, size_t N>
+consteval std::string_view name_of(const Table<Src, N>& t) {
+  for (const Column<Src>& c : t.columns)
+    if (c.member == &detail::member_tag<M>) return c.name;
+  throw Error("HDF5: the table has no column of that member");
 }
 
 // Creates the table's group in parent and writes every column.

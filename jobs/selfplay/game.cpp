@@ -64,97 +64,142 @@ chess::Result win_for(chess::Color c) {
   return c == chess::WHITE ? chess::Result::WHITE_WINS : chess::Result::BLACK_WINS;
 }
 
+// One game in play, move by move: its record, the game, the players by colour, the
+// game's random streams, both clocks and the adjudication's streaks.
+class GamePlay {
+ public:
+  // The opening played from its start, as book moves, and both players told of a new
+  // game (one that throws ends the game as an error).
+  GamePlay(const GameSpec& spec, uint64_t index, Player& first, Player& second)
+      : spec_(spec),
+        white_(index % 2 == 0 ? first : second),
+        black_(index % 2 == 0 ? second : first),
+        vary_(chess::stream(spec.seed, index, VARIATION_STREAM)),
+        rng_(chess::stream(spec.seed, index, PLAY_STREAM)) {
+    rec_.index = index;
+    rec_.opening = opening_for(spec.openings, index);
+    rec_.white = white_.name(), rec_.black = black_.name();
+    game_ = chess::Game(rec_.opening.start, spec.ruleset, spec.claims);
+    for (chess::Move m : rec_.opening.moves) {
+      game_.play(m);
+      rec_.plies.push_back({m, m, {}, {}, 0, 0, true});
+    }
+    for (Player* p : {&white_, &black_}) {
+      try {
+        if (rec_.ending != Ending::ERROR) p->new_game();
+      } catch (const std::exception& e) {
+        player_error(rec_, *p, e);
+      }
+    }
+    start_clocks(index);
+  }
+
+  // Whether a move is to be played: no player failed and no rule ended the game.
+  bool going() const { return rec_.ending != Ending::ERROR && !game_.over(); }
+
+  // Ends the game before the mover moves when the position's clocks overflow, the game is
+  // too long, or the scores so far resign it or agree on a draw; true when it ended.
+  bool adjudicated() {
+    const chess::Position& pos = game_.position();
+    const chess::Color us = pos.side_to_move();
+    const Adjudication& adj = spec_.adjudication;
+    if (std::string full = pos.clock_overflow(); !full.empty())
+      finish(rec_, Ending::ERROR, chess::Result::ONGOING, "error: " + full);
+    else if (adj.max_plies && game_.ply() >= adj.max_plies)
+      finish(rec_, Ending::MAX_LENGTH, chess::Result::DRAW, "max_length");
+    else if (streaks_.resigns(adj, us) && game_.may_resign())
+      finish(rec_, Ending::RESIGN, win_for(~us), "resign");
+    else if (streaks_.level_draw(adj))
+      finish(rec_, Ending::DRAW_ADJUDICATED, chess::Result::DRAW, "draw_adjudicated");
+    else
+      return false;
+    return true;
+  }
+
+  // The mover chooses, its clock is charged, and its move is played and recorded; false
+  // when that ended the game instead (the player threw, its flag fell, its move is not
+  // legal).
+  bool next_move() {
+    const chess::Position& pos = game_.position();
+    const chess::Color us = pos.side_to_move();
+    Player& player = us == chess::WHITE ? white_ : black_;
+    player.set_node_factor(spec_.variation > 0 ? 1 + spec_.variation * (2 * vary_.uniform() - 1) : 1);
+    MoveChoice c;
+    try {
+      c = player.choose(game_, timed_[us] ? seen_by(*clocks_, us, timed_[~us]) : std::optional<Clocks>(), rng_);
+    } catch (const std::exception& e) {
+      player_error(rec_, player, e);
+      return false;
+    }
+    rec_.search_seconds += c.seconds;
+    if (timed_[us] && flag_fell(pos, us, c.seconds)) return false;
+    if (!legal(pos, c.move)) {
+      finish(rec_, Ending::ERROR, chess::Result::ONGOING, "error: " + player.name() + " played an illegal move");
+      return false;
+    }
+    streaks_.add(spec_.adjudication, us, adjudication_score(c), pos.fullmove());
+    game_.play(c.move);
+    rec_.plies.push_back(
+        {c.move, c.best, c.score_cp, c.mate_in, c.depth, c.nodes, false, int32_t(std::lround(c.seconds * 1000))});
+    return true;
+  }
+
+  // The record, with the rule that ended the game (when one did) and what the game layer
+  // tracked of every rule.
+  GameRecord record() && {
+    if (game_.over()) finish(rec_, Ending::RULE, game_.result(), std::string(chess::rule_name(*game_.termination())));
+    rec_.first_fire = game_.first_fire();
+    rec_.perpetual_check = game_.perpetual_check();
+    rec_.checks[0] = game_.checks_given(chess::WHITE), rec_.checks[1] = game_.checks_given(chess::BLACK);
+    return std::move(rec_);
+  }
+
+ private:
+  // By colour: the first player's clock is White's in even games.
+  void start_clocks(uint64_t index) {
+    const TimeControl &white_tc = spec_.clocks[index % 2], &black_tc = spec_.clocks[1 - index % 2];
+    timed_ = {white_tc.on(), black_tc.on()};
+    if (timed_[chess::WHITE] || timed_[chess::BLACK])
+      clocks_ = Clocks{{white_tc.base_ms, black_tc.base_ms}, {white_tc.increment_ms, black_tc.increment_ms}};
+  }
+
+  // Charges the mover's clock with its seconds; true (the game ended) when its flag fell,
+  // else its increment is added.
+  bool flag_fell(const chess::Position& pos, chess::Color us, double seconds) {
+    long& left = clocks_->left_ms[us];
+    left -= long(seconds * 1000);
+    if (left >= 0) {
+      left += clocks_->increment_ms[us];
+      return false;
+    }
+    // Site: a flag fall in the first 5 moves voids the game. FIDE 6.9: it loses, unless
+    // the opponent could not mate by any series of legal moves.
+    if (spec_.ruleset == chess::Ruleset::SITE && pos.fullmove() <= 5)
+      finish(rec_, Ending::VOID, chess::Result::ONGOING, "void");
+    else if (chess::can_checkmate(pos, ~us))
+      finish(rec_, Ending::FLAG_FALL, win_for(~us), "flag_fall");
+    else
+      finish(rec_, Ending::FLAG_FALL_DRAW, chess::Result::DRAW, "flag_fall_draw");
+    return true;
+  }
+
+  const GameSpec& spec_;
+  GameRecord rec_;
+  Player &white_, &black_;
+  chess::Game game_;
+  chess::Random vary_, rng_;
+  std::array<bool, 2> timed_{};   // by colour: a player with a clock
+  std::optional<Clocks> clocks_;  // when either player has one
+  Streaks streaks_;
+};
+
 }  // namespace
 
 GameRecord play_game(const GameSpec& spec, uint64_t index, Player& first, Player& second) {
-  GameRecord rec;
-  rec.index = index;
-  rec.opening = opening_for(spec.openings, index);
-  Player& white = index % 2 == 0 ? first : second;
-  Player& black = index % 2 == 0 ? second : first;
-  rec.white = white.name(), rec.black = black.name();
-  chess::Game game(rec.opening.start, spec.ruleset, spec.claims);
-  for (chess::Move m : rec.opening.moves) {
-    game.play(m);
-    rec.plies.push_back({m, m, {}, {}, 0, 0, true});
+  GamePlay play(spec, index, first, second);
+  while (play.going() && !play.adjudicated() && play.next_move()) {
   }
-  for (Player* p : {&white, &black}) {
-    try {
-      if (rec.ending != Ending::ERROR) p->new_game();
-    } catch (const std::exception& e) {
-      player_error(rec, *p, e);
-    }
-  }
-  chess::Random vary = chess::stream(spec.seed, index, VARIATION_STREAM);
-  chess::Random rng = chess::stream(spec.seed, index, PLAY_STREAM);
-  // By colour: the first player's clock is White's in even games.
-  const TimeControl &white_tc = spec.clocks[index % 2], &black_tc = spec.clocks[1 - index % 2];
-  const std::array<bool, 2> timed = {white_tc.on(), black_tc.on()};
-  std::optional<Clocks> clock;
-  if (timed[chess::WHITE] || timed[chess::BLACK])
-    clock = Clocks{{white_tc.base_ms, black_tc.base_ms}, {white_tc.increment_ms, black_tc.increment_ms}};
-  const Adjudication& adj = spec.adjudication;
-  Streaks streaks;
-
-  while (rec.ending != Ending::ERROR && !game.over()) {
-    const chess::Position& pos = game.position();
-    const chess::Color us = pos.side_to_move();
-    if (std::string full = pos.clock_overflow(); !full.empty()) {
-      finish(rec, Ending::ERROR, chess::Result::ONGOING, "error: " + full);
-      break;
-    }
-    if (adj.max_plies && game.ply() >= adj.max_plies) {
-      finish(rec, Ending::MAX_LENGTH, chess::Result::DRAW, "max_length");
-      break;
-    }
-    if (streaks.resigns(adj, us) && game.may_resign()) {
-      finish(rec, Ending::RESIGN, win_for(~us), "resign");
-      break;
-    }
-    if (streaks.level_draw(adj)) {
-      finish(rec, Ending::DRAW_ADJUDICATED, chess::Result::DRAW, "draw_adjudicated");
-      break;
-    }
-    Player& player = us == chess::WHITE ? white : black;
-    player.set_node_factor(spec.variation > 0 ? 1 + spec.variation * (2 * vary.uniform() - 1) : 1);
-    MoveChoice c;
-    try {
-      c = player.choose(game, timed[us] ? seen_by(*clock, us, timed[~us]) : std::optional<Clocks>(), rng);
-    } catch (const std::exception& e) {
-      player_error(rec, player, e);
-      break;
-    }
-    rec.search_seconds += c.seconds;
-    if (timed[us]) {
-      long& left = clock->left_ms[us];
-      left -= long(c.seconds * 1000);
-      if (left < 0) {
-        // Site: a flag fall in the first 5 moves voids the game. FIDE 6.9: it loses, unless
-        // the opponent could not mate by any series of legal moves.
-        if (spec.ruleset == chess::Ruleset::SITE && pos.fullmove() <= 5)
-          finish(rec, Ending::VOID, chess::Result::ONGOING, "void");
-        else if (chess::can_checkmate(pos, ~us))
-          finish(rec, Ending::FLAG_FALL, win_for(~us), "flag_fall");
-        else
-          finish(rec, Ending::FLAG_FALL_DRAW, chess::Result::DRAW, "flag_fall_draw");
-        break;
-      }
-      left += clock->increment_ms[us];
-    }
-    if (!legal(pos, c.move)) {
-      finish(rec, Ending::ERROR, chess::Result::ONGOING, "error: " + player.name() + " played an illegal move");
-      break;
-    }
-    streaks.add(adj, us, adjudication_score(c), pos.fullmove());
-    game.play(c.move);
-    rec.plies.push_back(
-        {c.move, c.best, c.score_cp, c.mate_in, c.depth, c.nodes, false, int32_t(std::lround(c.seconds * 1000))});
-  }
-  if (game.over()) finish(rec, Ending::RULE, game.result(), std::string(chess::rule_name(*game.termination())));
-  rec.first_fire = game.first_fire();
-  rec.perpetual_check = game.perpetual_check();
-  rec.checks[0] = game.checks_given(chess::WHITE), rec.checks[1] = game.checks_given(chess::BLACK);
-  return rec;
+  return std::move(play).record();
 }
 
 }  // namespace chesshpc

@@ -7,7 +7,6 @@
 #include <set>
 
 #include "core/uci.h"
-#include "jobs/io/h5_table.h"
 #include "jobs/rules/rule_stats.h"
 
 namespace chesshpc {
@@ -64,6 +63,8 @@ std::vector<size_t> stable_order(const std::vector<uint64_t>& keys) {
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return keys[a] < keys[b]; });
   return order;
 }
+
+constexpr auto DRAWSTATS = rule_summary_table("drawstats", "one row per rule of both rulesets, over the games");
 
 }  // namespace
 
@@ -198,80 +199,9 @@ size_t SelfplayTables::dedup_positions() {
   return dropped;
 }
 
-namespace {
-
-constexpr auto GAMES = h5::table(
-    "games", "one row per game, by game index",
-    {
-        h5::column<&GameColumns::game>("game",
-                                       "game index in the batch: its opening and randomness derive from (seed, game)"),
-        h5::column<&GameColumns::opening_id>("opening_id", "book line (0-based), -1 without a book"),
-        h5::column<&GameColumns::opening>("opening", "the book line as the book gives it, and the random plies"),
-        h5::column<&GameColumns::white>("white", "White's player"),
-        h5::column<&GameColumns::black>("black", "Black's player"),
-        h5::column<&GameColumns::white_settings>("white_settings", "what the batch asked of White's player"),
-        h5::column<&GameColumns::black_settings>("black_settings", "what the batch asked of Black's player"),
-        h5::column<&GameColumns::seed>("seed", "the batch's seed; with game, it decides all of the game's randomness"),
-        h5::column<&GameColumns::result>("result", "1-0, 0-1, 1/2-1/2, or * (void or error)"),
-        h5::column<&GameColumns::termination>("termination", "rule or adjudication that ended the game"),
-        h5::column<&GameColumns::variant>("variant",
-                                          "standard, chess960 or dfrc (Double Fischer Random); in the last two "
-                                          "castling moves are written king-takes-rook (e1h1)"),
-        h5::column<&GameColumns::start_number>(
-            "start_number",
-            "chess960: the start position's number N (0-959, 518 classical); "
-            "dfrc: W*960+B, white's back rank of number W, black's of B; -1 standard"),
-        h5::column<&GameColumns::start_fen>("start_fen",
-                                            "position before the first move (book moves included); X-FEN, read as "
-                                            "Chess960 unless variant is standard"),
-        h5::column<&GameColumns::moves>("moves",
-                                        "every move in UCI (UCI_Chess960's in a variant), space-separated, book moves "
-                                        "first"),
-        h5::column<&GameColumns::plies>("plies", "moves played, book moves included"),
-        h5::column<&GameColumns::book_plies>("book_plies", "moves from the opening, not chosen by a player"),
-        h5::column<&GameColumns::checks_white>("checks_white", "checks given by White"),
-        h5::column<&GameColumns::checks_black>("checks_black", "checks given by Black"),
-        h5::column<&GameColumns::perpetual_check>("perpetual_check", "a repetition reached by perpetual check"),
-        first_fire_column<&GameColumns::first_fire>(),
-    });
-
-constexpr auto POSITIONS = h5::table(
-    "positions", "one row per position before a move, in game and ply order",
-    {
-        h5::column<&PositionColumns::game>("game", "game index (joins /games/game)"),
-        h5::column<&PositionColumns::ply>("ply", "moves before this position, from the game's start_fen"),
-        h5::fixed_width(h5::column<&PositionColumns::fen>("fen", "the position"), chess::FEN_MAX_BYTES),
-        h5::byte_rows<&PositionColumns::packed, 32>("packed", "the position in 32 bytes; layout in the file's README"),
-        h5::fixed_width(h5::column<&PositionColumns::move>("move", "move played (UCI)"), chess::UCI_MOVE_BYTES),
-        h5::fixed_width(
-            h5::column<&PositionColumns::best>("best", "the search's best move (UCI); differs from move when sampled"),
-            chess::UCI_MOVE_BYTES),
-        h5::column<&PositionColumns::score_cp>(
-            "score_cp", "search score in centipawns, mover's view: a whole number from -2^31 to 2^31 - 1; NaN if none"),
-        h5::column<&PositionColumns::mate_in>("mate_in", "mate in N moves, mover's view (negative: mated); 0 if none"),
-        h5::column<&PositionColumns::depth>("depth", "search depth reached"),
-        h5::column<&PositionColumns::nodes>("nodes", "search nodes"),
-        h5::column<&PositionColumns::in_check>("in_check", "the mover is in check"),
-        h5::column<&PositionColumns::book>("book", "an opening move, not searched"),
-        h5::column<&PositionColumns::halfmove>("halfmove_clock", "plies since the last capture or pawn move"),
-        h5::column<&PositionColumns::result>("result",
-                                             "game result for the mover: 1 win, 0.5 draw, 0 loss; NaN if none"),
-        h5::since_added(h5::column<&PositionColumns::time_ms>(
-            "time_ms", "milliseconds the player took for the move (varies by run); 0 for a book move")),
-        h5::since_added(h5::column<&PositionColumns::is_capture>(
-            "is_capture", "the move played or the best move captures (en passant too) or promotes")),
-        h5::since_added(h5::column<&PositionColumns::gives_check>("gives_check", "the move played gives check")),
-        h5::since_added(h5::column<&PositionColumns::wdl>(
-            "wdl", "result as trainers label it, mover's view: 1 win, 0 draw, -1 loss; 2 if none")),
-    });
-
-constexpr auto DRAWSTATS = rule_summary_table("drawstats", "one row per rule of both rulesets, over the games");
-
-}  // namespace
-
 void write_selfplay_tables(const h5::Group& file, const SelfplayTables& t) {
-  h5::write_table(file, GAMES, t.games);
-  h5::write_table(file, POSITIONS, t.positions);
+  h5::write_table(file, SELFPLAY_GAMES, t.games);
+  h5::write_table(file, SELFPLAY_POSITIONS, t.positions);
   std::vector<int32_t> ended_by;
   for (const std::string& term : t.games.termination) {
     std::optional<chess::Rule> rule = chess::rule_from_name(term);
@@ -282,22 +212,25 @@ void write_selfplay_tables(const h5::Group& file, const SelfplayTables& t) {
 
 SelfplayTables read_selfplay_tables(const h5::Group& file) {
   SelfplayTables t;
-  h5::read_table(file, GAMES, t.games);
-  h5::read_table(file, POSITIONS, t.positions);
+  h5::read_table(file, SELFPLAY_GAMES, t.games);
+  h5::read_table(file, SELFPLAY_POSITIONS, t.positions);
   return t;
 }
 
 PositionColumns read_selfplay_positions(const h5::Group& file, std::span<const std::string_view> leave_out,
                                         h5::RowRange rows) {
   PositionColumns p;
-  h5::read_table(file, POSITIONS, p, leave_out, rows);
+  h5::read_table(file, SELFPLAY_POSITIONS, p, leave_out, rows);
   return p;
 }
 
 size_t selfplay_position_rows(const h5::Group& file) {
-  return h5::rows_of(h5::open_group(file, POSITIONS.group), "game");
+  return h5::rows_of(h5::open_group(file, SELFPLAY_POSITIONS.group),
+                     std::string(h5::name_of<&PositionColumns::game>(SELFPLAY_POSITIONS)));
 }
 
-std::string selfplay_tables_readme() { return h5::readme(GAMES) + h5::readme(POSITIONS) + h5::readme(DRAWSTATS); }
+std::string selfplay_tables_readme() {
+  return h5::readme(SELFPLAY_GAMES) + h5::readme(SELFPLAY_POSITIONS) + h5::readme(DRAWSTATS);
+}
 
 }  // namespace chesshpc

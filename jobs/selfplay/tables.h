@@ -12,7 +12,10 @@
 
 #include "core/game.h"
 #include "core/pack.h"
+#include "core/uci.h"
 #include "jobs/io/h5.h"
+#include "jobs/io/h5_table.h"
+#include "jobs/rules/rule_stats.h"
 #include "jobs/selfplay/game.h"
 
 namespace chesshpc {
@@ -60,6 +63,74 @@ bool captures_or_promotes(const chess::Position& pos, chess::Move m);
 // read back lacks them (written before they were added). Throws h5::Error on a move that
 // is not legal in its position, naming its row: first_row plus its index in p.
 void derive_filter_columns(PositionColumns& p, size_t first_row = 0);
+
+// The file's /games and /positions, each column's name, type, description and member
+// declared once (jobs/io/h5_table.h): they write and read the tables and make the README,
+// and a reader names a column through them (h5::name_of), never as a literal.
+inline constexpr auto SELFPLAY_GAMES = h5::table(
+    "games", "one row per game, by game index",
+    {
+        h5::column<&GameColumns::game>("game",
+                                       "game index in the batch: its opening and randomness derive from (seed, game)"),
+        h5::column<&GameColumns::opening_id>("opening_id", "book line (0-based), -1 without a book"),
+        h5::column<&GameColumns::opening>("opening", "the book line as the book gives it, and the random plies"),
+        h5::column<&GameColumns::white>("white", "White's player"),
+        h5::column<&GameColumns::black>("black", "Black's player"),
+        h5::column<&GameColumns::white_settings>("white_settings", "what the batch asked of White's player"),
+        h5::column<&GameColumns::black_settings>("black_settings", "what the batch asked of Black's player"),
+        h5::column<&GameColumns::seed>("seed", "the batch's seed; with game, it decides all of the game's randomness"),
+        h5::column<&GameColumns::result>("result", "1-0, 0-1, 1/2-1/2, or * (void or error)"),
+        h5::column<&GameColumns::termination>("termination", "rule or adjudication that ended the game"),
+        h5::column<&GameColumns::variant>("variant",
+                                          "standard, chess960 or dfrc (Double Fischer Random); in the last two "
+                                          "castling moves are written king-takes-rook (e1h1)"),
+        h5::column<&GameColumns::start_number>(
+            "start_number",
+            "chess960: the start position's number N (0-959, 518 classical); "
+            "dfrc: W*960+B, white's back rank of number W, black's of B; -1 standard"),
+        h5::column<&GameColumns::start_fen>("start_fen",
+                                            "position before the first move (book moves included); X-FEN, read as "
+                                            "Chess960 unless variant is standard"),
+        h5::column<&GameColumns::moves>("moves",
+                                        "every move in UCI (UCI_Chess960's in a variant), space-separated, book moves "
+                                        "first"),
+        h5::column<&GameColumns::plies>("plies", "moves played, book moves included"),
+        h5::column<&GameColumns::book_plies>("book_plies", "moves from the opening, not chosen by a player"),
+        h5::column<&GameColumns::checks_white>("checks_white", "checks given by White"),
+        h5::column<&GameColumns::checks_black>("checks_black", "checks given by Black"),
+        h5::column<&GameColumns::perpetual_check>("perpetual_check", "a repetition reached by perpetual check"),
+        first_fire_column<&GameColumns::first_fire>(),
+    });
+
+inline constexpr auto SELFPLAY_POSITIONS = h5::table(
+    "positions", "one row per position before a move, in game and ply order",
+    {
+        h5::column<&PositionColumns::game>("game", "game index (joins /games/game)"),
+        h5::column<&PositionColumns::ply>("ply", "moves before this position, from the game's start_fen"),
+        h5::fixed_width(h5::column<&PositionColumns::fen>("fen", "the position"), chess::FEN_MAX_BYTES),
+        h5::byte_rows<&PositionColumns::packed, 32>("packed", "the position in 32 bytes; layout in the file's README"),
+        h5::fixed_width(h5::column<&PositionColumns::move>("move", "move played (UCI)"), chess::UCI_MOVE_BYTES),
+        h5::fixed_width(
+            h5::column<&PositionColumns::best>("best", "the search's best move (UCI); differs from move when sampled"),
+            chess::UCI_MOVE_BYTES),
+        h5::column<&PositionColumns::score_cp>(
+            "score_cp", "search score in centipawns, mover's view: a whole number from -2^31 to 2^31 - 1; NaN if none"),
+        h5::column<&PositionColumns::mate_in>("mate_in", "mate in N moves, mover's view (negative: mated); 0 if none"),
+        h5::column<&PositionColumns::depth>("depth", "search depth reached"),
+        h5::column<&PositionColumns::nodes>("nodes", "search nodes"),
+        h5::column<&PositionColumns::in_check>("in_check", "the mover is in check"),
+        h5::column<&PositionColumns::book>("book", "an opening move, not searched"),
+        h5::column<&PositionColumns::halfmove>("halfmove_clock", "plies since the last capture or pawn move"),
+        h5::column<&PositionColumns::result>("result",
+                                             "game result for the mover: 1 win, 0.5 draw, 0 loss; NaN if none"),
+        h5::since_added(h5::column<&PositionColumns::time_ms>(
+            "time_ms", "milliseconds the player took for the move (varies by run); 0 for a book move")),
+        h5::since_added(h5::column<&PositionColumns::is_capture>(
+            "is_capture", "the move played or the best move captures (en passant too) or promotes")),
+        h5::since_added(h5::column<&PositionColumns::gives_check>("gives_check", "the move played gives check")),
+        h5::since_added(h5::column<&PositionColumns::wdl>(
+            "wdl", "result as trainers label it, mover's view: 1 win, 0 draw, -1 loss; 2 if none")),
+    });
 
 struct SelfplayTables {
   GameColumns games;

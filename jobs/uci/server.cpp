@@ -63,6 +63,31 @@ std::string info_line(const chess::SearchInfo& i, bool chess960) {
   return s;
 }
 
+// A limit's whole number as SearchLimits holds it. A time given is a limit whatever its
+// value, never "none" (SearchLimits' 0 and -1): a movetime of 0 or less is the shortest
+// search, a clock of 0 or less (some interfaces send -1 once the flag is near) means "move
+// now", and a negative increment is none. The search caps large values.
+struct LimitArg {
+  std::string_view name;
+  void (*set)(chess::SearchLimits& limits, int64_t value);
+};
+constexpr LimitArg LIMIT_ARGS[] = {
+    {"depth", [](chess::SearchLimits& l, int64_t v) { l.depth = int(std::clamp<int64_t>(v, 1, chess::MAX_PLY - 1)); }},
+    {"nodes", [](chess::SearchLimits& l, int64_t v) { l.nodes = uint64_t(std::max<int64_t>(v, 1)); }},
+    {"movetime", [](chess::SearchLimits& l, int64_t v) { l.movetime = std::max<int64_t>(v, 1); }},
+    {"wtime", [](chess::SearchLimits& l, int64_t v) { l.wtime = std::max<int64_t>(v, 0); }},
+    {"btime", [](chess::SearchLimits& l, int64_t v) { l.btime = std::max<int64_t>(v, 0); }},
+    {"winc", [](chess::SearchLimits& l, int64_t v) { l.winc = std::max<int64_t>(v, 0); }},
+    {"binc", [](chess::SearchLimits& l, int64_t v) { l.binc = std::max<int64_t>(v, 0); }},
+    {"movestogo", [](chess::SearchLimits& l, int64_t v) { l.movestogo = int(std::clamp<int64_t>(v, 0, 1000)); }},
+};
+
+const LimitArg* limit_arg(const std::string& name) {
+  for (const LimitArg& a : LIMIT_ARGS)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
 }  // namespace
 
 UciServer::UciServer(std::ostream& out) : out_(out), search_(std::make_unique<chess::Search>(DEFAULT_HASH_MB * MB)) {}
@@ -227,83 +252,72 @@ void UciServer::position(const std::vector<std::string>& tokens) {
   history_ = std::move(history);
 }
 
-void UciServer::go(const std::vector<std::string>& tokens) {
-  if (tokens.size() >= 2 && tokens[1] == "perft") {
-    // Stockfish's extension, counted on this thread as Stockfish does: the reference
-    // answer other engines are checked against (chesshpc verify).
-    int64_t depth = 0;
-    if (tokens.size() != 3 || !parse_int64(tokens[2], depth) || depth < 1 || depth > MAX_PERFT_DEPTH) {
-      send("info string go perft needs a depth from 1 to " + std::to_string(MAX_PERFT_DEPTH));
-      return;
-    }
-    finish_search();
-    std::string text = divide_text(position_, int(depth), DivideFormat::STOCKFISH);
-    text.pop_back();  // send() ends the last line
-    send(text);
-    return;
-  }
-  if (thread_.joinable()) {
-    // A finite search ends by itself: a second "go" queues behind it, so a script may
-    // send its commands without waiting. An infinite one needs "stop" first.
-    if (infinite_) {
-      send("info string a search is running; send stop first");
-      return;
-    }
-    thread_.join();
-  }
-  chess::SearchLimits limits;
-  for (size_t i = 1; i < tokens.size(); ++i) {
-    const std::string& t = tokens[i];
+GoLimits parse_go_limits(std::span<const std::string> args) {
+  GoLimits go;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& t = args[i];
     if (t == "infinite") {
-      limits.infinite = true;
+      go.limits.infinite = true;
       continue;
     }
     if (t == "ponder") {
-      send("info string ponder is not supported; searching normally");
+      go.notes.push_back("info string ponder is not supported; searching normally");
       continue;
     }
-    int64_t* target = nullptr;
-    int64_t depth = 0, nodes = 0, movestogo = 0;
-    if (t == "depth")
-      target = &depth;
-    else if (t == "nodes")
-      target = &nodes;
-    else if (t == "movetime")
-      target = &limits.movetime;
-    else if (t == "wtime")
-      target = &limits.wtime;
-    else if (t == "btime")
-      target = &limits.btime;
-    else if (t == "winc")
-      target = &limits.winc;
-    else if (t == "binc")
-      target = &limits.binc;
-    else if (t == "movestogo")
-      target = &movestogo;
-    if (!target) {
-      send("info string go: ignoring unknown " + chess::quoted(t));
+    const LimitArg* limit = limit_arg(t);
+    if (!limit) {
+      go.notes.push_back("info string go: ignoring unknown " + chess::quoted(t));
       continue;
     }
     int64_t v = 0;
-    if (i + 1 >= tokens.size() || !parse_int64(tokens[i + 1], v)) {
-      send("info string go: " + chess::quoted(t) + " needs a whole number; ignored");
+    if (i + 1 >= args.size() || !parse_int64(args[i + 1], v)) {
+      go.notes.push_back("info string go: " + chess::quoted(t) + " needs a whole number; ignored");
       continue;
     }
     ++i;
-    *target = v;
-    if (target == &depth) limits.depth = int(std::clamp<int64_t>(v, 1, chess::MAX_PLY - 1));
-    if (target == &nodes) limits.nodes = uint64_t(std::max<int64_t>(v, 1));
-    if (target == &movestogo) limits.movestogo = int(std::clamp<int64_t>(v, 0, 1000));
-    // A time given is a limit whatever its value, never "none" (SearchLimits' 0 and -1):
-    // a movetime of 0 or less is the shortest search, a clock of 0 or less (some
-    // interfaces send -1 once the flag is near) means "move now", and a negative increment
-    // is none. The search caps large values.
-    if (target == &limits.movetime) limits.movetime = std::max<int64_t>(v, 1);
-    if (target == &limits.wtime || target == &limits.btime || target == &limits.winc || target == &limits.binc)
-      *target = std::max<int64_t>(v, 0);
+    limit->set(go.limits, v);
   }
   // "go" without any limit searches until "stop", as "go infinite" does.
-  if (!limits.depth && !limits.nodes && !limits.uses_clock()) limits.infinite = true;
+  const chess::SearchLimits& l = go.limits;
+  if (!l.depth && !l.nodes && !l.uses_clock()) go.limits.infinite = true;
+  return go;
+}
+
+void UciServer::go(const std::vector<std::string>& tokens) {
+  if (tokens.size() >= 2 && tokens[1] == "perft") return go_perft(tokens);
+  if (!wait_for_search()) return;
+  const GoLimits go = parse_go_limits(std::span(tokens).subspan(1));
+  for (const std::string& note : go.notes) send(note);
+  start_search(go.limits);
+}
+
+void UciServer::go_perft(const std::vector<std::string>& tokens) {
+  // Stockfish's extension, counted on this thread as Stockfish does: the reference
+  // answer other engines are checked against (chesshpc verify).
+  int64_t depth = 0;
+  if (tokens.size() != 3 || !parse_int64(tokens[2], depth) || depth < 1 || depth > MAX_PERFT_DEPTH) {
+    send("info string go perft needs a depth from 1 to " + std::to_string(MAX_PERFT_DEPTH));
+    return;
+  }
+  finish_search();
+  std::string text = divide_text(position_, int(depth), DivideFormat::STOCKFISH);
+  text.pop_back();  // send() ends the last line
+  send(text);
+}
+
+bool UciServer::wait_for_search() {
+  if (!thread_.joinable()) return true;
+  // A finite search ends by itself: a second "go" queues behind it, so a script may
+  // send its commands without waiting. An infinite one needs "stop" first.
+  if (infinite_) {
+    send("info string a search is running; send stop first");
+    return false;
+  }
+  thread_.join();
+  return true;
+}
+
+void UciServer::start_search(const chess::SearchLimits& limits) {
   stop_signal_ = false;
   infinite_ = limits.infinite;
   search_->clear_stop();
@@ -318,9 +332,8 @@ void UciServer::go(const std::vector<std::string>& tokens) {
     }
     // No legal move: say why before the null move UCI asks for.
     if (r.best.is_none()) send(r.score == -chess::VALUE_MATE ? "info depth 0 score mate 0" : "info depth 0 score cp 0");
-    std::string line =
-        "bestmove " + (r.best.is_none() ? std::string("0000") : chess::to_uci(r.best, pos.is_chess960()));
-    if (r.pv.size() >= 2) line += " ponder " + chess::to_uci(r.pv[1], pos.is_chess960());
+    std::string line = "bestmove " + (r.best.is_none() ? std::string("0000") : chess::to_uci(r.best, chess960));
+    if (r.pv.size() >= 2) line += " ponder " + chess::to_uci(r.pv[1], chess960);
     send(line);
   });
 }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <ostream>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -33,6 +34,13 @@ class UciServer {
   void send(const std::string& line);
   void position(const std::vector<std::string>& tokens);
   void go(const std::vector<std::string>& tokens);
+  // `go perft DEPTH`: the divide, counted on this thread.
+  void go_perft(const std::vector<std::string>& tokens);
+  // Waits for a finite search still running; false (and says so) when an infinite one runs.
+  bool wait_for_search();
+  // Starts the search of position_ under limits on thread_; it sends its info lines and
+  // its bestmove (after "stop" for an infinite search).
+  void start_search(const chess::SearchLimits& limits);
   void setoption(const std::vector<std::string>& tokens);
   // Ends the running search (if any) and waits for its bestmove.
   void finish_search();
@@ -50,6 +58,22 @@ class UciServer {
   bool stop_signal_ = false;  // "stop" or "quit" arrived: an infinite search may report
   bool infinite_ = false;     // the running search is "go infinite"
 };
+
+// What `go`'s arguments ask: the search's limits, and a line for each argument not taken,
+// to be sent as they are, in the order of the arguments.
+struct GoLimits {
+  chess::SearchLimits limits;
+  std::vector<std::string> notes;  // "info string go: ignoring unknown 'x'", ...
+};
+
+// Reads the arguments of `go` (the words after it, `go perft` aside), as Stockfish's
+// parse_limits does: wtime, btime, winc, binc, movestogo, depth, nodes and movetime each
+// take a whole number, clamped into what the search takes (depth 1 to MAX_PLY - 1, nodes
+// at least 1, movetime at least 1, clocks and increments at least 0, movestogo 0 to
+// 1000); infinite takes none. ponder, an unknown word and a limit without a whole number
+// after it are noted and skipped (the word after such a limit is read as an argument). No
+// depth, nodes or clock: an infinite search.
+GoLimits parse_go_limits(std::span<const std::string> args);
 
 // The divide of pos at depth as a reference tool prints it, every line ending in '\n':
 // STOCKFISH: "e2e4: 20" lines, a blank line, "Nodes searched: N", a blank line (`go

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <future>
 #include <map>
 
@@ -73,7 +72,166 @@ std::string numbered_san(const chess::Position& root, const std::vector<chess::M
   return s;
 }
 
-using Clock = std::chrono::steady_clock;
+// One depth's answers: chesshpc's divide, the engine's, and the engine's counts by move
+// (what step 3 reads of its divide).
+struct Answers {
+  std::vector<Counted> mine;
+  EngineDivide theirs;
+  std::map<uint16_t, uint64_t> counted;
+};
+
+// The state check_position's steps share: where the drill-down stands, how it got there
+// from the root, and the result so far. Each step returns false once it has found the
+// fault (or, at the root, that the engine agrees): the drill-down ends there.
+class Drill {
+ public:
+  // Step 1's: the position after the given moves, the path the engine is given.
+  Drill(PerftEngine& engine, const chess::Position& root, const std::vector<chess::Move>& moves, int depth)
+      : engine_(engine), root_(root), c960_(root.is_chess960()), pos_(root), path_(moves) {
+    r_.root_fen = root.fen();
+    r_.depth = depth;
+    for (chess::Move m : moves) {
+      r_.moves.push_back(chess::to_uci(m, c960_));
+      pos_.do_move(m);
+    }
+    path_uci_ = r_.moves;
+    queries_before_ = engine.queries();
+  }
+
+  // Step 2: both divides at depth d, chesshpc's counted on another thread while the engine
+  // counts; at the root, both totals kept. None when the engine failed: a fault of its own.
+  std::optional<Answers> query(int d) {
+    std::future<std::vector<Counted>> ours = std::async(std::launch::async, our_divide, pos_, d);
+    Answers a;
+    try {
+      a.theirs = engine_.divide(r_.root_fen, path_uci_, d);
+    } catch (const UciError& e) {
+      engine_failed(e, d, ours);
+      return std::nullopt;
+    }
+    r_.engine_seconds += a.theirs.seconds;
+    a.mine = ours.get();
+    if (d == r_.depth) {
+      for (const Counted& c : a.mine) r_.nodes += c.nodes;
+      r_.engine_nodes = a.theirs.total;
+    }
+    return a;
+  }
+
+  // Step 3: the engine's moves read against the legal moves, its counts kept by move in
+  // a.counted; a MOVES fault when a legal move is missing, or one is illegal or twice.
+  bool same_moves(Answers& a, int d) {
+    std::vector<ReportedMove> illegal, duplicate, missing;
+    for (const auto& [text, count] : a.theirs.moves) {
+      std::optional<chess::Move> m = read_engine_move(pos_, text);
+      if (!m) {
+        illegal.push_back({text, rough_san(pos_, lower(text))});
+      } else if (!a.counted.emplace(m->raw(), count).second) {
+        duplicate.push_back({chess::to_uci(*m, c960_), chess::to_san(pos_, *m)});
+      }
+    }
+    for (const Counted& c : a.mine)
+      if (!a.counted.count(c.move.raw()))
+        missing.push_back({chess::to_uci(c.move, c960_), chess::to_san(pos_, c.move)});
+    if (missing.empty() && illegal.empty() && duplicate.empty()) return true;
+    Fault& f = mark(FaultKind::MOVES, d);
+    f.missing = std::move(missing), f.illegal = std::move(illegal), f.duplicate = std::move(duplicate);
+    return false;
+  }
+
+  // Step 4: the engine's total against its own divide's sum (a TOTAL fault), then below
+  // the root against the count it gave for the move one ply up (INCONSISTENT).
+  bool totals_agree(const EngineDivide& theirs, int d) {
+    uint64_t sum = 0;
+    for (const auto& [text, count] : theirs.moves) sum += count;
+    if (!theirs.has_total || theirs.total != sum) {
+      Fault& f = mark(FaultKind::TOTAL, d);
+      f.engine_count = theirs.total, f.expected_count = sum;
+      if (!theirs.has_total) f.message = "no total";
+      return false;
+    }
+    if (said_ && theirs.total != *said_) {
+      Fault& f = mark(FaultKind::INCONSISTENT, d);
+      f.move = path_uci_.back();
+      f.engine_count = theirs.total, f.expected_count = *said_;
+      return false;
+    }
+    return true;
+  }
+
+  // Step 5: the first move in chesshpc's order whose count differs, played: the next
+  // depth asks one ply less deep there. At depth 1 it is a COUNT fault. None: the engine
+  // agrees (only at the root, since below it a total that is chesshpc's count is not the
+  // count one ply up that differed).
+  bool follow_first_difference(const Answers& a, int d) {
+    auto differs = std::find_if(a.mine.begin(), a.mine.end(),
+                                [&](const Counted& c) { return a.counted.at(c.move.raw()) != c.nodes; });
+    if (differs == a.mine.end()) return false;
+    const uint64_t theirs = a.counted.at(differs->move.raw());
+    if (d == 1) {
+      Fault& f = mark(FaultKind::COUNT, d);
+      f.move = chess::to_uci(differs->move, c960_);
+      f.engine_count = theirs, f.expected_count = differs->nodes;
+      return false;
+    }
+    said_ = theirs;
+    path_.push_back(differs->move);
+    path_uci_.push_back(chess::to_uci(differs->move, c960_));
+    pos_.do_move(differs->move);
+    return true;
+  }
+
+  // Step 6: the queries this position cost; an engine that failed is started again.
+  CheckResult finish() {
+    r_.queries = int(engine_.queries() - queries_before_);
+    if (restart_) {
+      try {
+        engine_.restart();
+      } catch (const UciError& again) {
+        r_.fault.message += std::string("; restarting it failed: ") + again.what();
+      }
+    }
+    return std::move(r_);
+  }
+
+ private:
+  // The fault found at the position reached, asked at depth d, with the path to it.
+  Fault& mark(FaultKind kind, int d) {
+    Fault& f = r_.fault;
+    f.kind = kind;
+    f.fen = pos_.fen();
+    f.depth = d;
+    f.path = path_uci_;
+    f.path_san = numbered_san(root_, path_);
+    return f;
+  }
+
+  // A crash, a timeout or an answer that is no divide. chesshpc's count at the root stands,
+  // to check against a suite's; finish() restarts the engine.
+  void engine_failed(const UciError& e, int d, std::future<std::vector<Counted>>& ours) {
+    mark(dynamic_cast<const UciTimeout*>(&e)  ? FaultKind::TIMEOUT
+         : dynamic_cast<const UciExited*>(&e) ? FaultKind::CRASH
+                                              : FaultKind::PROTOCOL,
+         d);
+    r_.fault.message = e.what();
+    if (d == r_.depth)
+      for (const Counted& c : ours.get()) r_.nodes += c.nodes;
+    else
+      ours.wait();
+    restart_ = true;
+  }
+
+  PerftEngine& engine_;
+  const chess::Position& root_;
+  const bool c960_;
+  chess::Position pos_;                // where the drill-down stands
+  std::vector<chess::Move> path_;      // from the root: the given moves, then those followed
+  std::vector<std::string> path_uci_;  // the same in UCI, as the engine is given them
+  std::optional<uint64_t> said_;       // below the root: the engine's count for the move played, one ply up
+  long queries_before_ = 0;
+  bool restart_ = false;
+  CheckResult r_;
+};
 
 }  // namespace
 
@@ -94,110 +252,21 @@ std::optional<chess::Move> read_engine_move(const chess::Position& pos, const st
 
 CheckResult check_position(PerftEngine& engine, const chess::Position& root, const std::vector<chess::Move>& moves,
                            int depth) {
-  CheckResult r;
-  const bool c960 = root.is_chess960();
-  r.root_fen = root.fen();
-  r.depth = depth;
-  chess::Position pos = root;
-  std::vector<chess::Move> path = moves;
-  std::vector<std::string> path_uci;
-  for (chess::Move m : moves) {
-    r.moves.push_back(chess::to_uci(m, c960));
-    pos.do_move(m);
-  }
-  path_uci = r.moves;
-  const long queries_before = engine.queries();
-  Fault& f = r.fault;
-  auto at_here = [&](FaultKind kind, int d) {
-    f.kind = kind;
-    f.fen = pos.fen();
-    f.depth = d;
-    f.path = path_uci;
-    f.path_san = numbered_san(root, path);
-  };
-  std::optional<uint64_t> said;  // below the root: the engine's count for the move played, one ply up
+  // Step 1. The position after the given moves.
+  Drill drill(engine, root, moves, depth);
   for (int d = depth; d >= 1; --d) {
-    // chesshpc counts on another thread while the engine counts.
-    std::future<std::vector<Counted>> ours = std::async(std::launch::async, our_divide, pos, d);
-    EngineDivide theirs;
-    try {
-      theirs = engine.divide(r.root_fen, path_uci, d);
-    } catch (const UciError& e) {
-      at_here(dynamic_cast<const UciTimeout*>(&e)  ? FaultKind::TIMEOUT
-              : dynamic_cast<const UciExited*>(&e) ? FaultKind::CRASH
-                                                   : FaultKind::PROTOCOL,
-              d);
-      f.message = e.what();
-      if (d == depth)  // chesshpc's count at the root stands, to check against a suite's
-        for (const Counted& c : ours.get()) r.nodes += c.nodes;
-      else
-        ours.wait();
-      r.queries = int(engine.queries() - queries_before);
-      try {
-        engine.restart();
-      } catch (const UciError& again) {
-        f.message += std::string("; restarting it failed: ") + again.what();
-      }
-      return r;
-    }
-    r.engine_seconds += theirs.seconds;
-    std::vector<Counted> mine = ours.get();
-    if (d == depth) {
-      for (const Counted& c : mine) r.nodes += c.nodes;
-      r.engine_nodes = theirs.total;
-    }
-
-    // The engine's moves read against the position.
-    std::map<uint16_t, uint64_t> counted;
-    std::vector<ReportedMove> illegal, duplicate;
-    for (const auto& [text, count] : theirs.moves) {
-      std::optional<chess::Move> m = read_engine_move(pos, text);
-      if (!m) {
-        illegal.push_back({text, rough_san(pos, lower(text))});
-      } else if (!counted.emplace(m->raw(), count).second) {
-        duplicate.push_back({chess::to_uci(*m, c960), chess::to_san(pos, *m)});
-      }
-    }
-    std::vector<ReportedMove> missing;
-    for (const Counted& c : mine)
-      if (!counted.count(c.move.raw())) missing.push_back({chess::to_uci(c.move, c960), chess::to_san(pos, c.move)});
-    if (!missing.empty() || !illegal.empty() || !duplicate.empty()) {
-      at_here(FaultKind::MOVES, d);
-      f.missing = std::move(missing), f.illegal = std::move(illegal), f.duplicate = std::move(duplicate);
-      break;
-    }
-    uint64_t sum = 0;
-    for (const auto& [text, count] : theirs.moves) sum += count;
-    if (!theirs.has_total || theirs.total != sum) {
-      at_here(FaultKind::TOTAL, d);
-      f.engine_count = theirs.total, f.expected_count = sum;
-      if (!theirs.has_total) f.message = "no total";
-      break;
-    }
-    if (said && theirs.total != *said) {
-      at_here(FaultKind::INCONSISTENT, d);
-      f.move = path_uci.back();
-      f.engine_count = theirs.total, f.expected_count = *said;
-      break;
-    }
-    auto differs =
-        std::find_if(mine.begin(), mine.end(), [&](const Counted& c) { return counted.at(c.move.raw()) != c.nodes; });
-    // The engine agrees: only at the root, since below it a total that is chesshpc's count
-    // is not the count one ply up that differed.
-    if (differs == mine.end()) break;
-    if (d == 1) {
-      at_here(FaultKind::COUNT, d);
-      f.move = chess::to_uci(differs->move, c960);
-      f.engine_count = counted.at(differs->move.raw()), f.expected_count = differs->nodes;
-      break;
-    }
-    said = counted.at(differs->move.raw());
-    path.push_back(differs->move);
-    path_uci.push_back(chess::to_uci(differs->move, c960));
-    pos.do_move(differs->move);
+    // Step 2. Both divides at once; an engine that fails ends the drill-down there.
+    std::optional<Answers> answers = drill.query(d);
+    if (!answers) break;
+    // Step 3. The engine's moves: the legal moves, each once.
+    if (!drill.same_moves(*answers, d)) break;
+    // Step 4. The engine's total: its divide's sum, and its count for the move one ply up.
+    if (!drill.totals_agree(answers->theirs, d)) break;
+    // Step 5. The first move whose count differs, one ply down.
+    if (!drill.follow_first_difference(*answers, d)) break;
   }
-  r.queries = int(engine.queries() - queries_before);
-  return r;
+  // Step 6. The cost, and the engine started again after a failure.
+  return drill.finish();
 }
 
 std::string fault_line(const CheckResult& r) {

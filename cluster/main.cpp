@@ -24,6 +24,7 @@
 #include "jobs/perft/options.h"
 #include "jobs/perft/split_job.h"
 #include "jobs/rules/options.h"
+#include "jobs/rules/run.h"
 #include "jobs/selfplay/batch.h"
 #include "jobs/selfplay/options.h"
 #include "jobs/uci/server.h"

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "jobs/rules/job.h"
+#include "jobs/rules/request.h"
 #include "jobs/selfplay/search_player.h"
 
 namespace chesshpc {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "jobs/io/options.h"
-#include "jobs/rules/job.h"
+#include "jobs/rules/request.h"
 #include "jobs/selfplay/game.h"
 #include "jobs/selfplay/openings.h"
 #include "jobs/selfplay/players.h"

@@ -25,7 +25,7 @@
 #include "jobs/perft/split_job.h"
 #include "jobs/rules/options.h"
 #include "jobs/rules/run.h"
-#include "jobs/selfplay/batch.h"
+#include "jobs/selfplay/batch_job.h"
 #include "jobs/selfplay/options.h"
 #include "jobs/uci/server.h"
 #include "jobs/verify/options.h"

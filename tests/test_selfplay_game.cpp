@@ -13,11 +13,11 @@
 #include "jobs/export/export.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/provenance.h"
-#include "jobs/selfplay/batch.h"
+#include "jobs/selfplay/batch_job.h"
 #include "jobs/selfplay/file.h"
 #include "jobs/selfplay/game.h"
 #include "jobs/selfplay/game_bytes.h"
-#include "jobs/selfplay/job.h"
+#include "jobs/selfplay/request.h"
 #include "jobs/selfplay/players.h"
 #include "jobs/selfplay/tables.h"
 

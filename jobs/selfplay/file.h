@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "jobs/perft/file.h"  // ResumeError
-#include "jobs/selfplay/job.h"
+#include "jobs/selfplay/request.h"
 #include "jobs/selfplay/sprt.h"
 #include "jobs/selfplay/tables.h"
 

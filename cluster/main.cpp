@@ -30,6 +30,7 @@
 #include "jobs/uci/server.h"
 #include "jobs/verify/options.h"
 #include "jobs/verify/perftree.h"
+#include "jobs/verify/suite_job.h"
 
 namespace chesshpc {
 namespace {

@@ -18,6 +18,7 @@
 #include "core/zobrist.h"
 #include "jobs/bench/options.h"
 #include "jobs/export/options.h"
+#include "jobs/export/run.h"
 #include "jobs/io/options.h"
 #include "jobs/io/version.h"
 #include "jobs/perft/dedup_job.h"

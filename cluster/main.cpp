@@ -23,6 +23,7 @@
 #include "jobs/io/version.h"
 #include "jobs/perft/dedup_job.h"
 #include "jobs/perft/options.h"
+#include "jobs/perft/run.h"
 #include "jobs/perft/split_job.h"
 #include "jobs/rules/options.h"
 #include "jobs/rules/run.h"

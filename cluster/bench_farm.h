@@ -4,7 +4,7 @@
 
 #include <ostream>
 
-#include "jobs/bench/job.h"
+#include "jobs/bench/run.h"
 
 namespace chesshpc {
 

@@ -18,17 +18,21 @@
 #include "core/zobrist.h"
 #include "jobs/bench/options.h"
 #include "jobs/export/options.h"
+#include "jobs/export/run.h"
 #include "jobs/io/options.h"
 #include "jobs/io/version.h"
 #include "jobs/perft/dedup_job.h"
 #include "jobs/perft/options.h"
+#include "jobs/perft/run.h"
 #include "jobs/perft/split_job.h"
 #include "jobs/rules/options.h"
-#include "jobs/selfplay/batch.h"
+#include "jobs/rules/run.h"
+#include "jobs/selfplay/batch_job.h"
 #include "jobs/selfplay/options.h"
 #include "jobs/uci/server.h"
 #include "jobs/verify/options.h"
 #include "jobs/verify/perftree.h"
+#include "jobs/verify/suite_job.h"
 
 namespace chesshpc {
 namespace {

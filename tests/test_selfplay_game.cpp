@@ -10,15 +10,15 @@
 #include "core/movegen.h"
 #include "core/san.h"
 #include "core/uci.h"
-#include "jobs/export/export.h"
+#include "jobs/export/run.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/provenance.h"
-#include "jobs/selfplay/batch.h"
+#include "jobs/selfplay/batch_job.h"
 #include "jobs/selfplay/file.h"
 #include "jobs/selfplay/game.h"
 #include "jobs/selfplay/game_bytes.h"
-#include "jobs/selfplay/job.h"
 #include "jobs/selfplay/players.h"
+#include "jobs/selfplay/request.h"
 #include "jobs/selfplay/tables.h"
 
 using namespace chesshpc;

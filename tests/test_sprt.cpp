@@ -9,7 +9,7 @@
 #include <random>
 #include <sstream>
 
-#include "jobs/selfplay/batch.h"
+#include "jobs/selfplay/batch_job.h"
 #include "jobs/selfplay/game_bytes.h"
 #include "jobs/selfplay/sprt.h"
 

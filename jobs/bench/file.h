@@ -3,7 +3,7 @@
 // per benchmark, set and depth in /summary.
 #pragma once
 
-#include "jobs/bench/job.h"
+#include "jobs/bench/run.h"
 #include "jobs/io/h5.h"
 
 namespace chesshpc {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "jobs/bench/job.h"
+#include "jobs/bench/request.h"
 #include "jobs/bench/search_bench.h"
 #include "jobs/io/options.h"
 

@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-#include "jobs/bench/job.h"
+#include "jobs/bench/run.h"
 
 namespace chesshpc {
 

@@ -1,7 +1,7 @@
 // `chesshpc export`: its options and the request they make.
 #pragma once
 
-#include "jobs/export/export.h"
+#include "jobs/export/request.h"
 #include "jobs/io/options.h"
 
 namespace chesshpc {

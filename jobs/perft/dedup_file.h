@@ -10,7 +10,7 @@
 
 #include "jobs/perft/dedup.h"  // LevelTraffic
 #include "jobs/perft/file_common.h"
-#include "jobs/perft/job.h"
+#include "jobs/perft/request.h"
 #include "jobs/perft/units.h"
 
 namespace chesshpc {

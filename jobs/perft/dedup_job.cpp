@@ -32,10 +32,6 @@ uint64_t decode(const Payload& bytes, std::vector<chess::u128>& sums) {
   return head[0];
 }
 
-}  // namespace
-
-namespace {
-
 constexpr size_t MIN_TABLE = 16 * MB;  // below this a table is not worth having
 // The most a table gets by default. Phase B's transpositions stay within a bucket (whole
 // groups of one waiting side), so the table need hold little more than the bucket being
@@ -68,14 +64,12 @@ int DedupPerft::auto_ply(const std::vector<double>& unique, int ranks) const {
   return 0;
 }
 
-// The request's depths (1 <= K <= L < D; K defaults to min(L, 3): every level below K is
-// routed, and the plan of K = 3, 5,362 units from the start position, is instant) and
-// the memory per rank: with --memory the positions and the table must fit, and the table
-// gets what the positions leave, up to MAX_DEFAULT_TABLE, unless --hash names its size.
-int DedupPerft::check(const chess::Position& root, int ranks, std::ostream& say) {
-  const bool auto_ply = req_.dedup_ply == PerftRequest::DEDUP_PLY_AUTO;
-  unique_ = estimate_unique(root, auto_ply ? std::max(1, req_.depth - 2) : std::clamp(req_.dedup_ply, 1, 19));
-  if (auto_ply && !(req_.dedup_ply = this->auto_ply(unique_, ranks))) {
+// Checks the request's depths (1 <= K <= L < D; K defaults to min(L, 3): every level below
+// K is routed, and the plan of K = 3, 5,362 units from the start position, is instant) and
+// the memory per rank: with --memory the positions and the table must fit. After
+// unique_ is estimated and, with --dedup-ply auto, the ply chosen.
+int DedupPerft::check(int ranks, std::ostream& say) const {
+  if (auto_ply_ && !req_.dedup_ply) {
     say << "chesshpc perft: --memory " << format_size(req_.memory_bytes) << " per rank holds no dedup ply: even ply 1 "
         << "needs more (give more memory)\n";
     return EXIT_USAGE;
@@ -85,8 +79,7 @@ int DedupPerft::check(const chess::Position& root, int ranks, std::ostream& say)
     say << "chesshpc perft: --dedup-ply must be at least 1 and below --depth\n";
     return EXIT_USAGE;
   }
-  const int split = req_.split_depth ? req_.split_depth : std::min(ply, 3);
-  if (split > ply) {
+  if (split_depth() > ply) {
     say << "chesshpc perft: with --dedup-ply, --split-depth must not exceed it\n";
     return EXIT_USAGE;
   }
@@ -98,10 +91,7 @@ int DedupPerft::check(const chess::Position& root, int ranks, std::ostream& say)
   }
   if (req_.memory_bytes) {
     const size_t positions = positions_bytes(unique_, ply, ranks);
-    // The table gets what the positions leave, as it allocates it (a power of two).
-    if (table && !req_.hash_bytes && req_.memory_bytes > positions)
-      req_.hash_bytes = chess::PerftTable::size_for(std::min(req_.memory_bytes - positions, MAX_DEFAULT_TABLE));
-    const size_t need = positions + (table ? std::max(req_.hash_bytes, MIN_TABLE) : 0);
+    const size_t need = positions + (table ? std::max(table_bytes(ranks), MIN_TABLE) : 0);
     if (need > req_.memory_bytes) {
       say << "chesshpc perft: the plan needs about " << format_size(need) << " per rank (" << format_size(positions)
           << " for about " << uint64_t(unique_[size_t(ply)] / ranks) << " positions at ply " << ply
@@ -110,12 +100,19 @@ int DedupPerft::check(const chess::Position& root, int ranks, std::ostream& say)
       return EXIT_USAGE;
     }
   }
-  plan_ = plan_units(root, req_.depth, split);
-  if (plan_.root_moves.size() > 256) {
-    say << "chesshpc perft: --dedup-ply takes positions with at most 256 legal moves\n";
-    return EXIT_INPUT;
-  }
   return EXIT_OK;
+}
+
+int DedupPerft::split_depth() const { return req_.split_depth ? req_.split_depth : std::min(req_.dedup_ply, 3); }
+
+// The table each rank gets: --hash's size; else, with --memory and subtrees deep enough
+// for a table, what the positions leave, as the table allocates it (a power of two), up
+// to MAX_DEFAULT_TABLE; else none. For a checked request.
+size_t DedupPerft::table_bytes(int ranks) const {
+  const bool table = req_.depth - req_.dedup_ply > 2;
+  const size_t positions = positions_bytes(unique_, req_.dedup_ply, ranks);
+  if (req_.hash_bytes || !table || req_.memory_bytes <= positions) return req_.hash_bytes;
+  return chess::PerftTable::size_for(std::min(req_.memory_bytes - positions, MAX_DEFAULT_TABLE));
 }
 
 // Rank 0: every rank's rows of phase A, rank by rank (elsewhere: none).
@@ -170,7 +167,16 @@ int DedupPerft::plan(const Ranks& ranks, std::ostream& err) {
   std::ostream& say = ranks.root() ? err : nowhere;
   std::optional<chess::Position> root = read_perft_root(req_, say);
   if (!root) return EXIT_INPUT;
-  if (int status = check(*root, ranks.size, say); status != EXIT_OK) return status;
+  unique_ = estimate_unique(*root, auto_ply_ ? std::max(1, req_.depth - 2) : std::clamp(req_.dedup_ply, 1, 19));
+  if (auto_ply_) req_.dedup_ply = auto_ply(unique_, ranks.size);
+  if (int status = check(ranks.size, say); status != EXIT_OK) return status;
+  // What the request left to the plan, filled once it is checked.
+  req_.hash_bytes = table_bytes(ranks.size);
+  plan_ = plan_units(*root, req_.depth, split_depth());
+  if (plan_.root_moves.size() > 256) {
+    say << "chesshpc perft: --dedup-ply takes positions with at most 256 legal moves\n";
+    return EXIT_INPUT;
+  }
   // Subtrees of depth 2 are counted once each, so a table would only be written.
   counting_ = RankCounting(req_, plan_.depth - req_.dedup_ply > 2);
   if (ranks.root() && !req_.quiet) print_plan(err);
@@ -248,10 +254,6 @@ Recorded DedupPerft::record(size_t bucket, Payload&& result, double seconds, int
   return {1, uint64_t(std::min<chess::u128>(nodes, ~uint64_t(0)))};
 }
 
-std::function<uint64_t()> DedupPerft::checkpoint() { return perft_file::checkpoint_writer(file_, results_); }
-
-chess::u128 DedupPerft::total() const { return sum(divide()); }
-
 // The nodes this run counted are the sums of the buckets it recorded (their nps); the
 // others came from the file.
 int DedupPerft::finish(const UnitRun& run, std::ostream& out, std::ostream& err) {
@@ -262,7 +264,6 @@ int DedupPerft::finish(const UnitRun& run, std::ostream& out, std::ostream& err)
     report.units_resumed += !now;
     for (size_t m = 0; now && m < results_.divide[b].size(); ++m) report.nodes_counted += results_.divide[b][m];
   }
-  add_run(report, run, results_.this_run, results_.load);
   report.routing_seconds.assign(size_t(ranks_.size), 0), report.exchange_seconds.assign(size_t(ranks_.size), 0);
   report.bytes_sent.assign(size_t(ranks_.size), 0), report.bytes_received.assign(size_t(ranks_.size), 0);
   for (const LevelTraffic& t : levels_) {
@@ -271,13 +272,7 @@ int DedupPerft::finish(const UnitRun& run, std::ostream& out, std::ostream& err)
     report.bytes_sent[r] += t.bytes_sent, report.bytes_received[r] += t.bytes_received;
     if (t.ply == req_.dedup_ply) report.unique_positions += t.unique;
   }
-  return perft_file::write_last_and_print(
-      file_, results_, req_,
-      [&] {
-        print_unit_run(req_, plan_.root, plan_.root_moves, divide(), run.seconds, counting_.threads,
-                       counting_.table.get(), out, report);
-      },
-      err);
+  return finish_run(run, report, out, err);
 }
 
 }  // namespace chesshpc

@@ -20,24 +20,23 @@
 #include <optional>
 
 #include "jobs/perft/dedup.h"       // DedupShard, over units.h
-#include "jobs/perft/dedup_file.h"  // BucketResults, over job.h and unit_job.h
-#include "jobs/perft/rank_counting.h"
+#include "jobs/perft/dedup_file.h"  // BucketResults
+#include "jobs/perft/unit_run.h"
 
 namespace chesshpc {
 
-class DedupPerft : public UnitJob {
+class DedupPerft : public PerftUnitJob<DedupFile, BucketResults> {
  public:
-  explicit DedupPerft(const PerftRequest& req) : req_(req), auto_ply_(req.dedup_ply == PerftRequest::DEDUP_PLY_AUTO) {}
+  explicit DedupPerft(const PerftRequest& req)
+      : PerftUnitJob(req, BucketResults(DEDUP_BUCKETS)), auto_ply_(req.dedup_ply == PerftRequest::DEDUP_PLY_AUTO) {}
 
   int plan(const Ranks& ranks, std::ostream& err) override;
   size_t units() const override { return DEDUP_BUCKETS; }
   int open(const std::string& started, std::ostream& err) override;
   // Collective (phase A) over ranks.exchange, or this process alone when it is null.
   int prepare(const Ranks& ranks, std::ostream& err) override;
-  bool done(size_t bucket) const override { return results_.done(bucket); }
   UnitJobInfo info() const override;
 
-  int concurrency() const override { return 1; }
   // Bucket b on its owner after phase A's balancing (a rank number: key % ranks is it).
   std::function<size_t(size_t)> affinity() const override {
     return [this](size_t bucket) { return size_t(shard_.owner.at(bucket)); };
@@ -46,34 +45,28 @@ class DedupPerft : public UnitJob {
   // Only on the bucket's owner (shard().owner); elsewhere it throws.
   Payload compute(size_t bucket) override;
   Recorded record(size_t bucket, Payload&& result, double seconds, int rank) override;
-  std::function<uint64_t()> checkpoint() override;
-  void stopped(const std::vector<RankLoad>& load) override { add_load(load, results_.this_run, results_.load); }
   int finish(const UnitRun& run, std::ostream& out, std::ostream& err) override;
 
-  // Rank 0, after the run: the total and the divide over every bucket.
-  chess::u128 total() const;
-  std::vector<chess::u128> divide() const { return results_.merged(plan_.root_moves.size()); }
+  // The divide over every bucket.
+  std::vector<chess::u128> divide() const override { return results_.merged(plan_.root_moves.size()); }
   // This rank's unique positions at the dedup ply.
   const DedupShard& shard() const { return shard_; }
 
  private:
-  int check(const chess::Position& root, int ranks, std::ostream& say);
+  int check(int ranks, std::ostream& say) const;
+  int split_depth() const;
+  size_t table_bytes(int ranks) const;
   int auto_ply(const std::vector<double>& unique, int ranks) const;
   std::vector<char> done_buckets(Exchange& ex) const;
   static std::vector<LevelTraffic> gather_levels(const std::vector<LevelTraffic>& mine, Exchange& ex);
   void print_plan(std::ostream& err) const;
   void print_level(const LevelTraffic& t, std::ostream& err) const;
 
-  PerftRequest req_;  // dedup_ply: as planned, also when asked for auto
+  // req_ (PerftUnitJob's): dedup_ply as planned, also when asked for auto.
   bool auto_ply_;
-  Ranks ranks_;
-  PerftPlan plan_;
   DedupShard shard_;
   std::vector<double> unique_;        // estimated unique positions per ply
   std::vector<LevelTraffic> levels_;  // rank 0: every rank's phase A, this run
-  BucketResults results_{DEDUP_BUCKETS};
-  std::optional<DedupFile> file_;
-  RankCounting counting_;  // one bucket's positions over the rank's threads
 };
 
 }  // namespace chesshpc

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "jobs/perft/file_common.h"
-#include "jobs/perft/job.h"
+#include "jobs/perft/request.h"
 #include "jobs/perft/units.h"
 
 namespace chesshpc {

@@ -22,7 +22,7 @@
 #include "jobs/io/job_common.h"
 #include "jobs/io/rank_load.h"
 #include "jobs/io/resume.h"
-#include "jobs/perft/job.h"
+#include "jobs/perft/request.h"
 #include "jobs/perft/units.h"
 
 namespace chesshpc {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "jobs/io/options.h"
-#include "jobs/perft/job.h"
+#include "jobs/perft/request.h"
 
 namespace chesshpc {
 

@@ -12,7 +12,7 @@
 
 #include "core/perft.h"
 #include "core/threads.h"
-#include "jobs/perft/job.h"
+#include "jobs/perft/request.h"
 
 namespace chesshpc {
 

@@ -82,10 +82,6 @@ Recorded SplitPerft::record(size_t unit, Payload&& result, double seconds, int r
   return {1, nodes};
 }
 
-std::function<uint64_t()> SplitPerft::checkpoint() { return perft_file::checkpoint_writer(file_, results_); }
-
-chess::u128 SplitPerft::total() const { return sum(divide()); }
-
 int SplitPerft::finish(const UnitRun& run, std::ostream& out, std::ostream& err) {
   UnitRunReport report;
   report.split_depth = plan_.split_depth, report.units = long(plan_.units.size());
@@ -95,14 +91,7 @@ int SplitPerft::finish(const UnitRun& run, std::ostream& out, std::ostream& err)
     else
       ++report.units_resumed;
   }
-  add_run(report, run, results_.this_run, results_.load);
-  return perft_file::write_last_and_print(
-      file_, results_, req_,
-      [&] {
-        print_unit_run(req_, plan_.root, plan_.root_moves, divide(), run.seconds, counting_.threads,
-                       counting_.table.get(), out, report);
-      },
-      err);
+  return finish_run(run, report, out, err);
 }
 
 }  // namespace chesshpc

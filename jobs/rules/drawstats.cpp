@@ -21,7 +21,7 @@
 #include "jobs/io/json.h"
 #include "jobs/io/progress.h"
 #include "jobs/io/provenance.h"
-#include "jobs/rules/job.h"
+#include "jobs/rules/request.h"
 #include "jobs/rules/rule_stats.h"
 
 namespace chesshpc {

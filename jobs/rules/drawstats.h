@@ -11,7 +11,7 @@
 
 #include "core/game.h"
 #include "jobs/io/options.h"
-#include "jobs/rules/job.h"
+#include "jobs/rules/request.h"
 #include "jobs/rules/rule_stats.h"
 
 namespace chesshpc {

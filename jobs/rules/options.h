@@ -7,7 +7,7 @@
 
 #include "jobs/io/options.h"
 #include "jobs/rules/drawstats.h"
-#include "jobs/rules/job.h"
+#include "jobs/rules/request.h"
 
 namespace chesshpc {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "jobs/io/resume.h"
-#include "jobs/selfplay/job.h"
+#include "jobs/selfplay/request.h"
 #include "jobs/selfplay/sprt.h"
 #include "jobs/selfplay/tables.h"
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "jobs/io/options.h"
-#include "jobs/selfplay/job.h"
+#include "jobs/selfplay/request.h"
 
 namespace chesshpc {
 

@@ -1,6 +1,8 @@
 #include "jobs/selfplay/players.h"
 
 #include "core/uci.h"
+#include "jobs/selfplay/request.h"
+#include "jobs/selfplay/search_player.h"
 
 namespace chesshpc {
 
@@ -42,6 +44,13 @@ MoveChoice UciPlayer::choose(const chess::Game& game, const std::optional<Clocks
   c.score_cp = a.score_cp, c.mate_in = a.mate_in;
   c.depth = a.depth, c.nodes = uint64_t(a.nodes), c.seconds = a.seconds;
   return c;
+}
+
+std::unique_ptr<Player> make_player(const PlayerSpec& spec, const SelfplayRequest& req) {
+  if (spec.command.empty())
+    return std::make_unique<SearchPlayer>(req.limits_of(spec), req.hash_bytes, req.temperature, req.sample_plies);
+  return std::make_unique<UciPlayer>(spec.command, spec.options, req.limits_of(spec), req.variant != Variant::STANDARD,
+                                     req.engine_timeout);
 }
 
 }  // namespace chesshpc

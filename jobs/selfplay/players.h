@@ -1,6 +1,7 @@
 // The players of selfplay batches. The built-in search joins them with the search core.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,5 +39,11 @@ class UciPlayer : public Player {
   double timeout_;
   std::string name_;
 };
+
+struct PlayerSpec;
+struct SelfplayRequest;
+// The player a spec names, with the request's limits. Throws UciError (or another
+// std::exception) when it cannot start.
+std::unique_ptr<Player> make_player(const PlayerSpec& spec, const SelfplayRequest& req);
 
 }  // namespace chesshpc

@@ -1,8 +1,14 @@
 #include "jobs/verify/file.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
 #include "jobs/io/h5.h"
 #include "jobs/io/h5_table.h"
 #include "jobs/io/provenance.h"
+#include "jobs/io/publish.h"
 #include "jobs/verify/random_positions.h"
 
 namespace chesshpc {
@@ -109,6 +115,22 @@ std::string write_verify_file(const VerifyRequest& req, const std::vector<Verify
     h5::write_attrs(file, ROOT, Root{req, int64_t(positions.size()), int64_t(faults.size())});
     file.commit();
   });
+}
+
+std::string save_epd(const std::string& path, const std::vector<VerifyTask>& tasks,
+                     const std::vector<CheckResult>& results) {
+  const std::string target = publish_target(path), partial = target + ".partial";
+  {
+    std::ofstream epd(partial, std::ios::binary | std::ios::trunc);
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      chess::Position pos = tasks[i].root;
+      for (chess::Move m : tasks[i].moves) pos.do_move(m);
+      epd << pos.fen() << " ;D" << tasks[i].depth << " " << results[i].nodes << "\n";
+    }
+    if (epd.flush()) return publish(partial, target);
+  }
+  std::remove(partial.c_str());
+  return "cannot write '" + path + "': " + std::strerror(errno);
 }
 
 }  // namespace chesshpc

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "jobs/io/options.h"
-#include "jobs/verify/job.h"
+#include "jobs/verify/request.h"
 
 namespace chesshpc {
 

@@ -11,19 +11,10 @@
 
 #include "jobs/bench/machine.h"
 #include "jobs/bench/measure.h"
+#include "jobs/bench/request.h"
 #include "jobs/bench/results.h"
-#include "jobs/io/options.h"
 
 namespace chesshpc {
-
-struct BenchRequest : Reporting {
-  std::string suite = "standard";
-  int threads = 0;  // 0: every core this process may use
-  int repeats = 3;
-  std::string out = "bench.h5";
-  std::string stockfish;     // a path; "": /usr/games/stockfish when it exists; "none": no Stockfish
-  std::string command_line;  // for the file's provenance
-};
 
 // What the MPI layer lends the job running on rank 0.
 struct RankHooks {

@@ -1,4 +1,4 @@
-#include "jobs/selfplay/batch.h"
+#include "jobs/selfplay/batch_job.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -17,7 +17,7 @@
 
 #include "jobs/io/unit_job.h"
 #include "jobs/selfplay/file.h"
-#include "jobs/selfplay/job.h"
+#include "jobs/selfplay/request.h"
 #include "jobs/selfplay/sprt.h"
 
 namespace chesshpc {

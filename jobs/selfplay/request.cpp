@@ -1,9 +1,8 @@
-#include "jobs/selfplay/job.h"
+#include "jobs/selfplay/request.h"
 
 #include <sstream>
 
-#include "jobs/rules/job.h"
-#include "jobs/selfplay/search_player.h"
+#include "jobs/rules/request.h"
 
 namespace chesshpc {
 
@@ -61,13 +60,6 @@ std::string player_settings(const PlayerSpec& p, const SelfplayRequest& req) {
   }
   for (const auto& [name, value] : p.options) s << " " << name << "=" << value;
   return s.str();
-}
-
-std::unique_ptr<Player> make_player(const PlayerSpec& spec, const SelfplayRequest& req) {
-  if (spec.command.empty())
-    return std::make_unique<SearchPlayer>(req.limits_of(spec), req.hash_bytes, req.temperature, req.sample_plies);
-  return std::make_unique<UciPlayer>(spec.command, spec.options, req.limits_of(spec), req.variant != Variant::STANDARD,
-                                     req.engine_timeout);
 }
 
 }  // namespace chesshpc

@@ -1,9 +1,7 @@
-// The rules command: play a list of moves under a ruleset and report how and when the
-// game ends and when every rule's condition first held.
+// The ruleset a request plays under, and the rules command's request.
 #pragma once
 
 #include <optional>
-#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -23,8 +21,6 @@ struct RulesRequest : RulesetChoice {
   std::string moves;  // UCI or SAN, separated by spaces; move numbers like "1." are skipped
   bool json = false;
 };
-
-int run_rules(const RulesRequest& req, std::ostream& out, std::ostream& err);
 
 std::optional<chess::Ruleset> parse_ruleset(std::string_view s);
 std::optional<chess::ClaimPolicy> parse_claims(std::string_view s);

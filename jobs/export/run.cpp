@@ -1,4 +1,4 @@
-#include "jobs/export/export.h"
+#include "jobs/export/run.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,4 +1,4 @@
-#include "jobs/bench/job.h"
+#include "jobs/bench/run.h"
 
 #include <chrono>
 #include <memory>

@@ -2,14 +2,13 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "jobs/io/options.h"
-#include "jobs/rules/job.h"
+#include "jobs/rules/request.h"
 #include "jobs/selfplay/game.h"
 #include "jobs/selfplay/openings.h"
 #include "jobs/selfplay/players.h"
@@ -67,7 +66,7 @@ struct SelfplayRequest : RulesetChoice, ResultFile, Reporting {
   // Not in identity(): it decides no game an engine answers in time.
   double engine_timeout = UCI_HANDSHAKE_SECONDS;
   std::optional<SprtSpec> sprt;  // --sprt: stop the batch once decided
-  int games_per_unit = 0;        // 0: GAMES_PER_UNIT (jobs/selfplay/batch.h)
+  int games_per_unit = 0;        // 0: GAMES_PER_UNIT (jobs/selfplay/batch_job.h)
   int threads = 0;
   bool dedup = false;  // write each position once
   std::string command_line;
@@ -79,13 +78,5 @@ struct SelfplayRequest : RulesetChoice, ResultFile, Reporting {
   const MoveLimits& limits_of(const PlayerSpec& p) const { return p.own_limits ? p.limits : limits; }
   const TimeControl& clock_of(const PlayerSpec& p) const { return p.own_limits ? p.clock : clock; }
 };
-
-}  // namespace chesshpc
-
-namespace chesshpc {
-
-// The player a spec names, with the request's limits. Throws UciError (or another
-// std::exception) when it cannot start.
-std::unique_ptr<Player> make_player(const PlayerSpec& spec, const SelfplayRequest& req);
 
 }  // namespace chesshpc

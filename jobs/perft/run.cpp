@@ -1,0 +1,132 @@
+#include "jobs/perft/run.h"
+
+#include <chrono>
+#include <fstream>
+#include <memory>
+
+#include "core/threads.h"
+#include "jobs/io/job_common.h"
+#include "jobs/io/json.h"
+#include "jobs/io/progress.h"
+#include "jobs/perft/epd.h"
+#include "jobs/perft/print.h"
+
+namespace chesshpc {
+
+using chess::u128;
+namespace perft = chess::perft;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Runs a parallel perft with progress reporting on err.
+std::vector<perft::RootCount> timed_divide(const chess::Position& pos, int depth, const PerftRequest& req,
+                                           Progress& progress, chess::PerftTable* table) {
+  perft::Options opt;
+  opt.table = table;
+  opt.threads = req.threads;
+  opt.detailed = req.detailed;
+  opt.on_plan = [&](size_t tasks) { progress.add_total(tasks); };
+  opt.on_task_done = [&](uint64_t nodes) { progress.done(1, nodes); };
+  return perft::divide(pos, depth, opt);
+}
+
+}  // namespace
+
+std::vector<DepthCount> count_shallower(const PerftRequest& req, const chess::Position& pos, chess::PerftTable* table) {
+  std::vector<DepthCount> depths;
+  if (!req.upto) return depths;
+  perft::Options opt;
+  opt.table = table;
+  opt.threads = req.threads;
+  for (int depth = 1; depth < req.depth; ++depth) {
+    auto t0 = std::chrono::steady_clock::now();
+    u128 nodes = perft::total(perft::divide(pos, depth, opt));
+    depths.push_back({depth, nodes, seconds_since(t0)});
+  }
+  return depths;
+}
+
+int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err) {
+  std::optional<chess::Position> root = read_perft_root(req, err);
+  if (!root) return EXIT_INPUT;
+  const chess::Position& pos = *root;
+  int threads = chess::resolve_threads(req.threads);
+  std::unique_ptr<chess::PerftTable> table = make_perft_table(req);
+  std::vector<DepthCount> shallower = count_shallower(req, pos, table.get());
+  Progress progress(err, "perft", !req.quiet, req.progress_interval);
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<perft::RootCount> roots = timed_divide(pos, req.depth, req, progress, table.get());
+  double secs = seconds_since(t0);
+  progress.finish();
+  print_perft(req, pos, roots, secs, threads, shallower, out);
+  return EXIT_OK;
+}
+
+int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
+  std::ifstream in(req.epd);
+  if (const std::string why = unreadable_input(req.epd, in); !why.empty()) {
+    err << "chesshpc perft: cannot read EPD file '" << req.epd << "': " << why << "\n";
+    return EXIT_IO;
+  }
+  EpdFile file = read_epd(in);
+  for (const EpdLine& line : file.lines)
+    for (auto [depth, expected] : line.expected)
+      if (depth > MAX_PERFT_DEPTH) {
+        err << "chesshpc perft: " << req.epd << ":" << line.line_number << ": depth " << depth
+            << " is past perft's cap of " << MAX_PERFT_DEPTH << " (as for --depth); no count checked\n";
+        return EXIT_INPUT;
+      }
+  for (const EpdError& e : file.errors) {
+    err << "chesshpc perft: " << req.epd << ":" << e.line_number << ": unreadable line: " << e.message << "\n";
+    if (req.json) out << JsonObject().add("line", e.line_number).add("error", e.message).add("ok", false).str() << "\n";
+  }
+
+  std::unique_ptr<chess::PerftTable> table = make_perft_table(req);
+  Progress progress(err, "epd", !req.quiet, req.progress_interval);
+  size_t checks = 0, mismatches = 0;
+  u128 nodes = 0;
+  auto t0 = std::chrono::steady_clock::now();
+  PerftRequest one = req;
+  one.detailed = false;
+  for (const EpdLine& line : file.lines) {
+    chess::Position pos = chess::Position::from_any_fen(line.fen);
+    for (auto [depth, expected] : line.expected) {
+      if (depth > req.max_depth) continue;
+      auto t1 = std::chrono::steady_clock::now();
+      u128 got = perft::total(timed_divide(pos, depth, one, progress, table.get()));
+      double secs = seconds_since(t1);
+      ++checks;
+      nodes += got;
+      bool ok = got == expected;
+      if (!ok) {
+        ++mismatches;
+        err << "MISMATCH " << req.epd << ":" << line.line_number << " depth " << depth << ": expected " << expected
+            << ", got " << chess::to_string(got) << "  [" << line.fen << "]\n";
+      }
+      if (req.json)
+        out << JsonObject()
+                   .add("line", line.line_number)
+                   .add("fen", line.fen)
+                   .add("depth", depth)
+                   .add("expected", (unsigned long long)expected)
+                   .add("nodes", got)
+                   .add("seconds", secs)
+                   .add("ok", ok)
+                   .str()
+            << "\n";
+    }
+  }
+  double secs = seconds_since(t0);
+  progress.finish();
+  if (!req.json)
+    out << req.epd << ": " << file.lines.size() << " positions, " << checks << " counts checked, " << mismatches
+        << " mismatches, " << file.errors.size() << " unreadable lines; " << chess::to_string(nodes) << " nodes in "
+        << format_timing(nodes, secs) << "\n";
+  return mismatches || !file.errors.empty() ? EXIT_MISMATCH : EXIT_OK;
+}
+
+}  // namespace chesshpc

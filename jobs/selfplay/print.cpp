@@ -1,0 +1,110 @@
+#include "jobs/selfplay/print.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "jobs/io/json.h"
+
+namespace chesshpc {
+
+namespace {
+
+// The counts both forms of the summary show.
+struct SummaryCounts {
+  Pentanomial penta;
+  PairScore score;
+  std::map<std::string, uint64_t> results, terminations;  // every "error: ..." as "error"
+  size_t computed = 0;                                    // games this run played that the tables keep
+};
+
+SummaryCounts count_summary(const BatchSummary& s) {
+  const GameColumns& g = s.tables.games;
+  SummaryCounts c;
+  c.penta = pentanomial_of(g.game, g.result);
+  c.score = pair_score(c.penta);
+  for (const std::string& r : g.result) ++c.results[r];
+  for (const std::string& r : g.termination) ++c.terminations[r.rfind("error", 0) == 0 ? "error" : r];
+  c.computed = g.size() - std::min(s.resumed, g.size());
+  return c;
+}
+
+JsonObject pairs_json(const Pentanomial& penta, const PairScore& score) {
+  JsonObject pairs;
+  pairs.add("pairs", (unsigned long long)penta.pairs());
+  for (size_t i = 0; i < PENTANOMIAL_NAMES.size(); ++i)
+    pairs.add(PENTANOMIAL_NAMES[i], (unsigned long long)penta.counts[i]);
+  pairs.add("score", score.score).add("score_low", score.score_low).add("score_high", score.score_high);
+  pairs.add("elo", score.elo).add("elo_low", score.elo_low).add("elo_high", score.elo_high);
+  return pairs;
+}
+
+JsonObject sprt_json(const PairSequence& sprt, uint64_t recorded) {
+  JsonObject test;
+  test.add("elo0", sprt.spec().elo0).add("elo1", sprt.spec().elo1);
+  test.add("alpha", sprt.spec().alpha).add("beta", sprt.spec().beta);
+  test.add("model", elo_model_name(sprt.spec().model));
+  test.add("llr", sprt.llr()).add("lower", sprt.spec().lower()).add("upper", sprt.spec().upper());
+  test.add("decision", sprt_decision_name(sprt.decision())).add("pairs", (unsigned long long)sprt.pairs());
+  // Games this run played, those after the decision (which the file leaves out) too.
+  test.add("games_recorded", (unsigned long long)recorded);
+  return test;
+}
+
+// The summary as one JSON object on one line.
+void print_json(const BatchSummary& s, const SummaryCounts& c, std::ostream& out) {
+  const double secs = s.run.seconds;
+  const size_t games = s.tables.games.size(), positions = s.tables.positions.size();
+  JsonObject o, res, term;
+  for (const auto& [k, v] : c.results) res.add(k, (unsigned long long)v);
+  for (const auto& [k, v] : c.terminations) term.add(k, (unsigned long long)v);
+  o.add("games", (unsigned long long)games).add("games_resumed", (unsigned long long)s.resumed);
+  o.add("games_played", (unsigned long long)c.computed).add("positions", (unsigned long long)positions);
+  o.add("duplicates_dropped", (unsigned long long)s.dropped).add("seconds", secs);
+  o.add("games_per_second", secs > 0 ? double(c.computed) / secs : 0.0).add("threads", s.threads);
+  o.add("ranks", s.run.ranks);
+  o.add("results", res).add("terminations", term).add("seed", (unsigned long long)s.req.seed);
+  o.add("positions_per_second", secs > 0 ? double(positions) / secs : 0.0);
+  o.add("search_seconds", s.search_seconds);
+  o.add("outside_search_share", secs > 0 ? 1 - s.search_seconds / (secs * s.threads * s.run.ranks) : 0.0);
+  o.add("pairs", pairs_json(c.penta, c.score));
+  if (s.sprt) o.add("sprt", sprt_json(*s.sprt, s.recorded));
+  out << o.str() << "\n";
+}
+
+// The summary as lines: the games, results, terminations, pairs, and the SPRT's decision.
+void print_text(const BatchSummary& s, const SummaryCounts& c, std::ostream& out) {
+  const int threads = s.threads, ranks = s.run.ranks;
+  out << "selfplay: " << s.tables.games.size() << " games (" << s.resumed << " resumed), " << s.tables.positions.size()
+      << " positions in " << s.run.seconds << " s, " << threads << (threads == 1 ? " thread" : " threads") << ", "
+      << ranks << (ranks == 1 ? " rank" : " ranks") << "\nresults:";
+  for (const auto& [k, v] : c.results) out << " " << k << " " << v;
+  out << "\nterminations:";
+  for (const auto& [k, v] : c.terminations) out << " " << k << " " << v;
+  out << "\npairs: " << c.penta.pairs();
+  for (size_t i = 0; i < PENTANOMIAL_NAMES.size(); ++i) out << " " << PENTANOMIAL_NAMES[i] << " " << c.penta.counts[i];
+  if (c.penta.pairs()) {
+    char line[96];
+    std::snprintf(line, sizeof line, "; first player %.3f [%.3f, %.3f], ", c.score.score, c.score.score_low,
+                  c.score.score_high);
+    out << line << elo_text(c.score);
+  }
+  out << "\n";
+  if (const PairSequence* sprt = s.sprt)
+    out << "sprt: " << sprt->spec().text() << ": " << llr_text(sprt->llr(), sprt->spec()) << ", "
+        << sprt_decision_name(sprt->decision()) << " after " << sprt->pairs()
+        << (sprt->pairs() == 1 ? " pair\n" : " pairs\n");
+}
+
+}  // namespace
+
+void print_summary(const BatchSummary& s, std::ostream& out) {
+  const SummaryCounts c = count_summary(s);
+  if (s.req.json)
+    print_json(s, c, out);
+  else
+    print_text(s, c, out);
+}
+
+}  // namespace chesshpc

@@ -15,6 +15,10 @@ namespace chess {
 
 namespace perft {
 
+// The deepest perft any command counts: perft's --depth, --max-depth and an EPD line's
+// ;Dn, and UCI's `go perft` alike (a count past it would run for years).
+inline constexpr int MAX_DEPTH = 20;
+
 // Bulk-counting perft: at the last ply the legal moves are counted, not played. With a
 // table, subtrees of depth 2 and more are looked up and stored there.
 uint64_t count(const Position& pos, int depth, PerftTable* table = nullptr);

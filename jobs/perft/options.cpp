@@ -55,7 +55,7 @@ void read_epd_suite(const Options& opt, PerftRequest& req) {
     throw UsageError("--epd checks a suite; it takes no --fen, --moves, --depth or --upto");
   if (req.divide || req.detailed) throw UsageError("--epd takes no --divide or --detailed");
   req.epd = opt.get("epd", "");
-  req.max_depth = opt.get_int("max-depth", req.max_depth, 1, MAX_PERFT_DEPTH);
+  req.max_depth = opt.get_int("max-depth", req.max_depth, 1, chess::perft::MAX_DEPTH);
 }
 
 // One position, in one process or split into units.
@@ -64,12 +64,12 @@ void read_one_position(const Options& opt, PerftRequest& req) {
   if (opt.has("depth") && opt.has("upto")) throw UsageError("--upto D counts every depth to D; drop --depth");
   if (!opt.has("depth") && !opt.has("upto")) throw UsageError("perft needs --depth D (or --upto D, or --epd FILE)");
   req.upto = opt.has("upto");
-  req.depth = opt.get_int(req.upto ? "upto" : "depth", 0, 1, MAX_PERFT_DEPTH);
+  req.depth = opt.get_int(req.upto ? "upto" : "depth", 0, 1, chess::perft::MAX_DEPTH);
   std::istringstream moves(opt.get("moves", ""));
   for (std::string move; moves >> move;) req.moves.push_back(move);
-  req.split_depth = opt.get_int("split-depth", 0, 1, MAX_PERFT_DEPTH - 1);
+  req.split_depth = opt.get_int("split-depth", 0, 1, chess::perft::MAX_DEPTH - 1);
   req.dedup_ply = opt.get("dedup-ply", "") == "auto" ? PerftRequest::DEDUP_PLY_AUTO
-                                                     : opt.get_int("dedup-ply", 0, 1, MAX_PERFT_DEPTH - 1);
+                                                     : opt.get_int("dedup-ply", 0, 1, chess::perft::MAX_DEPTH - 1);
   req.memory_bytes = read_size_option(opt, "memory", 0, "8G or 512M");
   if (req.memory_bytes && !req.dedup_ply) throw UsageError("--memory goes with --dedup-ply");
   if (req.dedup_ply == PerftRequest::DEDUP_PLY_AUTO && !req.memory_bytes)

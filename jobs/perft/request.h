@@ -15,10 +15,6 @@
 
 namespace chesshpc {
 
-// The deepest perft any request asks for: --depth, --max-depth and an EPD line's ;Dn alike
-// (a count past it would run for years).
-inline constexpr int MAX_PERFT_DEPTH = 20;
-
 struct PerftRequest : Reporting, ResultFile {
   std::string fen = "startpos";
   std::vector<std::string> moves;  // UCI moves played from fen; perft counts from the position after them

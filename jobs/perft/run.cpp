@@ -75,9 +75,9 @@ int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
   EpdFile file = read_epd(in);
   for (const EpdLine& line : file.lines)
     for (auto [depth, expected] : line.expected)
-      if (depth > MAX_PERFT_DEPTH) {
+      if (depth > chess::perft::MAX_DEPTH) {
         err << "chesshpc perft: " << req.epd << ":" << line.line_number << ": depth " << depth
-            << " is past perft's cap of " << MAX_PERFT_DEPTH << " (as for --depth); no count checked\n";
+            << " is past perft's cap of " << chess::perft::MAX_DEPTH << " (as for --depth); no count checked\n";
         return EXIT_INPUT;
       }
   for (const EpdError& e : file.errors) {

@@ -17,8 +17,8 @@ std::vector<DepthCount> count_shallower(const PerftRequest& req, const chess::Po
 // Runs one position; results on out, progress and errors on err. Returns an ExitCode.
 int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err);
 // Checks every ";Dn count" of every line (n <= max_depth). Any mismatch or unreadable
-// line makes the exit code non-zero; a depth past MAX_PERFT_DEPTH refuses the whole file
-// (EXIT_INPUT, its line named) before any count.
+// line makes the exit code non-zero; a depth past chess::perft::MAX_DEPTH refuses the
+// whole file (EXIT_INPUT, its line named) before any count.
 int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err);
 
 }  // namespace chesshpc

@@ -17,8 +17,6 @@ namespace chesshpc {
 namespace {
 
 constexpr int DEFAULT_HASH_MB = 16, MAX_HASH_MB = 65536;
-// The deepest `go perft`: as deep as `chesshpc perft --depth` counts.
-constexpr int MAX_PERFT_DEPTH = 20;
 
 std::vector<std::string> split(const std::string& line) {
   std::vector<std::string> tokens;
@@ -295,8 +293,8 @@ void UciServer::go_perft(const std::vector<std::string>& tokens) {
   // Stockfish's extension, counted on this thread as Stockfish does: the reference
   // answer other engines are checked against (chesshpc verify).
   int64_t depth = 0;
-  if (tokens.size() != 3 || !parse_int64(tokens[2], depth) || depth < 1 || depth > MAX_PERFT_DEPTH) {
-    send("info string go perft needs a depth from 1 to " + std::to_string(MAX_PERFT_DEPTH));
+  if (tokens.size() != 3 || !parse_int64(tokens[2], depth) || depth < 1 || depth > chess::perft::MAX_DEPTH) {
+    send("info string go perft needs a depth from 1 to " + std::to_string(chess::perft::MAX_DEPTH));
     return;
   }
   finish_search();

@@ -265,6 +265,14 @@ def chesshpc_version(path: str) -> str:
     return proc.stdout.strip()
 
 
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            return next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "unknown")
+    except OSError:
+        return "unknown"
+
+
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -301,7 +309,7 @@ def main(argv: list[str]) -> int:
     unpublished = [f"{p.label} depth {p.depth}" for p in positions if p.published is None]
     out = [f"perft, one core each (taskset -c {cpu}), no table, median of {args.runs} interleaved run(s), "
            f"G nodes/s; {version}" + (f", native {native_version}" if args.native else ""),
-           f"load average at start: {load_start}; at end: {load_end}",
+           f"load average at start: {load_start}; at end: {load_end}; CPU: {cpu_model()}",
            "counts: as published" + (f" (none published for {', '.join(unpublished)}: every program counts as "
                                      f"{PORTABLE})" if unpublished else ""),
            ""] + table(positions, names)
@@ -310,7 +318,8 @@ def main(argv: list[str]) -> int:
     if args.json:
         record = {
             "chesshpc": version, "chesshpc_native": native_version, "runs": args.runs, "lower": args.lower,
-            "quick": args.quick, "cpu": cpu, "load_average": {"start": load_start, "end": load_end},
+            "quick": args.quick, "cpu": cpu, "cpu_model": cpu_model(),
+            "load_average": {"start": load_start, "end": load_end},
             "programs": {p.name: p.path for p in progs},
             "missing": [n for n in (CPU_2026, ELLXOR, MPERFT) if n not in names],
             "positions": [{

@@ -83,7 +83,8 @@ def check_good_run(script, binary, tmp):
     assert lines[0].startswith("perft, one core each (taskset -c ") and lines[0].endswith(
         "), no table, median of 2 interleaved run(s), G nodes/s; " + chesshpc_version(binary) + ", native "
         + chesshpc_version(binary)), lines[0]
-    assert re.fullmatch(r"load average at start: [\d.]+ [\d.]+ [\d.]+; at end: [\d.]+ [\d.]+ [\d.]+", lines[1])
+    assert re.fullmatch(r"load average at start: [\d.]+ [\d.]+ [\d.]+; at end: [\d.]+ [\d.]+ [\d.]+; CPU: .+",
+                        lines[1]), lines[1]
     assert lines[2] == "counts: as published", lines[2]
     header, rows = table(r.stdout)
     ratio_names = ["portable / perft_cpu_2026", "portable / ellxor_perft", "native / perft_cpu_2026",
@@ -93,6 +94,10 @@ def check_good_run(script, binary, tmp):
     assert list(rows) == [label for _, label, _, _ in POSITIONS], r.stdout
     with open(out) as f:
         record = json.load(f)
+    assert sorted(record) == ["chesshpc", "chesshpc_native", "cpu", "cpu_model", "load_average", "lower", "missing",
+                              "positions", "programs", "quick", "runs"], sorted(record)
+    assert sorted(record["positions"][0]) == ["depth", "fen", "gnps", "label", "name", "nodes", "published",
+                                              "ratios", "seconds"], record["positions"][0]
     assert record["chesshpc"] == record["chesshpc_native"] == chesshpc_version(binary), record
     assert (record["runs"], record["lower"], record["quick"], record["missing"]) == (2, 4, False, []), record
     assert list(record["programs"]) == ["chesshpc portable", "chesshpc native", "perft_cpu_2026", "ellxor_perft",

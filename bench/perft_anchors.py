@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+"""chesshpc's one-core perft against the anchor programs, in the same run.
+
+For the six standard positions (core/published.cpp's FENs and counts), runs every program
+pinned to one core with taskset, without a transposition table: `chesshpc perft --threads 1`
+(a portable build and optionally a native one) and each anchor found in the anchors folder.
+Runs are interleaved: within each repetition every program runs once, the order rotating
+from one repetition to the next, so that the machine's drifting load falls on all alike.
+Every count is checked against the published one (where core/published.cpp has none for
+the depth, against chesshpc portable's); then the medians are printed as a Markdown table
+in G nodes/s with chesshpc's ratios to perft_cpu_2026 and ellxor_perft and portable/native.
+
+Timing: each program's own figure for the depth asked (process start-up excluded):
+chesshpc's JSON "seconds", perft_cpu_2026's last "Perft(DD)" line (it counts every depth
+from 1; the earlier depths are left out), ellxor_perft's "Time taken" (milliseconds, so a
+--quick run's figures are coarse), mperft's "leaves in".
+
+Nothing is built here. Python 3 standard library only. See bench/README.md, "perft against
+the anchors".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+from dataclasses import dataclass, field
+
+PROG = "bench/perft_anchors.py"
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PUBLISHED = os.path.join(REPO_ROOT, "core", "published.cpp")
+
+# (name in core/published.cpp, label in the table, depth, --quick depth): issue 25's six
+# measurements; --quick lowers each by one except position 4, whose perft 5 is too small to
+# time (16 M nodes), so that every run counts at least 89 M nodes.
+POSITIONS = [
+    ("start", "startpos", 7, 6),
+    ("kiwipete", "Kiwipete", 6, 5),
+    ("pos3", "position 3", 8, 7),
+    ("pos4", "position 4", 6, 6),
+    ("pos5", "position 5", 6, 5),
+    ("pos6", "position 6", 6, 5),
+]
+LEAST_DEPTH = min(d for _, _, d, _ in POSITIONS)
+
+PORTABLE, NATIVE = "chesshpc portable", "chesshpc native"
+CPU_2026, ELLXOR, MPERFT = "perft_cpu_2026", "ellxor_perft", "mperft"
+# The anchors whose speed the issue's targets are ratios to.
+RATIO_ANCHORS = [CPU_2026, ELLXOR]
+
+USAGE_TAIL = """\
+The anchors are programs built from their public sources, one binary each in ANCHORS under
+the names perft_cpu_2026, ellxor_perft and mperft; that folder's README.md says where each
+comes from, at which version, how it was built and how it is run. This script builds
+nothing: an anchor missing from ANCHORS is named on stderr and its column left out (with
+--require-all: exit 2).
+
+Exit status: 0 done, every count as published; 1 a program counted differently (one line
+names the program, the position and both counts; nothing is printed on stdout); 2 bad usage
+or a program that failed to run or printed no count."""
+
+
+class Usage(Exception):
+    """Bad usage, a missing program, or a program that did not run: exit 2."""
+
+
+class Mismatch(Exception):
+    """A count differs from the published one: exit 1."""
+
+
+@dataclass
+class Program:
+    name: str
+    path: str
+
+    def command(self, fen: str, depth: int) -> list[str]:
+        if self.name in (PORTABLE, NATIVE):
+            return [self.path, "perft", "--fen", fen, "--depth", str(depth), "--threads", "1", "--json", "--quiet"]
+        if self.name == CPU_2026:
+            return [self.path, fen, str(depth), "-nott"]
+        if self.name == ELLXOR:
+            return [self.path, fen, str(depth)]
+        return [self.path, "-f", fen, "-d", str(depth), "-b"]
+
+    def parse(self, stdout: str, depth: int) -> tuple[int, float]:
+        """(nodes, seconds) of the depth asked, from the program's own output."""
+        if self.name in (PORTABLE, NATIVE):
+            obj = json.loads(stdout)
+            if obj.get("depth") != depth or obj.get("hash_bytes") != 0:
+                raise Usage(f"{self.name}: not a table-less perft {depth}: {stdout.strip()}")
+            return int(obj["nodes"]), float(obj["seconds"])
+        if self.name == CPU_2026:
+            found = {int(d): (int(n), float(s)) for d, n, s in
+                     re.findall(r"^Perft\((\d+)\):\s*(\d+), time:\s*(\S+) seconds", stdout, re.M)}
+            return found[depth]
+        if self.name == ELLXOR:
+            nodes = re.search(r"^Result:\s*(\d+)\s*$", stdout, re.M)
+            secs = re.search(r"^Time taken:\s*(\S+) seconds\.?\s*$", stdout, re.M)
+            return int(nodes.group(1)), float(secs.group(1))
+        found = {int(d): (int(n), float(s)) for d, n, s in
+                 re.findall(r"^perft\s+(\d+)\s*:\s*(\d+) leaves in\s+(\S+) s", stdout, re.M)}
+        return found[depth]
+
+
+@dataclass
+class Position:
+    name: str
+    label: str
+    fen: str
+    depth: int
+    published: int | None
+    seconds: dict[str, list[float]] = field(default_factory=dict)
+    nodes: int | None = None
+
+    def gnps(self, program: str) -> float:
+        return self.nodes / statistics.median(self.seconds[program]) / 1e9
+
+
+def log(args: argparse.Namespace, msg: str) -> None:
+    if not args.quiet:
+        print(msg, file=sys.stderr, flush=True)
+
+
+def read_published(path: str) -> dict[str, tuple[str, list[int]]]:
+    """{name: (FEN, counts by depth from 1)} of core/published.cpp's positions."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    arrays = {name: [int(n) for n in re.findall(r"\d+", body)]
+              for name, body in re.findall(r"constexpr uint64_t (\w+)\[\] = \{([^}]*)\};", text)}
+    return {name: (fen, arrays[array])
+            for name, fen, array in re.findall(r'\{"(\w+)", "([^"]+)", (\w+)\}', text)}
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        raise Usage(f"{message} (see --help)")  # one line, exit 2
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = Parser(
+        prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="One-core, table-less perft speed of chesshpc against the anchor programs, pinned "
+        "and interleaved, on startpos 7, Kiwipete 6, position 3 depth 8 and positions 4-6 depth 6; "
+        "prints a Markdown table in G nodes/s with ratios.", epilog=USAGE_TAIL)
+    p.add_argument("anchors", metavar="ANCHORS", help="folder holding the anchor binaries")
+    p.add_argument("chesshpc", metavar="CHESSHPC", help="chesshpc, portable build (the default build)")
+    p.add_argument("--native", metavar="CHESSHPC", help="chesshpc built with -DCHESSHPC_NATIVE=ON too")
+    p.add_argument("--runs", type=int, default=5, metavar="N",
+                   help="runs of each program on each position, interleaved (default: 5)")
+    p.add_argument("--lower", type=int, default=0, metavar="K", help="lower every depth by K (default: 0)")
+    p.add_argument("--quick", action="store_true",
+                   help="a fast check: every depth one less but position 4's (about 1/17 of the work)")
+    p.add_argument("--cpu", type=int, metavar="N",
+                   help="the core every run is pinned to (default: the last this process may use)")
+    p.add_argument("--require-all", action="store_true",
+                   help="exit 2 if an anchor is missing instead of leaving its column out")
+    p.add_argument("--json", metavar="FILE", help="also write the results to FILE as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    args = p.parse_args(argv)
+    if args.runs < 1:
+        raise Usage(f"--runs {args.runs}: at least 1")
+    if args.lower < 0 or args.lower >= LEAST_DEPTH:
+        raise Usage(f"--lower {args.lower}: from 0 to {LEAST_DEPTH - 1}")
+    if args.quick and args.lower:
+        raise Usage("--quick and --lower: one or the other")
+    return args
+
+
+def executable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def programs(args: argparse.Namespace) -> list[Program]:
+    given = [(PORTABLE, args.chesshpc)] + ([(NATIVE, args.native)] if args.native else [])
+    for name, path in given:
+        if not executable(path):
+            raise Usage(f"no {name} at '{path}'")
+    if not os.path.isdir(args.anchors):
+        raise Usage(f"no anchors folder '{args.anchors}'")
+    found = [Program(n, p) for n, p in given]
+    for name in (CPU_2026, ELLXOR, MPERFT):
+        path = os.path.join(args.anchors, name)
+        if executable(path):
+            found.append(Program(name, path))
+        elif args.require_all:
+            raise Usage(f"no {name} in '{args.anchors}' (its README.md says where the anchors come from)")
+        else:
+            print(f"{PROG}: no {name} in '{args.anchors}': its column is left out", file=sys.stderr)
+    return found
+
+
+def pin_prefix(args: argparse.Namespace) -> tuple[list[str], int]:
+    taskset = shutil.which("taskset")
+    if taskset is None:
+        raise Usage("taskset is needed to pin each run to one core (Debian: util-linux)")
+    allowed = sorted(os.sched_getaffinity(0))
+    cpu = allowed[-1] if args.cpu is None else args.cpu
+    if cpu not in allowed:
+        raise Usage(f"--cpu {cpu}: this process may use cores {allowed}")
+    return [taskset, "-c", str(cpu)], cpu
+
+
+def run(pin: list[str], prog: Program, pos: Position) -> tuple[int, float]:
+    cmd = pin + prog.command(pos.fen, pos.depth)
+    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise Usage(f"{prog.name} exited {proc.returncode} on {pos.label} depth {pos.depth}: "
+                    f"{proc.stderr.strip() or proc.stdout.strip()}")
+    try:
+        nodes, secs = prog.parse(proc.stdout, pos.depth)
+    except (KeyError, AttributeError, ValueError) as e:
+        raise Usage(f"{prog.name} printed no count for {pos.label} depth {pos.depth} ({e!r}): "
+                    f"{proc.stdout.strip()[-200:]}") from None
+    if secs <= 0:
+        raise Usage(f"{prog.name} reported {secs} s on {pos.label} depth {pos.depth}: too short to time "
+                    "(fewer --lower)")
+    return nodes, secs
+
+
+def check(prog: Program, pos: Position, nodes: int) -> None:
+    if pos.nodes is None:
+        pos.nodes = nodes if pos.published is None else pos.published
+    if nodes != pos.nodes:
+        source = "published" if pos.published is not None else f"{PORTABLE} counts"
+        raise Mismatch(f"{prog.name} counts {nodes} on {pos.label} depth {pos.depth}, {source} {pos.nodes}")
+
+
+def measure(args: argparse.Namespace, progs: list[Program], positions: list[Position]) -> int:
+    pin, cpu = pin_prefix(args)
+    total, done = len(positions) * args.runs * len(progs), 0
+    for pos in positions:
+        for prog in progs:
+            pos.seconds[prog.name] = []
+        for rep in range(args.runs):
+            shift = rep % len(progs)
+            for prog in progs[shift:] + progs[:shift]:
+                nodes, secs = run(pin, prog, pos)
+                check(prog, pos, nodes)
+                pos.seconds[prog.name].append(secs)
+                done += 1
+                log(args, f"[{done}/{total}] {pos.label} depth {pos.depth} {prog.name}: {nodes} nodes in "
+                    f"{secs:.3f} s ({nodes / secs / 1e9:.3f} G nodes/s)")
+    return cpu
+
+
+def ratios(pos: Position, names: list[str]) -> dict[str, float]:
+    """chesshpc's speed over each anchor's, and portable over native."""
+    out = {}
+    for build in (PORTABLE, NATIVE):
+        for anchor in RATIO_ANCHORS:
+            if build in names and anchor in names:
+                out[f"{build.split()[1]} / {anchor}"] = pos.gnps(build) / pos.gnps(anchor)
+    if NATIVE in names:
+        out["portable / native"] = pos.gnps(PORTABLE) / pos.gnps(NATIVE)
+    return out
+
+
+def chesshpc_version(path: str) -> str:
+    proc = subprocess.run([path, "--version"], stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    return proc.stdout.strip()
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            return next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "unknown")
+    except OSError:
+        return "unknown"
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def table(positions: list[Position], names: list[str]) -> list[str]:
+    columns = [n for n in (NATIVE, PORTABLE) if n in names] + [n for n in names if n not in (PORTABLE, NATIVE)]
+    ratio_names = list(ratios(positions[0], names))
+    lines = ["| position, depth | " + " | ".join(columns + ratio_names) + " |",
+             "|---|" + "---:|" * (len(columns) + len(ratio_names))]
+    for pos in positions:
+        sep = ", " if pos.label.startswith("position") else " "
+        cells = [f"{pos.gnps(n):.3f}" for n in columns] + [f"{r:.2f}" for r in ratios(pos, names).values()]
+        lines.append(f"| {pos.label}{sep}{pos.depth} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    progs = programs(args)
+    published = read_published(PUBLISHED)
+    positions = []
+    for name, label, depth, quick in POSITIONS:
+        fen, counts = published[name]
+        d = quick if args.quick else depth - args.lower
+        positions.append(Position(name, label, fen, d, counts[d - 1] if d <= len(counts) else None))
+    version = chesshpc_version(args.chesshpc)
+    native_version = chesshpc_version(args.native) if args.native else None
+    load_start = load()
+    log(args, f"load average at start: {load_start}")
+    cpu = measure(args, progs, positions)
+    load_end = load()
+    names = [p.name for p in progs]
+
+    unpublished = [f"{p.label} depth {p.depth}" for p in positions if p.published is None]
+    out = [f"perft, one core each (taskset -c {cpu}), no table, median of {args.runs} interleaved run(s), "
+           f"G nodes/s; {version}" + (f", native {native_version}" if args.native else ""),
+           f"load average at start: {load_start}; at end: {load_end}; CPU: {cpu_model()}",
+           "counts: as published" + (f" (none published for {', '.join(unpublished)}: every program counts as "
+                                     f"{PORTABLE})" if unpublished else ""),
+           ""] + table(positions, names)
+    print("\n".join(out))
+
+    if args.json:
+        record = {
+            "chesshpc": version, "chesshpc_native": native_version, "runs": args.runs, "lower": args.lower,
+            "quick": args.quick, "cpu": cpu, "cpu_model": cpu_model(),
+            "load_average": {"start": load_start, "end": load_end},
+            "programs": {p.name: p.path for p in progs},
+            "missing": [n for n in (CPU_2026, ELLXOR, MPERFT) if n not in names],
+            "positions": [{
+                "name": p.name, "label": p.label, "fen": p.fen, "depth": p.depth, "nodes": p.nodes,
+                "published": p.published is not None,
+                "gnps": {n: p.gnps(n) for n in names}, "seconds": p.seconds, "ratios": ratios(p, names),
+            } for p in positions],
+        }
+        try:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(record, f, indent=2)
+                f.write("\n")
+        except OSError as e:
+            raise Usage(f"cannot write '{args.json}': {e.strerror}") from None
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except Usage as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        sys.exit(2)
+    except Mismatch as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.exit(130)

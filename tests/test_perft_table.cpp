@@ -35,11 +35,11 @@ TEST(PerftTable, KeepsTheDeepestEntriesOfAFullBucket) {
   }
 }
 
-// Tables are never cleared by a pass: their memory must come zeroed, also where an earlier
-// table of the same size just stored in it (heap memory handed out again would keep its
-// entries, and a stale count read as a hit would be a silently wrong total).
+// Tables are never cleared by a pass: their memory must come zeroed, also right after an
+// earlier table of the same size stored in its memory (a stale count read as a hit would
+// be a silently wrong total).
 TEST(PerftTable, StartsEmptyWhereAnEarlierTableStored) {
-  constexpr size_t BYTES = 1 << 16;  // small: a heap allocation would reuse the freed block
+  constexpr size_t BYTES = 1 << 12;
   auto fill = [](PerftTable& t) {
     for (Key k = 1; k <= 4 * BYTES / 64; ++k) t.store(k, 5, k + 7);
   };

@@ -7,13 +7,14 @@ namespace chess {
 // The table is a fresh anonymous mapping, which the kernel hands out zeroed, and an
 // all-zero entry is empty (depth 0): nothing clears it, and its pages are faulted in by
 // the counting threads where they first store, spread over them, and only the pages a
-// run touches. Here (a VM with 2 cores, transparent huge pages on madvise) clearing 8 GB
-// in parallel before counting took 11.2 s of wall and 22 s of system time for a
-// `--depth 1` run that stores nothing; without the clear it takes well under a second.
-// What a page fault costs is the hypervisor's: a 2 MB page took 0.04-0.07 ms where the
-// host still backed the memory and up to 10 ms where it had to give it again (1 GB
-// touched: 0.08-5 s), 4 KB pages a steady 0.6-0.9 s a GB; so the table stays on huge
-// pages, and its first touch overlaps the counting instead of preceding it.
+// run touches. Here (a VM with 2 cores, transparent huge pages on madvise; 2026-12-01)
+// `perft --depth 1 --hash 8G`, which stores nothing, took 0.42-37 s (median 2.7 s of 6,
+// up to 33 s of system time) when the constructor cleared the table in parallel, and
+// takes 0.01-0.04 s without the clear. A page fault's cost is the hypervisor's: 1 GB
+// touched in 2 MB pages took 0.08-0.15 s where the host still backed the memory and up to
+// 5 s where it had to give it again, in 4 KB pages a steady 0.6-0.9 s (and 0.1-0.17 s to
+// unmap, against 0.004 s for 2 MB pages); so the table stays on huge pages, and its first
+// touch overlaps the counting instead of preceding it.
 PerftTable::PerftTable(size_t bytes) : buckets_(allocate_zeroed<Bucket>(size_for(bytes) / sizeof(Bucket))) {
   mask_ = size_for(bytes) / sizeof(Bucket) - 1;
 }

@@ -10,7 +10,9 @@
 
 namespace chess {
 
+// Unmaps what allocate_large_pages(bytes) returned; knows its size, as munmap must.
 struct LargePagesFree {
+  size_t bytes = 0;
   void operator()(void* p) const;
 };
 
@@ -21,10 +23,20 @@ constexpr size_t table_bytes(size_t bytes, size_t bucket) {
   return bucket * std::bit_floor(std::max<size_t>(bytes / bucket, 1));
 }
 
-// Uninitialised memory of at least bytes; throws std::bad_alloc.
+// At least bytes of zeroed memory, aligned to 64 bytes (to 2 MB from 2 MB on), fresh from
+// the kernel: its pages are faulted in by whichever thread first touches them, so a
+// table needs no clearing pass before its first use. Throws std::bad_alloc.
 void* allocate_large_pages(size_t bytes);
 
 template <typename T>
 using LargePagesPtr = std::unique_ptr<T[], LargePagesFree>;
+
+// n Ts as zero bytes, not constructed: for tables whose all-zero bytes are their empty
+// value (plain integers, std::atomic<uint64_t>), which would gain nothing from a pass
+// that constructs them but faulting every page in at once.
+template <typename T>
+LargePagesPtr<T> allocate_zeroed(size_t n) {
+  return LargePagesPtr<T>(static_cast<T*>(allocate_large_pages(n * sizeof(T))), LargePagesFree{n * sizeof(T)});
+}
 
 }  // namespace chess

@@ -21,7 +21,8 @@ namespace chess {
 class PerftTable {
  public:
   // Uses the largest power-of-two number of 64-byte buckets that fits in bytes (at least
-  // one), on huge pages where the system offers them, cleared by all threads.
+  // one), on huge pages where the system offers them: a fresh mapping, empty without a
+  // clearing pass (its pages are first touched by the threads that store into them).
   explicit PerftTable(size_t bytes);
   // The bytes a table asked for bytes allocates (bytes() of PerftTable(bytes)).
   static constexpr size_t size_for(size_t bytes);

@@ -7,11 +7,13 @@ namespace chess {
 
 void SearchTT::resize(size_t bytes) {
   const size_t n = size_for(bytes) / sizeof(Bucket);
-  if (n != buckets_) {
-    table_.reset(static_cast<Bucket*>(allocate_large_pages(n * sizeof(Bucket))));
-    buckets_ = n;
+  if (n == buckets_) {
+    clear();  // the same table again: its old entries must go
+    return;
   }
-  clear();
+  table_ = allocate_zeroed<Bucket>(n);  // fresh, so zero: clear without a pass
+  buckets_ = n;
+  generation_ = 0;
 }
 
 void SearchTT::clear() {

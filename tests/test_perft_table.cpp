@@ -1,10 +1,13 @@
 // Hashed perft: the table itself, and counts identical to the unhashed ones.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <fstream>
 
+#include "core/large_pages.h"
 #include "core/perft.h"
 #include "core/perft_table.h"
+#include "core/search_tt.h"
 #include "jobs/perft/epd.h"
 
 using namespace chess;
@@ -30,6 +33,66 @@ TEST(PerftTable, KeepsTheDeepestEntriesOfAFullBucket) {
     ASSERT_TRUE(t.probe(Key(100 + d), d, n)) << d;
     EXPECT_EQ(n, uint64_t(d) * 10);
   }
+}
+
+// Tables are never cleared by a pass: their memory must come zeroed, also right after an
+// earlier table of the same size stored in its memory (a stale count read as a hit would
+// be a silently wrong total).
+TEST(PerftTable, StartsEmptyWhereAnEarlierTableStored) {
+  constexpr size_t BYTES = 1 << 12;
+  auto fill = [](PerftTable& t) {
+    for (Key k = 1; k <= 4 * BYTES / 64; ++k) t.store(k, 5, k + 7);
+  };
+  {
+    PerftTable earlier(BYTES);
+    fill(earlier);
+    uint64_t n = 0;
+    ASSERT_TRUE(earlier.probe(BYTES / 64, 5, n));
+  }
+  for (int round = 0; round < 2; ++round) {
+    PerftTable t(BYTES);
+    uint64_t n = 0;
+    for (Key k = 1; k <= 4 * BYTES / 64; ++k) ASSERT_FALSE(t.probe(k, 5, n)) << "stale entry " << k;
+    fill(t);
+  }
+}
+
+TEST(PerftTable, HugePageTablesAreZeroedAlignedAndWhole) {
+  constexpr size_t N = ((size_t(2) << 20) + 24) / sizeof(uint64_t);  // past 2 MB, not a page multiple
+  LargePagesPtr<uint64_t> a = allocate_zeroed<uint64_t>(N);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a.get()) % (size_t(2) << 20), 0u);
+  uint64_t sum = 0;
+  for (size_t i = 0; i < N; ++i) sum |= a[i];
+  EXPECT_EQ(sum, 0u);
+  a[N - 1] = 42;  // the last element is mapped
+  EXPECT_EQ(a[N - 1], 42u);
+
+  PerftTable t(size_t(4) << 20);
+  ASSERT_EQ(t.bytes(), size_t(4) << 20);
+  const Key last = (size_t(4) << 20) / 64 - 1;  // the last bucket
+  uint64_t n = 0;
+  EXPECT_FALSE(t.probe(last, 9, n));
+  t.store(last, 9, 123456789);
+  ASSERT_TRUE(t.probe(last, 9, n));
+  EXPECT_EQ(n, 123456789u);
+}
+
+// The search's table is reused (resize to the same size, clear for a new game): there a
+// pass must clear it; a new size gets fresh memory, empty too.
+TEST(SearchTT, ResizeAndClearForgetEveryEntry) {
+  SearchTT tt(size_t(1) << 20);
+  const Move m = Move(SQ_E2, SQ_E4);
+  for (Key k = 1; k <= 1000; ++k) tt.store(k, 10, 5, BOUND_EXACT, 4, m);
+  ASSERT_NE(tt.probe(500), nullptr);
+  tt.resize(size_t(1) << 20);
+  for (Key k = 1; k <= 1000; ++k) ASSERT_EQ(tt.probe(k), nullptr) << "resize to the same size kept " << k;
+  for (Key k = 1; k <= 1000; ++k) tt.store(k, 10, 5, BOUND_EXACT, 4, m);
+  tt.clear();
+  for (Key k = 1; k <= 1000; ++k) ASSERT_EQ(tt.probe(k), nullptr) << "clear kept " << k;
+  for (Key k = 1; k <= 1000; ++k) tt.store(k, 10, 5, BOUND_EXACT, 4, m);
+  tt.resize(size_t(2) << 20);
+  EXPECT_EQ(tt.bytes(), size_t(2) << 20);
+  for (Key k = 1; k <= 1000; ++k) ASSERT_EQ(tt.probe(k), nullptr) << "a new size kept " << k;
 }
 
 // Every perftsuite line to depth 5, with a table small enough that buckets overflow and

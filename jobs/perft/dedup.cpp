@@ -39,11 +39,7 @@ size_t slots_for(size_t n) { return std::max<size_t>(64, n + n / 3 + 1); }
 
 }  // namespace
 
-chess::LargePagesPtr<DedupLevel::Slot> DedupLevel::zeroed(size_t n) {
-  chess::LargePagesPtr<Slot> slots(static_cast<Slot*>(chess::allocate_large_pages(n * sizeof(Slot))));
-  std::memset(static_cast<void*>(slots.get()), 0, n * sizeof(Slot));
-  return slots;
-}
+chess::LargePagesPtr<DedupLevel::Slot> DedupLevel::zeroed(size_t n) { return chess::allocate_zeroed<Slot>(n); }
 
 DedupLevel::DedupLevel(size_t expected, int ranks, int rank, Bucketing by)
     : ranks_(size_t(ranks)), owned_((DEDUP_BUCKETS - size_t(rank) + size_t(ranks) - 1) / size_t(ranks)), by_(by) {

@@ -36,8 +36,9 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PUBLISHED = os.path.join(REPO_ROOT, "core", "published.cpp")
 
 # (name in core/published.cpp, label in the table, depth, --quick depth): the six
-# measurements perft comparisons quote; --quick lowers each by one except position 4, whose perft 5 is too small to
-# time (16 M nodes), so that every run counts at least 89 M nodes.
+# measurements perft comparisons quote; --quick lowers each by one except position 4,
+# whose perft 5 is too small to time (16 M nodes), so that every run counts at least
+# 89 M nodes.
 POSITIONS = [
     ("start", "startpos", 7, 6),
     ("kiwipete", "Kiwipete", 6, 5),

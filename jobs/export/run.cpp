@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <vector>
 
 #include "core/pack.h"
@@ -78,14 +79,11 @@ PositionKey position_key(const uint8_t* packed) {
 // (jobs/io/publish.h, as every result file).
 class Sink {
  public:
-  Sink(const std::string& path, std::ostream& out) : path_(path.empty() ? path : publish_target(path)), out_(&out) {
-    if (!path_.empty()) {
-      file_.open(path_ + ".partial", std::ios::binary | std::ios::trunc);
-      out_ = &file_;
+  Sink(const std::string& path, std::ostream& out) : out_(&out) {
+    if (!path.empty()) {
+      file_.emplace(path);
+      out_ = &file_->stream();
     }
-  }
-  ~Sink() {
-    if (!path_.empty() && !committed_) std::remove((path_ + ".partial").c_str());
   }
   std::ostream& stream() { return *out_; }
   // Writes buffer out when it is big enough (or always) and empties it.
@@ -99,20 +97,14 @@ class Sink {
   // "" when every byte is written (and the file is in place), else why not.
   std::string commit() {
     out_->flush();
-    if (path_.empty()) return *out_ ? "" : "cannot write to standard output";
-    file_.close();
-    if (!file_) return "cannot write '" + path_ + "': " + std::strerror(errno);
-    if (std::string why = publish(path_ + ".partial", path_); !why.empty()) return why;
-    committed_ = true;
-    return "";
+    if (!file_) return *out_ ? "" : "cannot write to standard output";
+    return file_->commit();
   }
 
  private:
-  std::string path_;
-  std::ofstream file_;
+  std::optional<PublishedFile> file_;
   std::ostream* out_;
   size_t bytes_ = 0;
-  bool committed_ = false;
 };
 
 // The name of the /positions column that holds member M of PositionColumns, as selfplay

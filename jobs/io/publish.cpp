@@ -67,4 +67,21 @@ std::string publish(const std::string& partial, const std::string& target) {
   return "";
 }
 
+PublishedFile::PublishedFile(const std::string& path)
+    : path_(path), target_(publish_target(path)), partial_(target_ + ".partial") {
+  file_.open(partial_, std::ios::binary | std::ios::trunc);
+}
+
+PublishedFile::~PublishedFile() {
+  if (!committed_) std::remove(partial_.c_str());
+}
+
+std::string PublishedFile::commit() {
+  file_.close();
+  if (!file_) return "cannot write '" + path_ + "': " + std::strerror(errno);
+  if (std::string why = publish(partial_, target_); !why.empty()) return why;
+  committed_ = true;
+  return "";
+}
+
 }  // namespace chesshpc

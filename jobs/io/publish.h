@@ -5,6 +5,7 @@
 // given as the name is followed to the file it names, which is written (the link stays).
 #pragma once
 
+#include <fstream>
 #include <string>
 
 namespace chesshpc {
@@ -23,5 +24,25 @@ std::string not_a_regular_file(const std::string& path);
 // publish_target). "" when it is in place, else why not in one line; a target that is no
 // longer a regular file is left as it is and partial removed.
 std::string publish(const std::string& partial, const std::string& target);
+
+// A file written as a stream and published whole: opens publish_target(path).partial at
+// once; commit() closes, syncs and renames it over the target ("" when in place, else why
+// not). A file never committed is removed when this ends, so a failed or abandoned write
+// leaves nothing beside the name.
+class PublishedFile {
+ public:
+  explicit PublishedFile(const std::string& path);
+  ~PublishedFile();
+  PublishedFile(const PublishedFile&) = delete;
+  PublishedFile& operator=(const PublishedFile&) = delete;
+
+  std::ostream& stream() { return file_; }
+  std::string commit();
+
+ private:
+  std::string path_, target_, partial_;
+  std::ofstream file_;
+  bool committed_ = false;
+};
 
 }  // namespace chesshpc

@@ -119,18 +119,13 @@ std::string write_verify_file(const VerifyRequest& req, const std::vector<Verify
 
 std::string save_epd(const std::string& path, const std::vector<VerifyTask>& tasks,
                      const std::vector<CheckResult>& results) {
-  const std::string target = publish_target(path), partial = target + ".partial";
-  {
-    std::ofstream epd(partial, std::ios::binary | std::ios::trunc);
-    for (size_t i = 0; i < tasks.size(); ++i) {
-      chess::Position pos = tasks[i].root;
-      for (chess::Move m : tasks[i].moves) pos.do_move(m);
-      epd << pos.fen() << " ;D" << tasks[i].depth << " " << results[i].nodes << "\n";
-    }
-    if (epd.flush()) return publish(partial, target);
+  PublishedFile epd(path);
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    chess::Position pos = tasks[i].root;
+    for (chess::Move m : tasks[i].moves) pos.do_move(m);
+    epd.stream() << pos.fen() << " ;D" << tasks[i].depth << " " << results[i].nodes << "\n";
   }
-  std::remove(partial.c_str());
-  return "cannot write '" + path + "': " + std::strerror(errno);
+  return epd.commit();
 }
 
 }  // namespace chesshpc

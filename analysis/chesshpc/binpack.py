@@ -1,14 +1,8 @@
-"""An independent .binpack reader, written from the format's published description
-(Stockfish's docs/binpack.md on its tools branch, and the reader nnue-pytorch trains with),
-sharing no code with chesshpc: it decodes a file binpack_sample wrote with the codec and
-checks every entry (FEN, move, score, ply, result) against the text written beside it.
-
-usage: read_binpack.py BINPACK_SAMPLE
+"""A .binpack reader, written from the format's published description (Stockfish's
+docs/binpack.md on its tools branch, and the reader nnue-pytorch trains with), sharing no
+code with chesshpc's C++ codec: read_file(bytes) gives every entry as (FEN, move, score, ply,
+result), score and result from the side to move.
 """
-import os
-import subprocess
-import sys
-import tempfile
 
 PIECES = "pnbrqk"  # a piece is (colour 0 white / 1 black, index in PIECES)
 KNIGHT_STEPS = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
@@ -259,25 +253,3 @@ def read_file(data):
                 entries.append((b.fen(), b.uci(move), score, b.ply, result))
             c = bits.end() if plies else c + 34
     return entries
-
-
-def main(sample):
-    with tempfile.TemporaryDirectory() as tmp:
-        binpack, text = os.path.join(tmp, "games.binpack"), os.path.join(tmp, "games.txt")
-        subprocess.run([sample, "write", "40", "7", binpack, text], check=True, stdout=subprocess.DEVNULL)
-        with open(binpack, "rb") as f:
-            got = read_file(f.read())
-        with open(text) as f:
-            want = [tuple(line.rstrip("\n").split(";")) for line in f]
-    assert len(got) == len(want) > 4000, (len(got), len(want))
-    for i, (g, w) in enumerate(zip(got, want)):
-        g = (g[0], g[1], str(g[2]), str(g[3]), str(g[4]))
-        assert g == w, f"entry {i}: read {g}, written {w}"
-    kinds = {"castling": sum(w[1] in ("e1g1", "e1c1", "e8g8", "e8c8") for w in want),
-             "promotion": sum(len(w[1]) == 5 for w in want)}
-    assert min(kinds.values()) > 20, kinds
-    print(f"{len(got)} entries read as written; 1 passed, 0 failed")
-
-
-if __name__ == "__main__":
-    main(sys.argv[1])

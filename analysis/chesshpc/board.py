@@ -146,16 +146,16 @@ def castling_field(packed, b=None):
 def fens(packed):
     """A list of N FEN strings, as chesshpc writes them (Position::fen: X-FEN castling, the
     en-passant square only when a capture there is legal). Made as one buffer of fixed-width
-    rows padded with NUL, then the empty squares' runs and the padding replaced in C."""
+    rows padded with NUL, the padding then dropped in C."""
     p = as_packed(packed)
     n = len(p)
     if n == 0:
         return []
     b = board(p)
     rows = np.zeros((n, _FEN_WIDTH), dtype=np.uint8)
-    ranks = _BOARD_CHARS[b].reshape(n, 8, 8)[:, ::-1, :]
+    ranks = b.reshape(n, 8, 8)[:, ::-1, :]
     grid = rows[:, :72].reshape(n, 8, 9)
-    grid[:, :, :8] = ranks
+    grid[:, :, :8] = _rank_text(ranks)
     grid[:, :, 8] = ord("/")
     grid[:, 7, 8] = ord(" ")
     rows[:, 72] = np.where(side_to_move(p), ord("b"), ord("w"))
@@ -171,7 +171,22 @@ def fens(packed):
     rows[:, 87] = ord(" ")
     rows[:, 88:93] = _digits()[fullmove_number(p)]
     rows[:, 93] = ord("\n")
-    text = rows.tobytes()
-    for run in range(8, 0, -1):  # longest first: each maximal run is replaced whole
-        text = text.replace(b"." * run, str(run).encode())
-    return text.replace(b"\0", b"").decode("ascii").split("\n")[:-1]
+    return rows.tobytes().translate(None, b"\0").decode("ascii").split("\n")[:-1]
+
+
+def _rank_text(ranks):
+    """N x 8 x 8 piece codes, a rank a row, as FEN text: a piece's letter, a run of empty
+    squares as its length's digit on the run's first square and NUL on the others."""
+    by_file = np.ascontiguousarray(ranks.transpose(2, 0, 1))  # 8 x N x 8: each file's squares contiguous
+    empty = by_file == EMPTY
+    run = np.empty(by_file.shape, dtype=np.uint8)  # empty squares from here to the run's end
+    run[7] = empty[7]
+    for f in range(6, -1, -1):  # a loop over the files, each over every row at once
+        np.add(run[f + 1], 1, out=run[f])
+        run[f] *= empty[f]
+    text = _BOARD_CHARS[by_file]
+    text[empty] = 0
+    first = empty
+    first[1:] &= ~empty[:-1].copy()
+    text[first] = ord("0") + run[first]
+    return text.transpose(1, 2, 0)

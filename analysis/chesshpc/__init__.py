@@ -9,8 +9,10 @@ Modules: files (open and the job objects), board (the 32-byte packed position), 
 bullet-text read back), binpack (the .binpack reader), torch (the IterableDataset; torch
 is imported only there, pandas only by frame()).
 """
-from . import board, moves  # noqa: F401
-from .errors import ChesshpcError  # noqa: F401
-from .files import (BenchFile, DrawstatsFile, PerftDedupFile, PerftFile, ResultFile, SelfplayFile,  # noqa: F401
-                    VerifyFile, open)
-from .exports import read_export  # noqa: F401
+from . import board, moves
+from .errors import ChesshpcError
+from .exports import read_export
+from .files import BenchFile, DrawstatsFile, PerftDedupFile, PerftFile, ResultFile, SelfplayFile, VerifyFile, open
+
+__all__ = ["open", "read_export", "ChesshpcError", "ResultFile", "PerftFile", "PerftDedupFile", "DrawstatsFile",
+           "SelfplayFile", "VerifyFile", "BenchFile", "board", "moves"]

@@ -1,6 +1,7 @@
 """The chesshpc package against the files the built binary writes (fixtures: conftest.py)."""
-import math
 import shutil
+import subprocess
+import sys
 
 import h5py
 import numpy as np
@@ -231,3 +232,15 @@ def test_dataloader_workers_read_each_position_once_and_epochs_differ_in_order_o
                              rank=r, world_size=2) for r in (0, 1)]
     halves = [torch.cat([b["index"] for b in r]).tolist() for r in ranks]
     assert not set(halves[0]) & set(halves[1]) and sorted(halves[0] + halves[1]) == list(range(total))
+
+
+def test_pandas_and_torch_are_imported_only_when_used(data):
+    probe = ("import sys, chesshpc, chesshpc.stream\n"
+             f"f = chesshpc.open({data['sp.h5']!r}); f.positions(); f.planes(); f.fens()\n"
+             "print(sorted(m for m in ('pandas', 'torch') if m in sys.modules))\n"
+             "f.frame('games'); print('pandas' in sys.modules)")
+    r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    if r.returncode and "No module named 'pandas'" in r.stderr:
+        pytest.skip("pandas (Debian's python3-pandas) is not installed")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "[]\nTrue\n"

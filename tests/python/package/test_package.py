@@ -244,3 +244,24 @@ def test_pandas_and_torch_are_imported_only_when_used(data):
         pytest.skip("pandas (Debian's python3-pandas) is not installed")
     assert r.returncode == 0, r.stderr
     assert r.stdout == "[]\nTrue\n"
+
+
+def test_counts_past_64_bits_read_as_exact_ints(data, tmp_path):
+    """A total and divide counts past 2**64 (written as decimal text and as 64-bit halves)."""
+    wide = str(tmp_path / "wide.h5")
+    shutil.copy(data["perft.h5"], wide)
+    big = 2**70 + 12345
+    with h5py.File(wide, "r+") as h:
+        h.attrs["total"] = str(big)
+        g = h["divide"]
+        hi, lo = g["nodes_hi"][:], g["nodes_lo"][:]
+        hi[0], lo[0] = big >> 64, big & (2**64 - 1)
+        g["nodes_hi"][:], g["nodes_lo"][:] = hi, lo
+        text = g["nodes"].asstr()[:].astype(object)
+        text[0] = str(big)
+        del g["nodes"]
+        g.create_dataset("nodes", data=text, dtype=h5py.string_dtype())
+    with chesshpc.open(wide) as f:
+        assert f.total == big and type(f.total) is int
+        first = f.table("divide")[0]
+        assert first["nodes"] == big and f.divide()[first["move"]] == big

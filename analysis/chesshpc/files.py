@@ -68,7 +68,8 @@ class ResultFile:
         g = self._group(table)
         if name not in g:
             raise ChesshpcError(f"'{self.path}': table '{table}' has no column '{name}'", EXIT_BAD_INPUT)
-        values = column(g, name) if rows == slice(None) else _rows(g, name, rows)
+        every = isinstance(rows, slice) and rows == slice(None)
+        values = column(g, name) if every else _rows(g, name, rows)
         if name in WIDE_COLUMNS and values.dtype == object:
             return np.array([_integer(v) for v in values], dtype=object)
         return values

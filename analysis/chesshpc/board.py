@@ -120,7 +120,7 @@ def _digits():
 
 _SQUARE_NAMES = np.array([[ord("a") + s % 8, ord("1") + s // 8] for s in range(64)] + [[ord("-"), 0]],
                          dtype=np.uint8)
-_BOARD_CHARS = np.frombuffer(b"PNBRQKpnbrqk.", dtype=np.uint8)
+_LETTERS = np.frombuffer(b"PNBRQKpnbrqk\0", dtype=np.uint8)  # by piece code, NUL for EMPTY
 _FEN_WIDTH = 72 + 2 + 5 + 3 + 6 + 6  # ranks and separators, side, castling, ep, two clocks, each after a space
 
 
@@ -178,15 +178,14 @@ def _rank_text(ranks):
     """N x 8 x 8 piece codes, a rank a row, as FEN text: a piece's letter, a run of empty
     squares as its length's digit on the run's first square and NUL on the others."""
     by_file = np.ascontiguousarray(ranks.transpose(2, 0, 1))  # 8 x N x 8: each file's squares contiguous
-    empty = by_file == EMPTY
+    empty = (by_file == EMPTY).view(np.uint8)
     run = np.empty(by_file.shape, dtype=np.uint8)  # empty squares from here to the run's end
     run[7] = empty[7]
     for f in range(6, -1, -1):  # a loop over the files, each over every row at once
         np.add(run[f + 1], 1, out=run[f])
         run[f] *= empty[f]
-    text = _BOARD_CHARS[by_file]
-    text[empty] = 0
-    first = empty
-    first[1:] &= ~empty[:-1].copy()
-    text[first] = ord("0") + run[first]
+    first = empty.copy()  # an empty square whose left neighbour is not
+    first[1:] &= 1 - empty[:-1]
+    text = _LETTERS[by_file]
+    text += first * (ord("0") + run)
     return text.transpose(1, 2, 0)

@@ -67,7 +67,8 @@ def main():
         cases = [
             ("planes N x 12 x 64", batched(board.planes, packed, batch=b)),
             ("board, side, castling, ep, clocks (decode)", batched(board.decode, packed, batch=b)),
-            ("planes and decode together", batched(lambda p: (board.planes(p), board.decode(p)), packed, batch=b)),
+            ("planes and every field (decode with_planes)",
+             batched(lambda p: board.decode(p, with_planes=True), packed, batch=b)),
             ("FEN strings", batched(board.fens, packed, batch=b)),
             ("moves to from/to/promo", batched(moves.decode, s5, batch=b)),
             ("is_capture derived", batched(moves.captures_or_promotes, packed, s5, batch=b)),

@@ -40,17 +40,22 @@ def board(packed):
     counts = occupied.sum(axis=1)
     out = np.full((len(p), 64), EMPTY, dtype=np.int8)
     # The nibbles in use, row after row, are the occupied squares' pieces in the same order.
-    out[occupied] = nibbles[np.arange(32) < counts[:, None]]
+    out.ravel()[np.flatnonzero(occupied)] = nibbles[np.arange(32) < counts[:, None]]
     return out
 
 
 def planes(packed, dtype=np.uint8):
     """N x 12 x 64: plane c holds 1 on the squares of piece code c (white P N B R Q K, then
     black's), squares a1 = 0 ... h8 = 63, White's view whoever is to move."""
-    b = board(packed)
-    out = np.empty((len(b), 12, 64), dtype=bool)
-    for code in range(12):  # a loop over the 12 planes, each one pass over every row in C
-        np.equal(b, code, out=out[:, code, :])
+    return planes_of_board(board(packed), dtype)
+
+
+def planes_of_board(b, dtype=np.uint8):
+    """planes() of board()'s N x 64 piece codes."""
+    by_code = np.empty((12, len(b), 64), dtype=bool)
+    for code in range(12):  # a loop over the 12 planes, each one contiguous pass over every row
+        np.equal(b, code, out=by_code[code])
+    out = np.ascontiguousarray(by_code.transpose(1, 0, 2))
     return out.view(np.uint8) if np.dtype(dtype) == np.uint8 else out.astype(dtype)
 
 
@@ -99,13 +104,18 @@ def rook_files(packed):
     return out
 
 
-def decode(packed):
+def decode(packed, with_planes=False):
     """Every field at once, as a dict of arrays: board (N x 64), side, castling, ep, halfmove,
-    fullmove, chess960, rook_files (N x 4)."""
+    fullmove, chess960, rook_files (N x 4), and with_planes the planes (N x 12 x 64) made
+    from the same board."""
     p = as_packed(packed)
-    return {"board": board(p), "side": side_to_move(p), "castling": castling(p), "ep": en_passant(p),
-            "halfmove": halfmove_clock(p), "fullmove": fullmove_number(p), "chess960": chess960(p),
-            "rook_files": rook_files(p)}
+    b = board(p)
+    out = {"board": b, "side": side_to_move(p), "castling": castling(p), "ep": en_passant(p),
+           "halfmove": halfmove_clock(p), "fullmove": fullmove_number(p), "chess960": chess960(p),
+           "rook_files": rook_files(p)}
+    if with_planes:
+        out["planes"] = planes_of_board(b)
+    return out
 
 
 _DIGITS = None  # every clock value's decimal text, made once

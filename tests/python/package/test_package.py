@@ -39,6 +39,8 @@ def test_every_row_decodes_to_the_fen_chesshpc_wrote(data, name):
         planes = f.planes()
         assert planes.shape == (len(want), 12, 64) and planes.dtype == np.uint8
         assert (planes.sum(axis=1) <= 1).all()
+        fields_at_once = board.decode(p, with_planes=True)
+        assert (fields_at_once["planes"] == planes).all() and (fields_at_once["side"] == board.side_to_move(p)).all()
         letters = np.array(list(board.PIECE_LETTERS + "."))
         squares = letters[np.where(planes.any(axis=1), planes.argmax(axis=1), 12)]
         assert [exports.board_fen(list(s)) for s in squares] == [s[0] for s in fields]

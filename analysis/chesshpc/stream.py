@@ -113,22 +113,20 @@ class PositionStream:
     def batches(self, shard=0, shards=1):
         all_chunks = chunks(self.rows, self.chunk_rows)
         order = epoch_order(len(all_chunks), self.seed, self.epoch) if self.shuffle else np.arange(len(all_chunks))
-        pending, files = [], {}
+        files, buffer, at = {}, None, 0  # rows read and not yet handed out: buffer from row at
         try:
             for k in order[shard::shards]:
                 i, start, stop = all_chunks[k]
                 if i not in files:
                     files[i] = open_file(self.paths[i])
                 rows = self._read(files[i], i, start, stop, k)
-                if rows is not None:
-                    pending.append(rows)
-                while sum(len(r["index"]) for r in pending) >= self.batch_size:
-                    batch, pending = _take(pending, self.batch_size)
-                    yield self._finish(batch)
-            if pending:
-                batch, _ = _take(pending, sum(len(r["index"]) for r in pending))
-                if len(batch["index"]):
-                    yield self._finish(batch)
+                buffer = rows if buffer is None else {n: np.concatenate([v[at:], rows[n]]) for n, v in buffer.items()}
+                at = 0
+                while len(buffer["index"]) - at >= self.batch_size:
+                    yield self._finish({n: v[at:at + self.batch_size] for n, v in buffer.items()})
+                    at += self.batch_size
+            if buffer is not None and len(buffer["index"]) > at:
+                yield self._finish({n: v[at:] for n, v in buffer.items()})
         finally:
             for f in files.values():
                 f.close()
@@ -148,12 +146,4 @@ class PositionStream:
         return {"planes": board.planes(c["packed"]), "side": board.side_to_move(c["packed"]), "score": score(c),
                 "result": c["result"].astype(np.float32), "target": target(c, self.wdl_lambda, self.score_scale),
                 "index": c["index"]}
-
-
-def _take(pending, n):
-    """The first n rows of the pending chunks, and what is left."""
-    joined = {k: np.concatenate([r[k] for r in pending]) for k in pending[0]}
-    head = {k: v[:n] for k, v in joined.items()}
-    rest = {k: v[n:] for k, v in joined.items()}
-    return head, ([rest] if len(rest["index"]) else [])
 

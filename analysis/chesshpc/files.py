@@ -10,7 +10,7 @@ import h5py
 import numpy as np
 
 from . import board, moves
-from .errors import EXIT_BAD_INPUT, ChesshpcError
+from .errors import EXIT_BAD_INPUT, EXIT_IO, ChesshpcError
 from .h5read import _integer, _text, attr, column, job_of, open_result
 
 PROVENANCE = ("program", "version", "git_commit", "command_line", "host", "started", "finished", "ranks", "threads")
@@ -95,10 +95,15 @@ class ResultFile:
 
 
 def _rows(g, name, rows):
+    """Some rows of a column, failing as h5read.column fails."""
     d = g[name]
-    if h5py.check_string_dtype(d.dtype) is not None:
-        return np.array(d.asstr()[rows], dtype=object)
-    return d[rows]
+    try:
+        if h5py.check_string_dtype(d.dtype) is not None:
+            return np.array(d.asstr()[rows], dtype=object)
+        return d[rows]
+    except OSError as e:
+        raise ChesshpcError(f"cannot read '{g.file.filename}': dataset '{d.name}': its data is damaged: "
+                            f"{' '.join(str(e).split())}", EXIT_IO)
 
 
 def _structured(data):
@@ -187,7 +192,7 @@ class SelfplayFile(DrawstatsFile):
         return self.table("positions", columns, rows)
 
     def packed(self, rows=slice(None)):
-        return self.file["positions"]["packed"][rows]
+        return self.column("positions", "packed", rows)
 
     def planes(self, rows=slice(None)):
         return board.planes(self.packed(rows))

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import board
 from .errors import EXIT_BAD_INPUT, ChesshpcError
-from .files import SelfplayFile, derive_column, open as open_file
+from .files import SelfplayFile, open as open_file
 
 MATE_SCORE = 32000  # Stockfish's scale: mate in N is 32000 - (2N - 1), mated in N -32000 + 2N
 
@@ -133,9 +133,8 @@ class PositionStream:
 
     def _read(self, f, i, start, stop, chunk):
         rows = slice(start, stop)
-        g = f.file["positions"]
-        c = {name: (g[name][rows] if name in g else derive_column(f, name, rows)) for name in self.filters.columns()}
-        c["packed"] = g["packed"][rows]
+        c = {name: f.column("positions", name, rows) for name in self.filters.columns()}  # derived if absent
+        c["packed"] = f.packed(rows)
         c["index"] = np.arange(start, stop, dtype=np.int64) + self.offsets[i]
         keep = np.nonzero(self.filters.keep(c))[0]
         if self.shuffle:

@@ -7,7 +7,7 @@ Every number is computed from /measurements (one row per repeat); /summary is no
 import numpy as np
 
 from .errors import EXIT_BAD_INPUT, ReportError
-from .resultfile import attr_int, attr_real, attr_text, column
+from chesshpc.h5read import attr_int, attr_real, attr_text, column
 
 BENCHMARKS = ("movegen", "perft", "perft_threads", "hashed_perft", "search", "cluster_perft", "stockfish_perft")
 MULTI_CORE = ("perft_threads", "hashed_perft", "search", "cluster_perft")

@@ -4,7 +4,7 @@ import numpy as np
 
 from . import figures, formatting as fmt
 from .blocks import Table
-from .resultfile import column
+from chesshpc.h5read import column
 
 PREFIX = "checks"
 

@@ -3,7 +3,7 @@
 import numpy as np
 
 from . import checks, rule_stats
-from .resultfile import attr_int, attr_text, column, provenance
+from chesshpc.h5read import attr_int, attr_text, column, provenance
 
 
 def summarise(f):

@@ -1,7 +1,7 @@
 """A drawstats summary as report blocks: tables for Markdown and HTML, plots for HTML."""
 from . import checks, drawstats, figures, formatting as fmt, rule_stats, rule_stats_view
 from .blocks import Heading, Paragraph
-from .resultfile import column
+from chesshpc.h5read import column
 
 
 def sections(s):

@@ -1,11 +1,6 @@
-"""Failures that end the report with one of chesshpc's exit codes."""
+"""Failures that end the report with one of chesshpc's exit codes: the package's own."""
+from chesshpc.errors import EXIT_BAD_INPUT, EXIT_IO, EXIT_USAGE, ChesshpcError
 
-EXIT_USAGE = 2
-EXIT_BAD_INPUT = 3  # not a chesshpc result file, or one of a job with no report
-EXIT_IO = 4  # cannot read or write a file
+ReportError = ChesshpcError  # one exception for the reader and the report
 
-
-class ReportError(Exception):
-    def __init__(self, message, exit_code):
-        super().__init__(message)
-        self.exit_code = exit_code
+__all__ = ["EXIT_BAD_INPUT", "EXIT_IO", "EXIT_USAGE", "ReportError"]

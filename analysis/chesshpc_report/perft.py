@@ -5,7 +5,7 @@ from datetime import datetime
 
 from . import published
 from .distribution import describe
-from .resultfile import attr_int, attr_text, column, provenance
+from chesshpc.h5read import attr_int, attr_text, column, provenance
 
 
 def summarise(f):

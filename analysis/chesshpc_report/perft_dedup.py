@@ -9,7 +9,7 @@ import numpy as np
 
 from . import perft
 from .distribution import describe
-from .resultfile import attr_int, attr_text, column, number, provenance
+from chesshpc.h5read import attr_int, attr_text, column, number, provenance
 
 BUCKET_COLUMNS = ("positions", "nodes", "seconds", "rank", "run", "done")
 LEVEL_COLUMNS = ("run", "rank", "ply", "unique", "records_sent", "records_received", "bytes_sent", "bytes_received",

@@ -6,7 +6,7 @@ from . import html, markdown
 from .blocks import Plot
 from .errors import EXIT_BAD_INPUT, EXIT_IO, ReportError
 from .jobs import JOBS
-from .resultfile import job_of, open_result
+from chesshpc.h5read import job_of, open_result
 
 
 class Loaded:

@@ -4,7 +4,7 @@ first_fire_q1/median/q3) and in /games one first_fire_RULE column per rule (-1 =
 beside termination and, in drawstats files, termination_ply."""
 import numpy as np
 
-from .resultfile import column, number
+from chesshpc.h5read import column, number
 
 FIRE_PREFIX = "first_fire_"
 NEVER = -1

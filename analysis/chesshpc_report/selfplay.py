@@ -7,7 +7,7 @@ ended and at which ply."""
 import numpy as np
 
 from . import checks, rule_stats
-from .resultfile import attr_int, attr_text, column, provenance
+from chesshpc.h5read import attr_int, attr_text, column, provenance
 
 RESULTS = {"1-0": "white_wins", "1/2-1/2": "draws", "0-1": "black_wins", "*": "void"}
 WHITE_POINTS = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}

@@ -1,7 +1,7 @@
 """A selfplay summary as report blocks: tables for Markdown and HTML, plots for HTML."""
 from . import checks, figures, formatting as fmt, rule_stats, rule_stats_view, selfplay
 from .blocks import Heading, Paragraph, Table
-from .resultfile import column
+from chesshpc.h5read import column
 
 
 def sections(s):

@@ -2,7 +2,7 @@
 checked, nodes and engine time, the faults by kind and each fault's drill-down path."""
 from collections import Counter
 
-from .resultfile import attr_int, attr_text, column, provenance
+from chesshpc.h5read import attr_int, attr_text, column, provenance
 
 
 def summarise(f):

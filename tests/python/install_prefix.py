@@ -4,7 +4,9 @@ source tree and the build.
 P/bin holds exactly chesshpc and chesshpc-report; chesshpc prints perft 3 of the start
 position (8,902) and the project's version; chesshpc-report, started from P/bin with the
 working directory elsewhere, reports a perft file written by the installed chesshpc (its
-total verified) with the Python package installed under P/share/chesshpc.
+total verified) with the Python package installed under P/share/chesshpc; the package
+chesshpc, found with docs/python.md's one line (PYTHONPATH=P/share/chesshpc/analysis), opens
+that file from the prefix and reads the same total.
 
 usage: install_prefix.py CMAKE BUILD_DIR VERSION
 """
@@ -43,6 +45,14 @@ def main(cmake, build, version):
         s = files[0]
         assert (s["job"], s["complete"], s["total"], s["verification"]) == ("perft", True, 8902, "verified"), s
         assert sorted(os.listdir(work)) == ["perft3.h5"], os.listdir(work)
+
+        python_path = os.path.join(prefix, "share", "chesshpc", "analysis")
+        probe = "import chesshpc; f = chesshpc.open('perft3.h5'); print(f.job, f.total, chesshpc.__file__)"
+        r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, cwd=work,
+                           env={**os.environ, "PYTHONPATH": python_path})
+        assert r.returncode == 0, r.stderr
+        job, total, where = r.stdout.split()
+        assert (job, total) == ("perft", "8902") and where.startswith(python_path), r.stdout
     print("installed chesshpc and chesshpc-report ran from the prefix")
 
 

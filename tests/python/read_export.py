@@ -1,12 +1,11 @@
-"""chesshpc export read back by readers written here from the formats' published
-descriptions, sharing nothing with chesshpc's encoders:
+"""chesshpc export read back by the chesshpc package's readers (analysis/chesshpc/exports.py,
+written from the formats' published descriptions, sharing nothing with chesshpc's encoders):
 
 - Stockfish's .plain (tools branch): records "fen F / move M / score S / ply P / result R / e",
   score and result from the side to move;
-- Stockfish's .bin: 40-byte PackedSfenValue, a 256-bit Huffman PackedSfen (bits from bit 0
-  of byte 0, values least significant bit first) then int16 score, uint16 move, uint16
-  gamePly, int8 result, a padding byte;
-- .binpack (Stockfish, nnue-pytorch): chains of a game's positions, read by read_binpack.py;
+- Stockfish's .bin: 40-byte PackedSfenValue, a 256-bit Huffman PackedSfen then int16 score,
+  uint16 move, uint16 gamePly, int8 result, a padding byte;
+- .binpack (Stockfish, nnue-pytorch): chains of a game's positions (chesshpc/binpack.py);
 - bullet's ChessBoard (bulletformat crate): 32 bytes, the board seen by the side to move;
 - bullet's text "FEN | score | result", White's view.
 
@@ -17,6 +16,7 @@ without the columns added for the filters exports the same bytes.
 usage: read_export.py CHESSHPC
 """
 import math
+import os
 import shutil
 import subprocess
 import sys
@@ -24,7 +24,10 @@ import tempfile
 
 import h5py
 import numpy as np
-import read_binpack
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "analysis"))
+
+from chesshpc import exports  # noqa: E402
 
 VALUE_NONE = 32002
 
@@ -43,82 +46,9 @@ def expected_score(cp, mate):
     return VALUE_NONE if math.isnan(cp) else int(round(cp))
 
 
-def square(sq):
-    return "abcdefgh"[sq % 8] + "12345678"[sq // 8]
-
-
-def board_fen(board):
-    """board: 64 characters from a1, '.' empty."""
-    ranks = []
-    for rank in range(7, -1, -1):
-        row, empty = "", 0
-        for c in board[8 * rank:8 * rank + 8]:
-            if c == ".":
-                empty += 1
-                continue
-            row += (str(empty) if empty else "") + c
-            empty = 0
-        ranks.append(row + (str(empty) if empty else ""))
-    return "/".join(ranks)
-
-
-def fen_board(fen):
-    board = ["."] * 64
-    rank, file = 7, 0
-    for c in fen.split()[0]:
-        if c == "/":
-            rank, file = rank - 1, 0
-        elif c.isdigit():
-            file += int(c)
-        else:
-            board[8 * rank + file] = c
-            file += 1
-    return board
-
-
-def sfen_fen(data):
-    bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="little")
-    at = 0
-
-    def get(n):
-        nonlocal at
-        v = sum(int(bits[at + i]) << i for i in range(n))
-        at += n
-        return v
-
-    black = get(1)
-    kings = {get(6): "K", get(6): "k"}
-    board = ["."] * 64
-    # After a piece's leading 1, three bits (first read lowest): 0 pawn, 1 knight, 2 bishop,
-    # 3 rook, 4 queen; then the colour.
-    for rank in range(7, -1, -1):
-        for file in range(8):
-            sq = 8 * rank + file
-            if sq in kings:
-                board[sq] = kings[sq]
-            elif get(1):
-                piece = "pnbrq"[get(3)]
-                board[sq] = piece if get(1) else piece.upper()
-    castling = "".join(c for c in "KQkq" if get(1)) or "-"
-    ep = square(get(6)) if get(1) else "-"
-    rule50 = get(6)
-    fullmove = get(8) | get(8) << 8
-    rule50 |= get(1) << 6
-    return f"{board_fen(board)} {'b' if black else 'w'} {castling} {ep} {rule50} {fullmove}"
-
-
-def sf_move(m):
-    to, frm, promo, kind = m & 63, m >> 6 & 63, m >> 12 & 3, m >> 14
-    if kind == 3:  # castling: the king takes its rook; standard chess's UCI names the king's square
-        to = frm + 2 if to > frm else frm - 2
-    return square(frm) + square(to) + ("nbrq"[promo] if kind == 1 else "")
-
-
-def mover_board(fen):
-    board = fen_board(fen)
-    if fen.split()[1] == "w":
-        return board
-    return [board[sq ^ 56].swapcase() for sq in range(64)]
+def ply_of(fen):
+    full = int(fen.split()[5])
+    return 2 * (full - 1) + (fen.split()[1] == "b")
 
 
 def main():
@@ -136,59 +66,33 @@ def main():
         rows = [i for i in range(len(fen)) if not math.isnan(result[i])]
         score = {i: expected_score(cp[i], mate[i]) for i in rows}
         mover_wdl = {i: {1.0: 1, 0.5: 0, 0.0: -1}[result[i]] for i in rows}
-        sizes = {}
-        for fmt in ("plain", "bin", "binpack", "bullet", "bullet-text"):
-            run([binary, "export", "--format", fmt, h5, "--out", f"{tmp}/s.{fmt}"])
-            with open(f"{tmp}/s.{fmt}", "rb") as f:
-                sizes[fmt] = f.read()
-
-        plain = sizes["plain"].decode().split("e\n")
-        assert plain[-1] == "" and len(plain) - 1 == len(rows), (len(plain), len(rows))
-        for i, record in zip(rows, plain):
-            fields = dict(line.split(" ", 1) for line in record.splitlines())
-            full = int(fen[i].split()[5])
-            assert fields == {"fen": fen[i], "move": move[i], "score": str(score[i]),
-                              "ply": str(2 * (full - 1) + (fen[i].split()[1] == "b")),
-                              "result": str(mover_wdl[i])}, (i, fields)
-
-        bin_type = np.dtype([("sfen", "u1", 32), ("score", "<i2"), ("move", "<u2"), ("ply", "<u2"),
-                             ("result", "i1"), ("pad", "u1")])
-        assert bin_type.itemsize == 40
-        records = np.frombuffer(sizes["bin"], dtype=bin_type)
-        assert len(records) == len(rows)
-        for i, r in zip(rows, records):
-            assert sfen_fen(r["sfen"].tobytes()) == fen[i], (i, sfen_fen(r["sfen"].tobytes()), fen[i])
-            assert (int(r["score"]), sf_move(int(r["move"])), int(r["result"]), int(r["pad"])) == \
-                (score[i], move[i], mover_wdl[i], 0), i
-
-        # binpack through read_binpack.py's reader, written from the format's description.
-        entries = read_binpack.read_file(sizes["binpack"])
-        assert len(entries) == len(rows), (len(entries), len(rows))
-        for i, e in zip(rows, entries):
-            full = int(fen[i].split()[5])
-            assert e == (fen[i], move[i], score[i], 2 * (full - 1) + (fen[i].split()[1] == "b"), mover_wdl[i]), (i, e)
-
         scored = [i for i in rows if score[i] != VALUE_NONE]
-        bullet_type = np.dtype([("occ", "<u8"), ("pcs", "u1", 16), ("score", "<i2"), ("result", "u1"),
-                                ("ksq", "u1"), ("opp_ksq", "u1"), ("extra", "u1", 3)])
-        assert bullet_type.itemsize == 32
-        boards = np.frombuffer(sizes["bullet"], dtype=bullet_type)
-        assert len(boards) == len(scored), (len(boards), len(scored))
-        for i, b in zip(scored, boards):
-            board, occ, idx = ["."] * 64, int(b["occ"]), 0
-            while occ:
-                sq = (occ & -occ).bit_length() - 1
-                nibble = int(b["pcs"][idx // 2]) >> (4 * (idx & 1)) & 15
-                board[sq] = "PNBRQK"[nibble & 7].lower() if nibble & 8 else "PNBRQK"[nibble & 7]
-                occ &= occ - 1
-                idx += 1
-            mine = mover_board(fen[i])
-            assert board == mine, (i, board_fen(board), fen[i])
-            assert (int(b["score"]), int(b["result"]), mine[b["ksq"]], mine[b["opp_ksq"] ^ 56],
-                    b["extra"].tolist()) == (score[i], mover_wdl[i] + 1, "K", "k", [0, 0, 0]), i
+        sizes = {}
+        for fmt in exports.FORMATS:
+            out = f"{tmp}/s.{fmt}"
+            run([binary, "export", "--format", fmt, h5, "--out", out])
+            with open(out, "rb") as f:
+                sizes[fmt] = f.read()
+            records = exports.read_export(out, fmt)
+            kept = scored if fmt.startswith("bullet") else rows
+            assert len(records) == len(kept), (fmt, len(records), len(kept))
+            for i, r in zip(kept, records):
+                want_fen = exports.mover_board(fen[i]) if fmt == "bullet" else fen[i]
+                want = (want_fen, "" if fmt.startswith("bullet") else move[i], score[i],
+                        -1 if fmt.startswith("bullet") else ply_of(fen[i]), mover_wdl[i])
+                assert tuple(r.tolist()) == want, (fmt, i, r, want)
 
+        assert sizes["plain"].decode().count("e\n") == len(rows)
+        bins = np.frombuffer(sizes["bin"], dtype=exports.BIN_RECORD)
+        assert exports.BIN_RECORD.itemsize == 40 and (bins["pad"] == 0).all()
+        boards = np.frombuffer(sizes["bullet"], dtype=exports.BULLET_RECORD)
+        assert exports.BULLET_RECORD.itemsize == 32 and (boards["extra"] == 0).all()
+        for i, b in zip(scored, boards):  # the kings' squares, in the side to move's view
+            mover = exports.mover_board(fen[i])
+            squares = "".join(c if not c.isdigit() else "." * int(c) for c in "/".join(reversed(mover.split("/"))))
+            squares = squares.replace("/", "")
+            assert (squares[b["ksq"]], squares[b["opp_ksq"] ^ 56]) == ("K", "k"), i
         lines = sizes["bullet-text"].decode().splitlines()
-        assert len(lines) == len(scored)
         for i, line in zip(scored, lines):
             white = fen[i].split()[1] == "w"
             wdl = mover_wdl[i] if white else -mover_wdl[i]

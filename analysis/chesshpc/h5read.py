@@ -1,32 +1,35 @@
-"""Opening a chesshpc result file and reading its attributes and columns as plain Python."""
+"""Opening a chesshpc result file and reading its attributes and columns as plain Python: the
+one low-level reader of the package and of chesshpc-report. Every failure is a ChesshpcError
+with one line naming the file (EXIT_IO: HDF5 cannot read it; EXIT_BAD_INPUT: readable, but
+not what a chesshpc file holds)."""
 import os
 
 import h5py
 import numpy as np
 
-from .errors import EXIT_BAD_INPUT, EXIT_IO, ReportError
+from .errors import EXIT_BAD_INPUT, EXIT_IO, ChesshpcError
 
 
 def open_result(path):
-    """The file opened read-only, or ReportError: EXIT_IO when it cannot be read at all,
+    """The file opened read-only, or ChesshpcError: EXIT_IO when it cannot be read at all,
     EXIT_BAD_INPUT when it is readable but not HDF5."""
     try:
         with open(path, "rb"):
             pass
     except OSError as e:
-        raise ReportError(f"cannot read '{path}': {e.strerror}", EXIT_IO)
+        raise ChesshpcError(f"cannot read '{path}': {e.strerror}", EXIT_IO)
     if os.path.isdir(path):
-        raise ReportError(f"cannot read '{path}': it is a directory", EXIT_IO)
+        raise ChesshpcError(f"cannot read '{path}': it is a directory", EXIT_IO)
     try:
         return h5py.File(path, "r")
     except OSError:
-        raise ReportError(f"'{path}' is not an HDF5 file, so not a chesshpc result file", EXIT_BAD_INPUT)
+        raise ChesshpcError(f"'{path}' is not an HDF5 file, so not a chesshpc result file", EXIT_BAD_INPUT)
 
 
 def job_of(f):
     job = attr_text(f, "job", None)
     if job is None:
-        raise ReportError(f"'{f.filename}' is not a chesshpc result file: it has no 'job' attribute", EXIT_BAD_INPUT)
+        raise ChesshpcError(f"'{f.filename}' is not a chesshpc result file: it has no 'job' attribute", EXIT_BAD_INPUT)
     return job
 
 
@@ -84,13 +87,13 @@ def attr(f, name, convert, default=None):
             return default
         value = f.attrs[name]
     except OSError as e:
-        raise ReportError(f"cannot read {where}: {_one_line(e)}", EXIT_IO)
+        raise ChesshpcError(f"cannot read {where}: {_one_line(e)}", EXIT_IO)
     except (TypeError, ValueError) as e:  # h5py decoding text that is not UTF-8, an unknown type
-        raise ReportError(f"{where} cannot be read as a value: {_one_line(e)}", EXIT_BAD_INPUT)
+        raise ChesshpcError(f"{where} cannot be read as a value: {_one_line(e)}", EXIT_BAD_INPUT)
     try:
         return convert(value)
     except (TypeError, ValueError, OverflowError) as e:
-        raise ReportError(f"{where} is bad: {_one_line(e)}", EXIT_BAD_INPUT)
+        raise ChesshpcError(f"{where} is bad: {_one_line(e)}", EXIT_BAD_INPUT)
 
 
 def attr_text(f, name, default=""):
@@ -118,9 +121,9 @@ def column(group, name):
             return np.array(d.asstr()[:], dtype=object)
         return d[:]
     except OSError as e:  # HDF5 cannot read a damaged dataset (a chunk that no longer inflates)
-        raise ReportError(f"cannot read {where}: its data is damaged: {_one_line(e)}", EXIT_IO)
+        raise ChesshpcError(f"cannot read {where}: its data is damaged: {_one_line(e)}", EXIT_IO)
     except (TypeError, ValueError) as e:
-        raise ReportError(f"{where} cannot be read: {_one_line(e)}", EXIT_BAD_INPUT)
+        raise ChesshpcError(f"{where} cannot be read: {_one_line(e)}", EXIT_BAD_INPUT)
 
 
 def provenance(f):

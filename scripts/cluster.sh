@@ -310,18 +310,15 @@ c.recv(1); secs = time.perf_counter() - t
 print(f"round trip {statistics.median(rtt) * 1e6:.0f} us (median of 200), bandwidth {64 * 1048576 / secs / 1e6:.0f} MB/s (64 MiB over TCP), c0 -> c1")
 '
   local srv
-  cmd_exec_bg "$dir" c1 python3 -c "$server" >"$dir/net.log" &
+  timeout 60 nsenter --target "$(node_pid "$dir" c1)" --net --mount --uts --pid -- python3 -c "$server" \
+    >"$dir/net.log" 2>&1 </dev/null &
   srv=$!
   for _ in $(seq 100); do grep -q ready "$dir/net.log" 2>/dev/null && break; sleep 0.05; done
-  (cmd_exec "$dir" c0 python3 -c "$client" "$(cat "$dir/c1/address")")
+  timeout 60 nsenter --target "$(node_pid "$dir" c0)" --net --mount --uts --pid -- python3 -c "$client" \
+    "$(cat "$dir/c1/address")" || { kill "$srv" 2>/dev/null; die "net: the measurement failed: $(cat "$dir/net.log")"; }
   wait "$srv"
 }
 
-cmd_exec_bg() {
-  local dir=$1 node=$2
-  shift 2
-  nsenter --target "$(node_pid "$dir" "$node")" --net --mount --uts --pid -- "$@"
-}
 
 cmd_run() {
   local up_args=()

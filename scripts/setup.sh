@@ -21,6 +21,9 @@ packages=(
   python3 python3-h5py python3-numpy python3-matplotlib stockfish hyperfine
   # the HTML report test opens the page in headless Chromium
   chromium
+  # the emulated cluster (scripts/cluster.sh): ip netns and veth links (nsenter and
+  # unshare come with util-linux, which every Debian has)
+  iproute2
   # the Slurm templates' test starts a one-node cluster (3.5 MB to download, 13 MB
   # installed, about 20 s to install)
   slurm-wlm munge

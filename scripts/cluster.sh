@@ -152,9 +152,10 @@ cmd_up() {
   prefix="chc-${dir##*.}"
   echo "$prefix" >"$dir/prefix"
   : >"$dir/netns"
-  # From here on a failure removes what was made.
-  trap 'cmd_down "$dir" >/dev/null 2>&1 || true' ERR
-  set -E
+  # From here on a failure or a signal removes what was made.
+  trap 'cmd_down "$dir" >/dev/null 2>&1 || true' EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
   # The agent's folder is shared too: mpirun hands its own options, the agent's path among
   # them, to every node's daemon, which checks that the path exists.
   mkdir "$dir/bin"
@@ -195,7 +196,7 @@ cmd_up() {
 exec "$script" exec "$dir" "\$@"
 EOF
   chmod +x "$dir/bin/rsh"
-  trap - ERR
+  trap - EXIT INT TERM
   echo "$dir"
 }
 

@@ -24,6 +24,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 import h5py
@@ -192,7 +193,7 @@ def buckets_done(path):
         return -1
 
 
-def start(c, cmd, log):
+def start(cmd, log):
     err = open(log, "w")
     return subprocess.Popen(cmd, env=ENV, stdout=subprocess.PIPE, stderr=err, text=True, start_new_session=True)
 
@@ -233,7 +234,7 @@ def perft_faults(c, binary, reference, tmp):
         log = os.path.join(tmp, "fault.log")
         if os.path.exists(path):
             os.remove(path)  # the last resume's complete file would read as buckets done
-        proc = start(c, c.mpirun(3, cmd), log)
+        proc = start(c.mpirun(3, cmd), log)
         wait_for(when(log), proc, what)
         c.do(*(("kill", node) if fault == "kill" else ("link", node, "down")))
         err = ended(proc, log, node, what)
@@ -254,7 +255,7 @@ def selfplay_fault(c, binary, tmp):
     cmd = selfplay(binary, "killed.h5", "--checkpoint", "0.05")
     parts = os.path.join(c.work("c0"), "killed.h5.parts")
     log = os.path.join(tmp, "selfplay.log")
-    proc = start(c, c.mpirun(3, cmd), log)
+    proc = start(c.mpirun(3, cmd), log)
     wait_for(lambda: games_in_parts(parts) > 0, proc, "selfplay")
     c.do("kill", "c2")
     ended(proc, log, "c2", "kill -9 of node c2 mid-selfplay")
@@ -266,8 +267,6 @@ def selfplay_fault(c, binary, tmp):
 
 
 def main(script, binary, engine):
-    import tempfile
-
     binary, engine = os.path.abspath(binary), os.path.abspath(engine)
     c = Cluster(script, 3, sorted({os.path.dirname(binary), os.path.dirname(engine)}))
     try:

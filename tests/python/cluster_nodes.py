@@ -195,7 +195,7 @@ def buckets_done(path):
 
 def start(cmd, log):
     err = open(log, "w")
-    return subprocess.Popen(cmd, env=ENV, stdout=subprocess.PIPE, stderr=err, text=True, start_new_session=True)
+    return subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
 
 
 def wait_for(cond, proc, what, seconds=120):

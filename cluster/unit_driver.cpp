@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <optional>
+#include <sstream>
 
 #include "cluster/checkpointer.h"
 #include "cluster/mpi_exchange.h"
@@ -20,6 +21,41 @@ namespace {
 int broadcast(int status) {
   if (MpiSession::running()) MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
   return status;
+}
+
+// The plan's verdict, the same on every rank. On separate machines a rank can fail where
+// rank 0 did not (an input file that is not on its node): rank 0 then says that rank's
+// first line, naming the rank and its host, and every rank returns its code; without this
+// the ranks that failed would wait in MPI_Finalize and rank 0 in the next collective.
+// why: what the job wrote to err on this rank (rank 0's went out as it was written).
+int agree_on_plan(int status, const std::string& why, std::ostream& err) {
+  if (!MpiSession::running()) return status;
+  std::vector<int> all(MpiSession::rank() == 0 ? size_t(MpiSession::size()) : 0);
+  MPI_Gather(&status, 1, MPI_INT, all.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int failed = -1;  // the first other rank that failed while rank 0 did not
+  for (size_t r = 1; status == EXIT_OK && r < all.size() && failed < 0; ++r)
+    if (all[r] != EXIT_OK) failed = int(r);
+  MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (failed < 0) return broadcast(status);
+  const std::vector<std::string> hosts = gather_hosts();
+  if (MpiSession::rank() == failed) {
+    std::string line = why.substr(0, why.find('\n'));
+    MPI_Send(line.data(), int(line.size()), MPI_CHAR, 0, 0, MPI_COMM_WORLD);
+  } else if (MpiSession::rank() == 0) {
+    MPI_Status probe;
+    MPI_Probe(failed, 0, MPI_COMM_WORLD, &probe);
+    int size = 0;
+    MPI_Get_count(&probe, MPI_CHAR, &size);
+    std::string line(size_t(size), '\0');
+    MPI_Recv(line.data(), size, MPI_CHAR, failed, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    const std::string where = "rank " + std::to_string(failed) + " on " + hosts[size_t(failed)];
+    if (line.empty())
+      err << "chesshpc: " << where << " could not plan the job (exit code " << all[size_t(failed)] << ")\n";
+    else
+      err << line << " (" << where << ")\n";
+    status = all[size_t(failed)];
+  }
+  return broadcast(status);
 }
 
 // Rank 0: what an earlier run left to do, in the job's order. Elsewhere: nothing.
@@ -85,7 +121,9 @@ int run_unit_job(UnitJob& job, std::ostream& out, std::ostream& err) {
   catch_stop_signals();
   const std::string started = utc_now();
   const auto t0 = std::chrono::steady_clock::now();
-  if (int status = job.plan(ranks, err); status != EXIT_OK) return status;
+  std::ostringstream rank_err;  // another rank's reasons, said by rank 0 when only it failed
+  const int planned = job.plan(ranks, ranks.root() ? err : rank_err);
+  if (int status = agree_on_plan(planned, rank_err.str(), err); status != EXIT_OK) return status;
 
   // Step 3. Rank 0 opens or resumes the result file; every rank follows its verdict.
   if (int status = broadcast(ranks.root() ? job.open(started, err) : EXIT_OK); status != EXIT_OK) return status;

@@ -25,6 +25,9 @@ packages=(
   python3-pytest python3-pandas python3-torch
   # the HTML report test opens the page in headless Chromium
   chromium
+  # the emulated cluster (scripts/cluster.sh): ip netns and veth links (nsenter and
+  # unshare come with util-linux, which every Debian has)
+  iproute2
   # the Slurm templates' test starts a one-node cluster (3.5 MB to download, 13 MB
   # installed, about 20 s to install)
   slurm-wlm munge

@@ -98,7 +98,9 @@ class UnitJob {
  public:
   virtual ~UnitJob() = default;
 
-  // Every rank. Returns an ExitCode; only rank 0 says why it is not EXIT_OK.
+  // Every rank. Returns an ExitCode, after saying why it is not EXIT_OK: the driver shows
+  // what rank 0 says, and when only other ranks failed (an input file missing on their
+  // node), the first line of the first of them, naming its rank and host.
   virtual int plan(const Ranks& ranks, std::ostream& err) = 0;
   virtual size_t units() const = 0;
   // Rank 0. Returns an ExitCode, after saying why it is not EXIT_OK.

@@ -16,12 +16,12 @@ namespace chesshpc {
 
 SelfplayBatch::SelfplayBatch(SelfplayRequest req) : req_(std::move(req)), store_(req_.out, req_) {}
 
-int SelfplayBatch::plan(const Ranks& ranks, std::ostream& err) {
+int SelfplayBatch::plan(const Ranks&, std::ostream& err) {
   if (!req_.book.empty()) {
     try {
       book_ = read_book(req_.book, &req_.book_digest);
     } catch (const BookError& e) {
-      if (ranks.root()) err << "chesshpc selfplay: " << e.what() << "\n";
+      err << "chesshpc selfplay: " << e.what() << "\n";
       return EXIT_INPUT;
     }
   }

@@ -51,11 +51,10 @@ CheckResult decode_result(const Payload& bytes) {
   return r;
 }
 
-int VerifySuite::plan(const Ranks& ranks, std::ostream& err) {
+int VerifySuite::plan(const Ranks&, std::ostream& err) {
   int code = EXIT_OK;
-  std::ostringstream quiet;
-  // Every rank reads the same positions; rank 0 alone says what is wrong with them.
-  if (!verify_tasks(req_, tasks_, code, ranks.root() ? err : quiet)) return code;
+  // Every rank reads the same positions (the driver shows what rank 0 says of them).
+  if (!verify_tasks(req_, tasks_, code, err)) return code;
   // A position that reads only as Chess960 (its castling rooks off the corners) needs the
   // engine in Chess960 mode, --chess960 given or not.
   for (const VerifyTask& t : tasks_) req_.engine.chess960 |= t.root.is_chess960();

@@ -1,12 +1,15 @@
 """Under mpirun, bad usage is said once: by rank 0, the other ranks ending with the same
 exit code silently (every rank printed it, the lines interleaved). The line of our own
-for more --threads than cores is said once too.
+for more --threads than cores is said once too. An input file that only rank 0 can read
+(the ranks started in different folders, as on separate machines) ends the job at once,
+rank 0 saying rank 1's line: it once hung, rank 0 waiting for ranks that had returned.
 
 usage: mpi_usage.py MPIEXEC CHESSHPC
 """
 import os
 import subprocess
 import sys
+import tempfile
 
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 
@@ -39,6 +42,20 @@ def main(mpiexec, binary):
     ok = r.returncode == 0 and len(notes) == 1 and "nodes 8902 in" in r.stdout
     failed += not ok
     print(f"--threads 4096 on 2 ranks: exit {r.returncode}, {len(notes)} note(s): {'ok' if ok else 'FAILED'}")
+    with tempfile.TemporaryDirectory() as tmp:
+        here, there = os.path.join(tmp, "rank0"), os.path.join(tmp, "rank1")
+        os.mkdir(here), os.mkdir(there)
+        with open(os.path.join(here, "suite.epd"), "w") as f:
+            f.write("4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n")
+        verify = [binary, "verify", "--engine", "/usr/games/stockfish", "--epd", "suite.epd", "--quiet"]
+        cmd = [mpiexec, "--oversubscribe", "--bind-to", "none", "-np", "1", "--wdir", here, *verify, ":",
+               "-np", "1", "--wdir", there, *verify]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=ENV)
+        line = "chesshpc verify: cannot read 'suite.epd': No such file or directory (rank 1 on "
+        ok = r.returncode == 4 and r.stderr.startswith(line) and r.stderr.count("chesshpc verify:") == 1
+        failed += not ok
+        print(f"an EPD suite only rank 0 reads: exit {r.returncode}, {r.stderr.splitlines()[:1]}: "
+              f"{'ok' if ok else 'FAILED'}")
     sys.exit(1 if failed else 0)
 
 

@@ -219,11 +219,14 @@ void append_epd(const ExportPosition& p, std::string& out) {
   out.append("; ").append(EPD_OPS[1]).append(" ");
   append_int(out, p.pos.fullmove());
   if (p.score != VALUE_NONE) {
-    const int ce = p.score > MAX_CP_SCORE ? p.score + EPD_MATE_SHIFT : p.score < -MAX_CP_SCORE ? p.score - EPD_MATE_SHIFT : p.score;
+    const int ce = p.score > MAX_CP_SCORE    ? p.score + EPD_MATE_SHIFT
+                   : p.score < -MAX_CP_SCORE ? p.score - EPD_MATE_SHIFT
+                                             : p.score;
     out.append("; ").append(EPD_OPS[2]).append(" ");
     append_int(out, ce);
   }
-  if (p.wdl != WDL_NONE) out.append("; ").append(EPD_OPS[3]).append(" \"").append(RESULT_TEXT[white_result(p) + 1]).append("\"");
+  if (p.wdl != WDL_NONE)
+    out.append("; ").append(EPD_OPS[3]).append(" \"").append(RESULT_TEXT[white_result(p) + 1]).append("\"");
   out.append(";\n");
 }
 
@@ -444,7 +447,8 @@ DecodedPosition read_bullet_text(std::string_view line) {
   const long white_score = parse_long(trim(line.substr(a + 1, b - a - 1)), "score");
   d.score = int(std::clamp(d.pos.side_to_move() == chess::WHITE ? white_score : -white_score, -100000L, 100000L));
   const int result = index_in(BULLET_RESULT_TEXT, trim(line.substr(b + 1)));
-  if (result < 0) throw RecordError("result '" + std::string(trim(line.substr(b + 1)).substr(0, 16)) + "' is not 1.0, 0.5 or 0.0");
+  if (result < 0)
+    throw RecordError("result '" + std::string(trim(line.substr(b + 1)).substr(0, 16)) + "' is not 1.0, 0.5 or 0.0");
   d.wdl = mover_wdl(d.pos, result - 1);
   return d;
 }
@@ -455,8 +459,10 @@ DecodedPosition read_epd(std::string_view line) {
   for (int field = 0; field < 4; ++field) {
     at = line.find(' ', at + (field ? 1 : 0));
     if (at == std::string_view::npos) {
-      if (field == 3) at = line.size();
-      else throw RecordError("the line has fewer than the EPD's four fields");
+      if (field == 3)
+        at = line.size();
+      else
+        throw RecordError("the line has fewer than the EPD's four fields");
     }
   }
   std::string_view ops = line.substr(at);
@@ -478,7 +484,7 @@ DecodedPosition read_epd(std::string_view line) {
   d.pos = position_of_fen(fen, true);
   if (seen[2]) {
     const long ce = parse_long(values[2], "ce");
-    d.score = int(ce > MAX_CP_SCORE + EPD_MATE_SHIFT ? ce - EPD_MATE_SHIFT
+    d.score = int(ce > MAX_CP_SCORE + EPD_MATE_SHIFT    ? ce - EPD_MATE_SHIFT
                   : ce < -MAX_CP_SCORE - EPD_MATE_SHIFT ? ce + EPD_MATE_SHIFT
                                                         : std::clamp(ce, -100000L, 100000L));
   }

@@ -260,7 +260,8 @@ class Shuffle {
 
   // Merges every run into the output, in passes of at most fan_in runs.
   void merge_all(std::vector<Run> runs, const TempDir& temp) {
-    const size_t fan_in = std::clamp<size_t>(req_.memory / MIN_RUN_BUFFER - 1, 2, MAX_FAN_IN);
+    // A buffer of MIN_RUN_BUFFER at least a run, and one for the output; two runs at least.
+    const size_t fan_in = std::clamp<size_t>(req_.memory / MIN_RUN_BUFFER, 3, MAX_FAN_IN + 1) - 1;
     uint64_t next_name = runs.size();
     while (runs.size() > fan_in) {
       std::vector<Run> merged;

@@ -16,6 +16,7 @@
 #include "jobs/dataset/records.h"
 #include "jobs/dataset/run.h"
 #include "jobs/io/job_common.h"
+#include "tests/run_command.h"
 #include "tests/selfplay_dataset.h"
 
 using namespace chesshpc;
@@ -127,8 +128,9 @@ TEST_F(Converted, EveryPairRoundTripsRecordForRecord) {
       ASSERT_EQ(got.size(), expected.size()) << a << " -> " << b << " -> " << a;
       for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], expected[i]) << a << " -> " << b << " record " << i;
       const unsigned lost = format(a).carries & ~format(b).carries & ~CARRIES_NO_RESULT;
-      if (!lost && a != "h5" && expected.size() == original.size())
+      if (!lost && a != "h5" && expected.size() == original.size()) {
         EXPECT_EQ(read_bytes(back), read_bytes(file(a))) << a << " -> " << b << " -> " << a;
+      }
     }
   }
 }
@@ -334,6 +336,42 @@ TEST(Stats, CountsOfAFileWrittenByHand) {
                            "  2                        1  25.00%\n"
                            "  4                        1  25.00%\n"
                            "  24                       2  50.00%\n");
+}
+
+// The commands as a user runs them: the format by the file's name, the exit codes.
+testing_support::CommandResult chesshpc(const std::string& args, const std::string& name) {
+  return testing_support::run_command(std::string(CHESSHPC_BIN) + " " + args, testing::TempDir() + name + ".err");
+}
+
+TEST_F(Converted, CommandLineTellsFormatsByNameAndSaysErrorsInOneLine) {
+  const std::string in = file("bin"), out = dir_ + "cli.epd";
+  std::filesystem::remove(out);
+  testing_support::CommandResult r = chesshpc("convert " + in + " " + out + " --quiet", "cli_convert");
+  EXPECT_EQ(r.code, EXIT_OK) << r.err;
+  EXPECT_EQ(read_bytes(out).substr(0, 10), read_bytes(file("epd")).substr(0, 10));
+  r = chesshpc("convert " + in + " " + out + " --quiet", "cli_exists");
+  EXPECT_EQ(r.code, EXIT_USAGE);
+  EXPECT_EQ(r.err, "chesshpc: '" + out + "' exists: add --force to overwrite it\nsee 'chesshpc convert --help'\n");
+  r = chesshpc("convert " + in + " " + in + ".x --quiet", "cli_unknown");
+  EXPECT_EQ(r.code, EXIT_USAGE);
+  EXPECT_EQ(r.err.substr(0, r.err.find('\n')),
+            "chesshpc: cannot tell the format of '" + in +
+                ".x' by its name: give --to plain|bin|binpack|bullet|bullet-text|epd|h5");
+  std::string bytes = read_bytes(in);
+  bytes[40 * 3 + 38] = 9;
+  write_bytes(dir_ + "cli_bad.bin", bytes);
+  r = chesshpc("convert " + dir_ + "cli_bad.bin --to plain --validate", "cli_bad");
+  EXPECT_EQ(r.code, EXIT_INPUT);
+  EXPECT_EQ(r.err, "chesshpc convert: '" + dir_ + "cli_bad.bin' record 3: game_result 9 is not -1, 0 or 1\n");
+  r = chesshpc("shuffle " + in + " " + dir_ + "cli_shuffled.bin --memory 0.5M --force", "cli_memory");
+  EXPECT_EQ(r.code, EXIT_USAGE);
+  r = chesshpc("stats " + file("h5") + " --json --quiet", "cli_stats");
+  EXPECT_EQ(r.code, EXIT_OK) << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find(", \"pieces\"")),
+            "{\"input\": \"" + file("h5") + "\", \"format\": \"h5\", \"records\": " +
+                std::to_string(read_records(file("h5"), "h5").size()) + ", \"duplicates\": " +
+                std::to_string(json_count(chesshpc("stats " + file("bin") + " --json --quiet", "cli_stats_bin").out,
+                                          "duplicates")));
 }
 
 }  // namespace

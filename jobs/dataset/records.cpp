@@ -372,7 +372,7 @@ class H5Writer : public RecordWriter {
     return h5::write_error([&] {
       write_batch();
       positions_ = h5::Group();  // closed before the file is
-      h5::write_table(file_, SELFPLAY_GAMES, GameColumns{});
+      write_game_tables(file_, GameColumns{});
       Provenance prov;
       prov.command_line = command_line_;
       prov.started = started_;

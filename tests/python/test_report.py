@@ -792,7 +792,7 @@ def check_errors(t):
     expect(3, "has no 'job' attribute", t.path("nojob.h5"))
     with h5py.File(t.path("tune.h5"), "w") as f:
         f.attrs["job"] = "tune"
-    expect(3, "holds a 'tune' result; reports exist for: bench, drawstats, perft, perft_dedup, selfplay, verify",
+    expect(3, "holds a 'tune' result; reports exist for: bench, drawstats, perft, perft_dedup, selfplay, stats, verify",
            t.path("tune.h5"))
     with h5py.File(t.path("broken.h5"), "w") as f:
         f.attrs["job"] = "perft"

@@ -51,6 +51,7 @@ DatasetFile output_file(const Options& opt, size_t inputs, const Format* fallbac
   out.format = format_for(opt, "to", out.path, fallback);
   if (out.path.empty()) {
     if (out.format == &h5_format()) throw UsageError("h5 is written to a file: give OUT");
+    if (opt.has("json")) throw UsageError("--json prints the summary on standard output: give OUT for the records");
     if (out.format->binary && stdout_is_terminal)
       throw UsageError(std::string(out.format->name) + " is binary: give OUT or redirect standard output");
   }

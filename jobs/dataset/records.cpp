@@ -227,10 +227,8 @@ class H5Reader : public RecordReader {
   }
   bool next(DecodedPosition& out) override {
     if (count_ == rows_) return false;
-    const size_t i = size_t(count_ - first_);
     if (count_ == first_ + batch_.size()) load();
     const size_t k = size_t(count_ - first_);
-    (void)i;
     try {
       out.pos = chess::unpack_checked(batch_.packed.data() + 32 * k);
     } catch (const chess::FenError& e) {
@@ -250,6 +248,7 @@ class H5Reader : public RecordReader {
     ++count_;
     return true;
   }
+  // The packed positions' bytes: what the file holds of a record beside its scalars.
   uint64_t bytes_read() const override { return count_ * 32; }
 
  private:

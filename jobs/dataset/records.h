@@ -69,8 +69,9 @@ class RecordWriter {
   static std::unique_ptr<RecordWriter> open(const std::string& path, const Format& format,
                                             const std::string& command_line);
   virtual ~RecordWriter() = default;
-  // Whether the format holds the record (a score where it needs one, a result where it
-  // has no "none"): false leaves it out, and its reason is skip_reason().
+  // Why format f cannot hold the record ("without a score" for a format that needs one,
+  // "without a game result" for one with no "none"): the caller leaves it out and counts
+  // it under that reason. nullptr when f holds it.
   static const char* skip_reason(const Format& f, const DecodedPosition& d);
   virtual void add(const DecodedPosition& d, uint64_t index) = 0;
   // A record of the same format as the file's own bytes (has_own_records).

@@ -4,6 +4,7 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "core/uci.h"
@@ -232,21 +233,25 @@ void append_epd(const ExportPosition& p, std::string& out) {
 
 namespace {
 
-// Bits read as BitWriter wrote them.
+// Bits read as BitWriter wrote them: bit k of the stream is bit k % 64 of little-endian
+// word k / 64.
 class BitReader {
  public:
-  explicit BitReader(const uint8_t* in) : in_(in) {}
+  explicit BitReader(const uint8_t* in) {
+    for (int i = 0; i < 32; ++i) words_[i / 8] |= uint64_t(in[i]) << (8 * (i % 8));
+  }
+  // The next n bits (n <= 32), the first the least significant.
   unsigned get(int n) {
-    unsigned v = 0;
-    for (int i = 0; i < n; ++i, ++cursor_) {
-      if (cursor_ >= 256) throw RecordError("the packed position runs past its 32 bytes");
-      v |= unsigned(in_[cursor_ / 8] >> (cursor_ % 8) & 1) << i;
-    }
-    return v;
+    if (cursor_ + n > 256) throw RecordError("the packed position runs past its 32 bytes");
+    const int at = cursor_ % 64;
+    uint64_t v = words_[cursor_ / 64] >> at;
+    if (at + n > 64) v |= words_[cursor_ / 64 + 1] << (64 - at);
+    cursor_ += n;
+    return unsigned(v & ((uint64_t(1) << n) - 1));
   }
 
  private:
-  const uint8_t* in_;
+  uint64_t words_[4] = {};
   int cursor_ = 0;
 };
 
@@ -264,11 +269,11 @@ Wdl mover_wdl(const chess::Position& pos, int white) {
   return wdl_of_signed(pos.side_to_move() == chess::WHITE ? white : -white);
 }
 
-chess::Position position_of_fen(const std::string& fen, bool any_variant) {
+chess::Position position_of_fen(std::string_view fen, bool any_variant) {
   try {
     return any_variant ? chess::Position::from_any_fen(fen) : chess::Position::from_fen(fen);
   } catch (const chess::FenError& e) {
-    throw RecordError("position '" + fen + "': " + e.what());
+    throw RecordError("position '" + std::string(fen) + "': " + e.what());
   }
 }
 
@@ -316,7 +321,8 @@ chess::Position unpack_sfen(const uint8_t* bytes) {
   BitReader r(bytes);
   const bool black_to_move = r.get(1);
   const unsigned king[2] = {r.get(6), r.get(6)};
-  std::string fen;
+  char fen[128];  // the longest: 64 pieces' letters and 7 slashes, then 4 + 3 + 2 + 6 + 6
+  size_t n = 0;
   for (int rank = 7; rank >= 0; --rank) {
     int empty = 0;
     for (int file = 0; file < 8; ++file) {
@@ -336,29 +342,31 @@ chess::Position unpack_sfen(const uint8_t* bytes) {
         ++empty;
         continue;
       }
-      if (empty) fen += char('0' + empty), empty = 0;
-      fen += piece;
+      if (empty) fen[n++] = char('0' + empty), empty = 0;
+      fen[n++] = piece;
     }
-    if (empty) fen += char('0' + empty);
-    if (rank) fen += '/';
+    if (empty) fen[n++] = char('0' + empty);
+    fen[n++] = rank ? '/' : ' ';
   }
-  fen += black_to_move ? " b " : " w ";
-  std::string rights;
+  fen[n++] = black_to_move ? 'b' : 'w';
+  fen[n++] = ' ';
+  const size_t rights_at = n;
   for (int i = 0; i < 4; ++i)
-    if (r.get(1)) rights += "KQkq"[i];
-  fen += rights.empty() ? "-" : rights;
+    if (r.get(1)) fen[n++] = "KQkq"[i];
+  if (n == rights_at) fen[n++] = '-';
+  fen[n++] = ' ';
   if (r.get(1)) {
     const unsigned ep = r.get(6);
-    fen += ' ' + chess::square_to_string(chess::Square(ep));
+    fen[n++] = char('a' + ep % 8), fen[n++] = char('1' + ep / 8);
   } else {
-    fen += " -";
+    fen[n++] = '-';
   }
   unsigned rule50 = r.get(6);
   unsigned fullmove = r.get(8);
   fullmove |= r.get(8) << 8;
   rule50 |= r.get(1) << 6;
-  fen += ' ' + std::to_string(rule50) + ' ' + std::to_string(fullmove);
-  return position_of_fen(fen, false);
+  n += size_t(std::snprintf(fen + n, sizeof fen - n, " %u %u", rule50, fullmove));
+  return position_of_fen(std::string_view(fen, n), false);
 }
 
 DecodedPosition read_bin_record(const uint8_t* bytes) {

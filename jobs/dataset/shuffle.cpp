@@ -169,6 +169,10 @@ class Shuffle {
     s_.command = "shuffle", s_.in = {req_.in}, s_.out = req_.out;
     std::optional<TempDir> temp;
     std::vector<Run> runs;
+    // Reserved once, so that the buffer never grows by copying (twice the bound for a moment).
+    const size_t per_record = 16 + (fixed_ ? fixed_ : 48);
+    data_.reserve(req_.memory - std::min(req_.memory, req_.memory / per_record * 16));
+    keys_.reserve(req_.memory / per_record);
     {
       Progress progress(err_, "shuffle: reading", !req_.quiet, req_.progress_interval, "Mrecords/s");
       progress.set_unit_name("records");

@@ -26,6 +26,8 @@ std::string format_lines() {
 
 OptionSpec from_option() { return {"from", "FORMAT", "the input's format (" + dataset_format_names() + ")"}; }
 OptionSpec to_option() { return {"to", "FORMAT", "the output's format (by default the input's, or by its name)"}; }
+// --out as read_out reads it, named for a dataset file (out_option names an HDF5 file).
+OptionSpec output_option(std::string help) { return {"out", "FILE", std::move(help)}; }
 OptionSpec seed_option() { return {"seed", "N", "the seed: the same seed gives the same output bytes (default 0)"}; }
 
 // The format --option names, or the one path's name tells, or fallback.
@@ -69,7 +71,7 @@ const CommandOptions CONVERT_OPTIONS = command_options(
     {
         std::vector<OptionSpec>{from_option(), to_option()},
         {"validate", "", "stop at the first illegal or impossible record: name its index and why (exit 3)"},
-        out_option("the output (or give it as the last file; standard output without)"),
+        output_option("the output (or give it as the last file; standard output without)"),
         force_option(),
         reporting_options("print the summary as JSON"),
     },
@@ -82,7 +84,7 @@ const CommandOptions SHUFFLE_OPTIONS = command_options(
         seed_option(),
         {"memory", "SIZE", "records held at once, e.g. 512M or 4G (default 1G); a larger file is shuffled in runs"},
         {"tmp", "DIR", "where the runs go (default: the output's directory)"},
-        out_option("the output (or give it as the last file)"),
+        output_option("the output (or give it as the last file)"),
         force_option(),
         reporting_options("print the summary as JSON"),
     },
@@ -93,7 +95,7 @@ const CommandOptions INTERLEAVE_OPTIONS =
                     {
                         std::vector<OptionSpec>{from_option(), to_option()},
                         seed_option(),
-                        out_option("the output (required)"),
+                        output_option("the output (required)"),
                         force_option(),
                         reporting_options("print the summary as JSON"),
                     },

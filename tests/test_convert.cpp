@@ -4,6 +4,7 @@
 // passes; interleave's proportions; stats' counts on a file written by hand.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -94,14 +95,17 @@ constexpr std::string_view FORMATS[] = {"plain", "bin", "binpack", "bullet", "bu
 class Converted : public testing::Test {
  protected:
   static void SetUpTestSuite() {
-    const std::string h5 = make_dataset("convert_source.h5");
-    dir_ = testing::TempDir();
+    // A directory of this process's own: ctest runs the suite's tests as processes at once.
+    dir_ = testing::TempDir() + "convert-" + std::to_string(getpid()) + "/";
+    std::filesystem::create_directories(dir_);
+    const std::string h5 = make_dataset("convert-" + std::to_string(getpid()) + "/source.h5");
     for (std::string_view f : FORMATS) {
       const std::string out = file(f);
       std::filesystem::remove(out);
       ASSERT_EQ(convert(h5, "h5", out, f).first, EXIT_OK) << f;
     }
   }
+  static void TearDownTestSuite() { std::filesystem::remove_all(dir_); }
   static std::string file(std::string_view f, const std::string& stem = "all.") { return dir_ + stem + std::string(f); }
   static std::string dir_;
 };

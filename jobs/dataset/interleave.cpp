@@ -6,8 +6,9 @@
 // the output, and all end together. The records are counted first: by the file's size for
 // uncompressed fixed-size records (bin, bullet), by a pass over the file for the others.
 // Records move as the file's own bytes when every input and the output are one format
-// that has them (has_own_records); binpack and h5 are decoded and written again (a
-// binpack's chains are broken where the inputs alternate).
+// that has them (has_own_records); otherwise (binpack, h5, inputs of several formats) they
+// are decoded and written again in the output's format (a binpack's chains are broken
+// where the inputs alternate).
 #include <chrono>
 #include <filesystem>
 

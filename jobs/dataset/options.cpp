@@ -143,11 +143,7 @@ InterleaveRequest interleave_request(const Options& opt, const std::string& comm
   if (opt.positional().size() < 2) throw UsageError("interleave needs two files or more: IN1 IN2 ... --out OUT");
   if (!opt.has("out")) throw UsageError("interleave needs --out OUT (every file named is an input)");
   for (const std::string& path : opt.positional()) {
-    const Format* f = format_for(opt, "from", path, nullptr);
-    if (!req.in.empty() && f != req.in[0].format)
-      throw UsageError("the inputs are of one format: " + chess::quoted(path) + " is " + std::string(f->name) + ", " +
-                       chess::quoted(req.in[0].path) + " " + std::string(req.in[0].format->name) + " (convert first)");
-    req.in.push_back({path, f});
+    req.in.push_back({path, format_for(opt, "from", path, nullptr)});
   }
   req.out = output_file(opt, opt.positional().size(), req.in[0].format, stdout_is_terminal);
   req.seed = opt.get_u64("seed", 0);

@@ -17,6 +17,8 @@
 #include "core/quote.h"
 #include "core/zobrist.h"
 #include "jobs/bench/options.h"
+#include "jobs/dataset/options.h"
+#include "jobs/dataset/run.h"
 #include "jobs/export/options.h"
 #include "jobs/export/run.h"
 #include "jobs/io/options.h"
@@ -45,6 +47,10 @@ const char* USAGE =
     "  drawstats  replay a PGN corpus: per game and per rule, when each draw rule would have fired\n"
     "  selfplay   play a batch of games over ranks and threads into an HDF5 dataset\n"
     "  export     a selfplay dataset in a trainer's format (Stockfish, bullet, EPD) or as PGN\n"
+    "  convert    a dataset file in another format (plain, bin, binpack, bullet, epd, HDF5); --validate\n"
+    "  shuffle    a dataset file's records in a seeded random order, in bounded memory\n"
+    "  interleave dataset files into one, in proportion to their records (seeded)\n"
+    "  stats      a dataset file's distributions: pieces, ply, score, result, phase, duplicates\n"
     "  uci        play chess over the UCI protocol on standard input and output (and answer go perft)\n"
     "  verify     check another engine's perft (UCI go perft or perftree) and drill down to the wrong move\n"
     "  perftree   the divide perftree reads: chesshpc perftree DEPTH FEN [MOVES]\n"
@@ -93,6 +99,20 @@ int export_command(const Options& opt, const std::string&) {
   return run_export(export_request(opt, isatty(STDOUT_FILENO)), std::cout, std::cerr);
 }
 
+// The dataset commands (jobs/dataset/): one process each.
+int convert_command(const Options& opt, const std::string& command_line) {
+  return run_convert(convert_request(opt, command_line, isatty(STDOUT_FILENO)), std::cout, std::cerr);
+}
+int shuffle_command(const Options& opt, const std::string& command_line) {
+  return run_shuffle(shuffle_request(opt, command_line, isatty(STDOUT_FILENO)), std::cout, std::cerr);
+}
+int interleave_command(const Options& opt, const std::string& command_line) {
+  return run_interleave(interleave_request(opt, command_line, isatty(STDOUT_FILENO)), std::cout, std::cerr);
+}
+int stats_command(const Options& opt, const std::string& command_line) {
+  return run_stats(stats_request(opt, command_line), std::cout, std::cerr);
+}
+
 int uci_command(const Options&, const std::string&) { return run_uci_server(std::cin, std::cout); }
 
 int verify_command(const Options& opt, const std::string& command_line) {
@@ -136,6 +156,10 @@ const Command COMMANDS[] = {
     {"drawstats", DRAWSTATS_OPTIONS, drawstats_command},
     {"selfplay", SELFPLAY_OPTIONS, selfplay_command},
     {"export", EXPORT_OPTIONS, export_command},
+    {"convert", CONVERT_OPTIONS, convert_command},
+    {"shuffle", SHUFFLE_OPTIONS, shuffle_command},
+    {"interleave", INTERLEAVE_OPTIONS, interleave_command},
+    {"stats", STATS_OPTIONS, stats_command},
     {"verify", VERIFY_OPTIONS, verify_command},
     {"perftree", PERFTREE_OPTIONS, perftree_command},
 };

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import (bench, bench_view, drawstats, drawstats_view, perft, perft_dedup, perft_dedup_view, perft_view, selfplay,
-               selfplay_view, verify, verify_view)
+               selfplay_view, stats, stats_view, verify, verify_view)
 
 
 @dataclass(frozen=True)
@@ -68,5 +68,13 @@ JOBS = {
         compare=verify.compare,
         compare_sections=verify_view.compare_sections,
         compare_plots=lambda c, files: [],
+    ),
+    "stats": JobReport(
+        summarise=stats.summarise,
+        sections=stats_view.sections,
+        plots=stats_view.plots,
+        compare=stats.compare,
+        compare_sections=stats_view.compare_sections,
+        compare_plots=stats_view.compare_plots,
     ),
 }

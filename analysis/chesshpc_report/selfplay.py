@@ -178,6 +178,10 @@ def white_scores(games, positions):
     """(ply, score in centipawns from White's view) of every searched position with a
     centipawn score: book moves and mate scores (NaN in score_cp) are left out."""
     ply, cp = column(positions, "ply").astype(np.int64), column(positions, "score_cp").astype(float)
+    if len(ply) and not len(column(games, "game")):  # positions without their games (chesshpc convert's)
+        white_moves = np.array([fen.split()[1] == "w" for fen in column(positions, "fen")], dtype=bool)
+        keep = ~np.isnan(cp)
+        return ply[keep], np.where(white_moves, cp, -cp)[keep]
     order = np.argsort(column(games, "game"), kind="stable")
     row = order[np.searchsorted(column(games, "game")[order], column(positions, "game"))]
     white_starts = np.array([fen.split()[1] == "w" for fen in column(games, "start_fen")], dtype=bool)

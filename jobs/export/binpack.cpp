@@ -396,26 +396,30 @@ void Writer::put_move_and_score(const Entry& e) {
   ++plies_;
 }
 
+bool ChunkReader::next(const std::function<void(const Entry&)>& f) {
+  uint8_t header[8];
+  in_.read(reinterpret_cast<char*>(header), sizeof header);
+  const size_t got = size_t(in_.gcount());
+  if (in_.bad()) throw std::runtime_error("binpack: reading the input failed");
+  if (got == 0) return false;
+  if (got < sizeof header) fail(offset_, "the file ends inside a chunk header");
+  if (std::memcmp(header, "BINP", 4) != 0) fail(offset_, "no chunk starts here (\"BINP\" expected)");
+  const uint32_t size = uint32_t(header[4] | header[5] << 8 | header[6] << 16 | uint32_t(header[7]) << 24);
+  if (size > MAX_CHUNK) fail(offset_, "a chunk of " + std::to_string(size) + " bytes, more than 100 MiB");
+  chunk_.resize(size);
+  in_.read(reinterpret_cast<char*>(chunk_.data()), size);
+  if (in_.bad()) throw std::runtime_error("binpack: reading the input failed");
+  if (size_t(in_.gcount()) < size)
+    fail(offset_, "the file ends inside a chunk of " + std::to_string(size) + " bytes (" +
+                      std::to_string(in_.gcount()) + " present)");
+  read_chunk(chunk_, offset_ + sizeof header, f);
+  offset_ += sizeof header + size;
+  return true;
+}
+
 void read_each(std::istream& in, const std::function<void(const Entry&)>& f) {
-  std::vector<uint8_t> chunk;
-  for (uint64_t offset = 0;;) {
-    uint8_t header[8];
-    in.read(reinterpret_cast<char*>(header), sizeof header);
-    const size_t got = size_t(in.gcount());
-    if (in.bad()) throw std::runtime_error("binpack: reading the input failed");
-    if (got == 0) return;
-    if (got < sizeof header) fail(offset, "the file ends inside a chunk header");
-    if (std::memcmp(header, "BINP", 4) != 0) fail(offset, "no chunk starts here (\"BINP\" expected)");
-    const uint32_t size = uint32_t(header[4] | header[5] << 8 | header[6] << 16 | uint32_t(header[7]) << 24);
-    if (size > MAX_CHUNK) fail(offset, "a chunk of " + std::to_string(size) + " bytes, more than 100 MiB");
-    chunk.resize(size);
-    in.read(reinterpret_cast<char*>(chunk.data()), size);
-    if (in.bad()) throw std::runtime_error("binpack: reading the input failed");
-    if (size_t(in.gcount()) < size)
-      fail(offset, "the file ends inside a chunk of " + std::to_string(size) + " bytes (" +
-                       std::to_string(in.gcount()) + " present)");
-    read_chunk(chunk, offset + sizeof header, f);
-    offset += sizeof header + size;
+  ChunkReader reader(in);
+  while (reader.next(f)) {
   }
 }
 

@@ -100,6 +100,22 @@ class Writer {
 // refused), an illegal move, a result out of range, bytes left over after a chunk's
 // last chain; std::runtime_error when the stream itself fails.
 void read_each(std::istream& in, const std::function<void(const Entry&)>& f);
+// read_each a chunk at a time, for a reader that pulls entries (one chunk's entries at a
+// time in memory: about 1 MiB of file, some 400 K entries, as this writer makes them).
+class ChunkReader {
+ public:
+  explicit ChunkReader(std::istream& in) : in_(in) {}
+  // Calls f with every entry of the next chunk; false at the end of the stream. Throws as
+  // read_each does.
+  bool next(const std::function<void(const Entry&)>& f);
+  // The bytes of the chunks read so far.
+  uint64_t offset() const { return offset_; }
+
+ private:
+  std::istream& in_;
+  std::vector<uint8_t> chunk_;
+  uint64_t offset_ = 0;
+};
 std::vector<Entry> read_all(std::istream& in);
 
 }  // namespace chesshpc::binpack

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -62,7 +63,10 @@ PackedSfen pack_sfen(const chess::Position& pos);
 
 // Stockfish's 40-byte PackedSfenValue (.bin): PackedSfen, score (int16), move (uint16),
 // gamePly (uint16), game_result (int8: 1 win, 0 draw, -1 loss for the mover), a zero byte;
-// little-endian.
+// little-endian. The offsets, which the writer and the reader both use:
+struct BinLayout {
+  static constexpr size_t SCORE = 32, MOVE = 34, PLY = 36, RESULT = 38, PAD = 39;
+};
 using BinRecord = std::array<uint8_t, 40>;
 BinRecord bin_record(const ExportPosition& p);
 
@@ -71,6 +75,9 @@ BinRecord bin_record(const ExportPosition& p);
 // in square order (bit 3: the opponent's; bits 0-2 pawn 0 ... king 5), score (int16,
 // mover's view), result (0 loss, 1 draw, 2 win, mover's view), the mover's king square,
 // the opponent's king square flipped (^56), three zero bytes; little-endian.
+struct BulletLayout {
+  static constexpr size_t PIECES = 8, SCORE = 24, RESULT = 26, OUR_KING = 27, THEIR_KING = 28, PAD = 29;
+};
 using BulletBoard = std::array<uint8_t, 32>;
 BulletBoard bullet_board(const ExportPosition& p);
 
@@ -84,6 +91,38 @@ void append_bullet_text(const ExportPosition& p, std::string& out);
 // the mover's view; a mate in N plies as 32767 - N, mated as -32767 + N, as the EPD
 // standard writes it; left out without a score) and c9, the game's result in PGN form
 // ("1-0"), as Texel-style tuners read it.
+// Without a result (WDL_NONE) c9 is left out (export never writes such a position).
 void append_epd(const ExportPosition& p, std::string& out);
+
+// The read side: one record back as the writers above laid it out. What a format does
+// not hold reads as "none" (Move::none(), VALUE_NONE, WDL_NONE, ply -1: the position's
+// game_ply). Every reader checks the position as FEN reading does (Position::from_fen:
+// one king a side, the side not to move not in check, ...), so a position read is always
+// one the writers can take; the move is read from its squares, not checked for legality
+// (convert --validate does that).
+struct DecodedPosition {
+  chess::Position pos;
+  chess::Move move;
+  int score = VALUE_NONE;  // mover's view, Stockfish's scale
+  Wdl wdl = WDL_NONE;      // mover's view
+  int ply = -1;            // the format's ply; -1: none
+};
+// A record that does not read: what() says why, without the record's index (the caller
+// adds it).
+class RecordError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+// Stockfish's 16-bit move back (0 is none).
+chess::Move move_of_stockfish(uint16_t raw);
+chess::Position unpack_sfen(const uint8_t* bytes);  // PackedSfen's 32 bytes
+DecodedPosition read_bin_record(const uint8_t* bytes);
+// bullet's board is the mover's: it reads back as White to move (the board flipped when
+// Black moved), without castling rights, en passant or clocks.
+DecodedPosition read_bullet_board(const uint8_t* bytes);
+// A text record without its last newline (plain: its six lines, "e" the last).
+DecodedPosition read_plain(std::string_view record);
+DecodedPosition read_bullet_text(std::string_view line);
+DecodedPosition read_epd(std::string_view line);
 
 }  // namespace chesshpc

@@ -51,22 +51,32 @@ class BinpackWriter : public PositionWriter {
 
 std::unique_ptr<PositionWriter> binpack_writer() { return std::make_unique<BinpackWriter>(); }
 
+constexpr unsigned POSITION = CARRIES_SIDE | CARRIES_RIGHTS;
+
 constexpr Format FORMATS[] = {
     {"plain", "Stockfish's text records (fen, move, score, ply, result): nnue-pytorch and Stockfish's tools convert it",
-     0, false, false, true, false, record_writer<append_plain>},
+     0, false, false, true, false, record_writer<append_plain>, ".plain",
+     POSITION | CARRIES_MOVE | CARRIES_SCORE | CARRIES_RESULT | CARRIES_PLY | CARRIES_CLOCKS | CARRIES_FULLMOVE,
+     nullptr, read_plain, "\ne\n"},
     {"bin", "Stockfish's 40-byte PackedSfenValue records: nnue-pytorch reads it", sizeof(BinRecord), true, false, false,
-     true, record_writer<append_bytes<bin_record>>},
+     true, record_writer<append_bytes<bin_record>>, ".bin",
+     POSITION | CARRIES_MOVE | CARRIES_SCORE | CARRIES_RESULT | CARRIES_PLY | CARRIES_CLOCKS | CARRIES_FULLMOVE,
+     read_bin_record},
     {"binpack",
      "Stockfish's compressed chains of a game's positions (about 2.5 bytes a position): nnue-pytorch reads it", 0, true,
-     false, false, true, binpack_writer},
+     false, false, true, binpack_writer, ".binpack",
+     POSITION | CARRIES_MOVE | CARRIES_SCORE | CARRIES_RESULT | CARRIES_PLY | CARRIES_CLOCKS},
     {"bullet", "bullet's 32-byte ChessBoard records", sizeof(BulletBoard), true, true, false, false,
-     record_writer<append_bytes<bullet_board>>},
+     record_writer<append_bytes<bullet_board>>, ".bullet", CARRIES_SCORE | CARRIES_RESULT, read_bullet_board},
     {"bullet-text", "bullet's text lines 'FEN | score | result', White's view", 0, false, true, true, false,
-     record_writer<append_bullet_text>},
+     record_writer<append_bullet_text>, ".txt",
+     POSITION | CARRIES_SCORE | CARRIES_RESULT | CARRIES_CLOCKS | CARRIES_FULLMOVE, nullptr, read_bullet_text},
     {"epd", "EPD lines with hmvc, fmvn, ce (mover's view) and c9 (result): Texel-style tuners", 0, false, false, true,
-     false, record_writer<append_epd>},
+     false, record_writer<append_epd>, ".epd",
+     POSITION | CARRIES_SCORE | CARRIES_RESULT | CARRIES_NO_RESULT | CARRIES_CLOCKS | CARRIES_FULLMOVE, nullptr,
+     read_epd},
     {"pgn", "every game as PGN with scores, depth, time and nodes per move: any PGN reader", 0, false, false, true,
-     false, nullptr},
+     false, nullptr, ".pgn"},
 };
 
 }  // namespace

@@ -221,13 +221,13 @@ int launch_rank() {
   return 0;
 }
 
-void check_output_path(const std::string& option, const std::string& out, const Options& opt, bool resumable) {
+namespace {
+
+// check_output_path's checks, out against the inputs given.
+void check_output_against(const std::string& option, const std::string& out, const Options& opt, bool resumable,
+                          const std::vector<std::string>& inputs) {
   namespace fs = std::filesystem;
-  if (launch_rank() != 0) return;
   std::error_code ec;
-  std::vector<std::string> inputs = opt.positional();
-  for (const auto& [name, value] : opt.values())
-    if (name != option && !value.empty()) inputs.push_back(value);
   for (const std::string& input : inputs)
     if (fs::equivalent(out, input, ec))
       throw UsageError("--" + option + " '" + out + "' is the input '" + input + "': write the result to another file");
@@ -244,6 +244,29 @@ void check_output_path(const std::string& option, const std::string& out, const 
   if (fs::exists(out, ec) && !opt.has("force") && !(resumable && opt.has("resume")))
     throw UsageError("'" + out + "' exists: add --force to overwrite it" +
                      (resumable ? std::string(", or --resume to continue its job") : std::string()));
+}
+
+}  // namespace
+
+void check_output_path(const std::string& option, const std::string& out, const Options& opt, bool resumable) {
+  if (launch_rank() != 0) return;
+  std::vector<std::string> inputs = opt.positional();
+  for (const auto& [name, value] : opt.values())
+    if (name != option && !value.empty()) inputs.push_back(value);
+  check_output_against(option, out, opt, resumable, inputs);
+}
+
+std::string read_last_positional_out(const Options& opt, size_t inputs) {
+  const std::vector<std::string>& pos = opt.positional();
+  if (pos.size() <= inputs) return read_out(opt);
+  if (opt.has("out")) throw UsageError("give the output once: as --out or as the last file, not both");
+  const std::string out = pos.back();
+  if (launch_rank() != 0) return out;
+  std::vector<std::string> others(pos.begin(), pos.end() - 1);
+  for (const auto& [name, value] : opt.values())
+    if (!value.empty()) others.push_back(value);
+  check_output_against("out", out, opt, false, others);
+  return out;
 }
 
 namespace {

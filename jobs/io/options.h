@@ -170,6 +170,10 @@ std::string read_out(const Options& opt, const std::string& fallback = "");
 // positional argument, or an existing file without --force (or --resume, when
 // resumable), is a UsageError; what read_out calls a FileError is one. Rank 0 only.
 void check_output_path(const std::string& option, const std::string& path, const Options& opt, bool resumable = false);
+// The output of a command written "CMD IN... OUT" or "CMD IN... --out OUT": with more than
+// `inputs` positional arguments the last is the output, checked as read_out checks --out
+// (the message names it as --out); else read_out(opt).
+std::string read_last_positional_out(const Options& opt, size_t inputs);
 // Fills into, with read_out's checks; an existing --out may also be continued with --resume.
 // --resume, --checkpoint, and the command's own options also_with_out (named between them
 // in the message), without a non-empty --out are a UsageError.

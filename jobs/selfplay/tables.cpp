@@ -200,14 +200,18 @@ size_t SelfplayTables::dedup_positions() {
 }
 
 void write_selfplay_tables(const h5::Group& file, const SelfplayTables& t) {
-  h5::write_table(file, SELFPLAY_GAMES, t.games);
   h5::write_table(file, SELFPLAY_POSITIONS, t.positions);
+  write_game_tables(file, t.games);
+}
+
+void write_game_tables(const h5::Group& file, const GameColumns& games) {
+  h5::write_table(file, SELFPLAY_GAMES, games);
   std::vector<int32_t> ended_by;
-  for (const std::string& term : t.games.termination) {
+  for (const std::string& term : games.termination) {
     std::optional<chess::Rule> rule = chess::rule_from_name(term);
     ended_by.push_back(rule ? int32_t(*rule) : -1);
   }
-  h5::write_table(file, DRAWSTATS, summarise_rules(t.games.first_fire, ended_by));
+  h5::write_table(file, DRAWSTATS, summarise_rules(games.first_fire, ended_by));
 }
 
 SelfplayTables read_selfplay_tables(const h5::Group& file) {

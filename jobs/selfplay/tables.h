@@ -149,6 +149,9 @@ struct SelfplayTables {
 
 // Writes /games, /positions and /drawstats (per-rule totals over the games) into file.
 void write_selfplay_tables(const h5::Group& file, const SelfplayTables& t);
+// /games and /drawstats alone, for a file whose /positions is written otherwise (appended
+// in batches: chesshpc convert's).
+void write_game_tables(const h5::Group& file, const GameColumns& games);
 // Reads /games and /positions back. Throws h5::Error.
 SelfplayTables read_selfplay_tables(const h5::Group& file);
 // /positions alone, without the columns named in leave_out (they stay empty), the rows in

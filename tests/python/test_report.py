@@ -792,7 +792,7 @@ def check_errors(t):
     expect(3, "has no 'job' attribute", t.path("nojob.h5"))
     with h5py.File(t.path("tune.h5"), "w") as f:
         f.attrs["job"] = "tune"
-    expect(3, "holds a 'tune' result; reports exist for: bench, drawstats, perft, perft_dedup, selfplay, verify",
+    expect(3, "holds a 'tune' result; reports exist for: bench, drawstats, perft, perft_dedup, selfplay, stats, verify",
            t.path("tune.h5"))
     with h5py.File(t.path("broken.h5"), "w") as f:
         f.attrs["job"] = "perft"
@@ -919,9 +919,39 @@ def check_plots(t):
     print(f"plots: {len(drawn)} figures, whole-number ticks on count axes ({small} short), score by ply in panels: ok")
 
 
+def check_stats(t):
+    """A stats file of an EPD file written by hand: the JSON's bins are the file's tables,
+    the counts the ones worked out below, and both files side by side."""
+    epd = t.path("hand.epd")
+    with open(epd, "w") as f:
+        f.write("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - hmvc 0; fmvn 1; ce 35; c9 \"1-0\";\n"
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - hmvc 0; fmvn 1; ce -20; c9 \"1/2-1/2\";\n"
+                "4k3/8/8/8/8/8/3R4/4K3 w - - hmvc 0; fmvn 61; c9 \"0-1\";\n")
+    out = t.path("hand-stats.h5")
+    r = t.run(t.chesshpc, "stats", epd, "--out", out, "--quiet")
+    assert r.returncode == 0, r.stderr
+    selfplay = t.selfplay("stats-selfplay.h5", 2)
+    out2 = t.path("selfplay-stats.h5")
+    assert t.run(t.chesshpc, "stats", selfplay, "--out", out2, "--quiet").returncode == 0
+    report = t.report_json(out, out2)
+    s = by_path(report, out)
+    assert s["job"] == "stats" and s["records"] == 3 and s["duplicates"] == 1 and s["format"] == "epd", s
+    nonzero = {name: {b["label"]: b["count"] for b in s[name] if b["count"]} for name in ("pieces", "wdl", "phase")}
+    assert nonzero == {"pieces": {"32": 2, "3": 1}, "wdl": {"win": 1, "draw": 1, "loss": 1},
+                       "phase": {"24": 2, "2": 1}}, nonzero
+    with h5py.File(out2, "r") as f, h5py.File(selfplay, "r") as p:
+        assert int(f.attrs["records"]) == len(p["positions/ply"]) == by_path(report, out2)["records"]
+        assert list(f["ply/count"][:]) == [b["count"] for b in by_path(report, out2)["ply"]]
+    c = report["comparisons"]["stats"]
+    assert c["records"] == [3, by_path(report, out2)["records"]] and c["duplicates"][0] == 1 / 3, c
+    md = t.markdown(out, out2)
+    assert "## stats: " in md and "## stats files side by side" in md and "| 32 | 2 | 67% |" in md, md
+    print("stats: the distributions of a hand-written EPD and of a selfplay file: ok")
+
+
 CASES = {"perft": check_perft, "dedup": check_dedup, "drawstats": check_drawstats, "selfplay": check_selfplay,
          "bench": check_bench, "html": check_html, "errors": check_errors, "attributes": check_attributes,
-         "plots": check_plots}
+         "plots": check_plots, "stats": check_stats}
 
 
 def main(case, report, chesshpc, corpus, mpiexec):

@@ -20,6 +20,12 @@ int SelfplayBatch::plan(const Ranks& ranks, std::ostream& err) {
   if (!req_.book.empty()) {
     try {
       book_ = read_book(req_.book, &req_.book_digest);
+      if (size_t(req_.book_start) > book_.size())
+        throw BookError("'" + req_.book + "' has " + std::to_string(book_.size()) + " lines, fewer than --book-start " +
+                        std::to_string(req_.book_start));
+      book_.erase(book_.begin(), book_.begin() + (req_.book_start - 1));
+      for (BookLine& line : book_)
+        if (req_.book_plies >= 0 && line.moves.size() > size_t(req_.book_plies)) line.moves.resize(req_.book_plies);
     } catch (const BookError& e) {
       if (ranks.root()) err << "chesshpc selfplay: " << e.what() << "\n";
       return EXIT_INPUT;
@@ -221,6 +227,10 @@ int SelfplayBatch::finish(const UnitRun& run, std::ostream& out, std::ostream& e
     unwritten = h5::write_error([&] { dropped = store_.finish(all, run.started, threads_, run.ranks, sprt); });
   if (req_.out.empty()) all.sort_by_game();
   print_summary({req_, all, run, threads_, resumed, dropped, search_seconds_, sprt, recorded_}, out);
+  if (!req_.pgn_out.empty()) {
+    all.sort_by_game();
+    kept_ = std::move(all), started_ = run.started;
+  }
   return say_unwritten(
       "selfplay", unwritten,
       "the games written so far stay in '" + store_.parts_dir() + "' (--resume plays the others and writes the file)",

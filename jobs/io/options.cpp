@@ -39,19 +39,18 @@ std::string closest_name(std::string_view word, const std::vector<std::string_vi
   std::string_view best;
   size_t best_distance = std::max<size_t>(1, word.size() / 3) + 1;
   for (std::string_view name : names) {
-    // Levenshtein's distance, one row at a time.
-    std::vector<size_t> row(name.size() + 1);
-    for (size_t j = 0; j <= name.size(); ++j) row[j] = j;
-    for (size_t i = 1; i <= word.size(); ++i) {
-      size_t diagonal = row[0];
-      row[0] = i;
+    // The optimal string alignment distance: Levenshtein's with a swap of two neighbours
+    // as one edit ("pertf", "dpeth").
+    std::vector<std::vector<size_t>> d(word.size() + 1, std::vector<size_t>(name.size() + 1));
+    for (size_t i = 0; i <= word.size(); ++i) d[i][0] = i;
+    for (size_t j = 0; j <= name.size(); ++j) d[0][j] = j;
+    for (size_t i = 1; i <= word.size(); ++i)
       for (size_t j = 1; j <= name.size(); ++j) {
-        const size_t above = row[j];
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (word[i - 1] == name[j - 1] ? 0 : 1)});
-        diagonal = above;
+        d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (word[i - 1] == name[j - 1] ? 0 : 1)});
+        if (i > 1 && j > 1 && word[i - 1] == name[j - 2] && word[i - 2] == name[j - 1])
+          d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
       }
-    }
-    if (row[name.size()] < best_distance) best_distance = row[name.size()], best = name;
+    if (d[word.size()][name.size()] < best_distance) best_distance = d[word.size()][name.size()], best = name;
   }
   return std::string(best);
 }

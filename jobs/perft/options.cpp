@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "core/perft_table.h"
+#include "core/pgn.h"
 #include "core/quote.h"
 
 namespace chesshpc {
@@ -65,8 +66,7 @@ void read_one_position(const Options& opt, PerftRequest& req) {
   if (!opt.has("depth") && !opt.has("upto")) throw UsageError("perft needs --depth D (or --upto D, or --epd FILE)");
   req.upto = opt.has("upto");
   req.depth = opt.get_int(req.upto ? "upto" : "depth", 0, 1, chess::perft::MAX_DEPTH);
-  std::istringstream moves(opt.get("moves", ""));
-  for (std::string move; moves >> move;) req.moves.push_back(move);
+  req.moves = chess::move_list(opt.get("moves", ""));
   req.split_depth = opt.get_int("split-depth", 0, 1, chess::perft::MAX_DEPTH - 1);
   req.dedup_ply = opt.get("dedup-ply", "") == "auto" ? PerftRequest::DEDUP_PLY_AUTO
                                                      : opt.get_int("dedup-ply", 0, 1, chess::perft::MAX_DEPTH - 1);

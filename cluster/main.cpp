@@ -62,9 +62,11 @@ int perft_command(const Options& opt, const std::string& command_line) {
   // Positions keep the keys they were made with: switch before any FEN is read.
   if (req.verify_keys) chess::zobrist::init(chess::zobrist::VERIFY_SEED);
   if (checks_epd_suite(opt)) return run_epd(req, std::cout, std::cerr);
-  // Under mpirun or srun, or when asked for units, the run is a task farm over the ranks.
-  bool farm = req.split_depth != 0 || req.dedup_ply != 0 || launched_with_ranks();
-  if (!req.out.empty() && !farm) throw UsageError("--out goes with a run split into units: add --split-depth K");
+  // Under mpirun or srun, when asked for units, or for a result file (which holds units), the
+  // run is a task farm over the ranks; alone, split as deep as the default for its threads.
+  bool farm = req.split_depth != 0 || req.dedup_ply != 0 || launched_with_ranks() || !req.out.empty();
+  if (!req.out.empty() && req.detailed)
+    throw UsageError("--detailed runs in one process and writes no file; drop --out");
   if (req.dedup_ply) {
     DedupPerft job(req);
     return run_unit_job(job, std::cout, std::cerr);

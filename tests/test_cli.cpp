@@ -1543,3 +1543,60 @@ TEST(Cli, MovesReadAsThePgnReaderReadsThem) {
     EXPECT_NE(verify.out.find(" 779 nodes, 0 faults"), std::string::npos) << verify.out;
   }
 }
+
+// Several selfplay files into one output, as their exports one after the other; a line
+// of progress after each (none with --quiet); a bad file among them leaves no output.
+TEST(Cli, ExportOfManyFilesIsTheirExportsInTurn) {
+  const std::string dir = test_dir(), a = dir + "a.h5", b = dir + "b.h5";
+  ASSERT_EQ(chesshpc("selfplay --games 2 --nodes 100 --seed 3 --threads 1 --quiet --out " + a).code, 0);
+  ASSERT_EQ(chesshpc("selfplay --games 4 --nodes 100 --seed 4 --threads 1 --quiet --out " + b).code, 0);
+  for (const char* format : {"epd", "pgn"}) {
+    const std::string f = std::string("export --format ") + format + " ";
+    Result both = chesshpc(f + a + " " + b + " --out " + dir + "both." + format);
+    ASSERT_EQ(both.code, 0) << both.err;
+    EXPECT_EQ(read_all(dir + "both." + format), chesshpc(f + a + " --quiet").out + chesshpc(f + b + " --quiet").out)
+        << format;
+    EXPECT_EQ(both.err.rfind("export: 1/2 files, ", 0), 0u) << both.err;
+    EXPECT_NE(both.err.find("\nexport: 2/2 files, "), std::string::npos) << both.err;
+    Result quiet = chesshpc(f + a + " " + b + " --quiet");
+    EXPECT_EQ(quiet.err.find("/2 files, "), std::string::npos) << quiet.err;
+  }
+  Result bad = chesshpc("export --format epd " + a + " " + dir + "none.h5 --out " + dir + "bad.epd");
+  EXPECT_EQ(bad.code, 4);
+  EXPECT_EQ(bad.err, "chesshpc export: cannot read '" + dir + "none.h5': No such file or directory\n");
+  EXPECT_FALSE(exists(dir + "bad.epd"));
+  const std::string help = chesshpc("export --help").out;
+  EXPECT_NE(help.find("\n  --out FILE "), std::string::npos) << help;
+  EXPECT_EQ(help.find("--out FILE.h5"), std::string::npos) << help;
+}
+
+// perft --out splits the run into units by itself; --detailed, which runs in one
+// process, is refused with it.
+TEST(Cli, PerftOutWithoutSplitDepth) {
+  const std::string dir = test_dir();
+  Result r = chesshpc("perft --depth 3 --threads 1 --quiet --out " + dir + "p.h5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("8902"), std::string::npos) << r.out;
+  EXPECT_TRUE(exists(dir + "p.h5"));
+  Result detailed = chesshpc("perft --depth 3 --detailed --out " + dir + "d.h5");
+  EXPECT_EQ(detailed.code, 2);
+  EXPECT_EQ(first_line(detailed.err), "chesshpc: --detailed runs in one process and writes no file; drop --out");
+}
+
+// A second bench writes bench-2.h5, said on stderr, and keeps bench.h5; the table marks
+// ratios over Stockfish runs under a second "(short)", as the report does.
+TEST(Cli, BenchWritesAFreshNameAndMarksShortRatios) {
+  const std::string dir = test_dir(), in_dir = "cd " + dir + " && ";
+  Result first = chesshpc("bench --suite quick --repeats 1 --quiet", in_dir);
+  ASSERT_EQ(first.code, 0) << first.err;
+  EXPECT_NE(first.out.find(" (short)\n"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("\n(short): 5 of 5 ratios: Stockfish ran under 1 s there, so the ratio measures its UCI "
+                           "round trip more than its move generation\n"),
+            std::string::npos)
+      << first.out;
+  Result second = chesshpc("bench --suite quick --repeats 1 --quiet --stockfish none", in_dir);
+  ASSERT_EQ(second.code, 0) << second.err;
+  EXPECT_EQ(second.err, "chesshpc bench: 'bench.h5' exists: writing 'bench-2.h5'\n");
+  EXPECT_NE(second.out.find("\nwrote bench-2.h5: "), std::string::npos) << second.out;
+  EXPECT_TRUE(exists(dir + "bench.h5") && exists(dir + "bench-2.h5"));
+}

@@ -50,7 +50,9 @@ std::string closest_name(std::string_view word, const std::vector<std::string_vi
         if (i > 1 && j > 1 && word[i - 1] == name[j - 2] && word[i - 2] == name[j - 1])
           d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
       }
-    if (d[word.size()][name.size()] < best_distance) best_distance = d[word.size()][name.size()], best = name;
+    // A word all of whose letters differ is no typo ("--b" is not "--a").
+    const size_t distance = d[word.size()][name.size()];
+    if (distance < best_distance && distance < word.size()) best_distance = distance, best = name;
   }
   return std::string(best);
 }

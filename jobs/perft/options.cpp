@@ -34,7 +34,8 @@ const CommandOptions PERFT_OPTIONS = command_options(
          "with --dedup-ply: memory per rank for positions and table together, e.g. 8G (a bare number is MB); a "
          "plan that does not fit "
          "is refused before any work (the table gets what the positions leave)"},
-        out_option("with units: write units, divide, exact total, per-rank load and provenance to HDF5"),
+        out_option("write units, divide, exact total, per-rank load and provenance to HDF5 (the run is split into "
+                   "units: --split-depth K, or the default for the threads and ranks)"),
         checkpoint_option(
             "rewrite the file with the units done so far this often (default: 5, longer if writing took over 2%)"),
         resume_option("continue the job recorded in FILE.h5, counting only the units it lacks"),

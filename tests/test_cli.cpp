@@ -908,7 +908,7 @@ TEST(Cli, DrawstatsStreamsACorpusManyBlocksLongFromAPipe) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("\"pgn\": \"-\""), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"games\": 20000, \"skipped\": 0, \"plies\": 80000,"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\"checkmate\": {\"held_in\": 20000, \"ended\": 20000,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"checkmate\": {\"fired\": 20000, \"ended\": 20000,"), std::string::npos) << r.out;
   EXPECT_EQ(r.err, "");
 }
 
@@ -1581,6 +1581,13 @@ TEST(Cli, PerftOutWithoutSplitDepth) {
   Result detailed = chesshpc("perft --depth 3 --detailed --out " + dir + "d.h5");
   EXPECT_EQ(detailed.code, 2);
   EXPECT_EQ(first_line(detailed.err), "chesshpc: --detailed runs in one process and writes no file; drop --out");
+  // An EPD suite's --out was dropped unsaid; it is refused until a suite has a file.
+  const std::string epd = write_file("out_suite.epd", "8/8/8/8/8/8/8/K1k5 w - - 0 1 ;D1 3\n");
+  Result suite = chesshpc("perft --epd " + epd + " --out " + dir + "e.h5");
+  EXPECT_EQ(suite.code, 2);
+  EXPECT_EQ(first_line(suite.err),
+            "chesshpc: --epd writes no result file: its checks are printed (--json: one object per count checked)");
+  EXPECT_FALSE(exists(dir + "e.h5"));
 }
 
 // A second bench writes bench-2.h5, said on stderr, and keeps bench.h5; the table marks
@@ -1599,4 +1606,18 @@ TEST(Cli, BenchWritesAFreshNameAndMarksShortRatios) {
   EXPECT_EQ(second.err, "chesshpc bench: 'bench.h5' exists: writing 'bench-2.h5'\n");
   EXPECT_NE(second.out.find("\nwrote bench-2.h5: "), std::string::npos) << second.out;
   EXPECT_TRUE(exists(dir + "bench.h5") && exists(dir + "bench-2.h5"));
+}
+
+// The games in which a rule's condition held are "fired" in drawstats' table, its JSON,
+// the HDF5 column and the report alike.
+TEST(Cli, DrawstatsNamesFiredAsTheFileDoes) {
+  const std::string pgn = write_file("fired.pgn", "[Event \"x\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n");
+  Result text = chesshpc("drawstats " + pgn + " --quiet");
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("\nrule                        fired      ended       q1   median       q3\n"
+                          "checkmate                       1          1        4        4        4\n"),
+            std::string::npos)
+      << text.out;
+  Result json = chesshpc("drawstats " + pgn + " --quiet --json");
+  EXPECT_NE(json.out.find("\"checkmate\": {\"fired\": 1, \"ended\": 1,"), std::string::npos) << json.out;
 }

@@ -56,6 +56,9 @@ void read_epd_suite(const Options& opt, PerftRequest& req) {
   if (opt.has("fen") || opt.has("depth") || opt.has("moves") || opt.has("upto"))
     throw UsageError("--epd checks a suite; it takes no --fen, --moves, --depth or --upto");
   if (req.divide || req.detailed) throw UsageError("--epd takes no --divide or --detailed");
+  // Before, --out was read for one position only and an EPD suite dropped it unsaid.
+  if (opt.has("out"))
+    throw UsageError("--epd writes no result file: its checks are printed (--json: one object per count checked)");
   req.epd = opt.get("epd", "");
   req.max_depth = opt.get_int("max-depth", req.max_depth, 1, chess::perft::MAX_DEPTH);
 }

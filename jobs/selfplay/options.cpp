@@ -312,7 +312,10 @@ const CommandOptions SELFPLAY_OPTIONS = command_options(
         reporting_options("print the summary as one JSON object"),
     },
     "usage: chesshpc selfplay --games N (--nodes N | --depth D | --movetime MS | --tc BASE+INC) "
-    "[--seed S] [--out FILE.h5] [options]\n");
+    "[--seed S] [--out FILE.h5] [options]\n"
+    "       chesshpc selfplay -engine cmd=ENGINE name=A -engine cmd=ENGINE name=B -each nodes=1000 -rounds N -repeat "
+    "[-openings file=BOOK] [-pgnout file=F] [-sprt ...]\n"
+    "         (fastchess's and cutechess-cli's options, as they write them; docs/selfplay.md lists them)\n");
 
 SelfplayRequest selfplay_request(const Options& opt, const std::string& command_line) {
   SelfplayRequest req;

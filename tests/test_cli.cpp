@@ -881,7 +881,7 @@ TEST(Cli, EveryCommandAnswersHelpAndDashH) {
 // options are (the kind's, for bench search).
 TEST(Cli, UsageErrorPointsToTheCommandsHelp) {
   const std::pair<std::string, std::string> cases[] = {
-      {"perft --depht 3", usage_error("unknown option --depht for 'perft'", "perft")},
+      {"perft --depht 3", usage_error("unknown option --depht for 'perft' (did you mean --depth?)", "perft")},
       {"selfplay --games", usage_error("--games needs a value (N)", "selfplay")},
       {"uci --hash 16", usage_error("unknown option --hash for 'uci'", "uci")},
       {"bench search --suite quick", usage_error("unknown option --suite for 'bench search'", "bench search")},

@@ -88,9 +88,9 @@ Options::Options(const std::string& command, const std::vector<std::string>& arg
       std::vector<std::string_view> names;
       for (const auto& known : spec) names.push_back(known.name);
       const std::string near = closest_name(name, names);
-      throw UsageError("unknown " + std::string(style == OptionStyle::KEYS ? "key " : "option ") +
-                       chess::excerpt(named(name)) + " for '" + command + "'" +
-                       (near.empty() ? "" : " (did you mean " + named(near) + "?)"));
+      const std::string shown = style == OptionStyle::KEYS ? chess::excerpt(name) + "=" : "--" + chess::excerpt(name);
+      throw UsageError("unknown " + std::string(style == OptionStyle::KEYS ? "key " : "option ") + shown + " for '" +
+                       command + "'" + (near.empty() ? "" : " (did you mean " + named(near) + "?)"));
     }
     if (s->list) {
       std::vector<std::string> items;

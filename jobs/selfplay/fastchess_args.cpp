@@ -136,7 +136,9 @@ struct Translation {
 
   void option(const std::string& name, const std::vector<std::string>& items) {
     const std::string what = "-" + name;
-    if (name == "engine")
+    if (name == "help")
+      out.push_back("--help");
+    else if (name == "engine")
       engines.push_back(items);
     else if (name == "each")
       each.insert(each.end(), items.begin(), items.end());

@@ -1621,3 +1621,24 @@ TEST(Cli, DrawstatsNamesFiredAsTheFileDoes) {
   Result json = chesshpc("drawstats " + pgn + " --quiet --json");
   EXPECT_NE(json.out.find("\"checkmate\": {\"fired\": 1, \"ended\": 1,"), std::string::npos) << json.out;
 }
+
+// -openings start=N plays from the book's line N on, plies=N cuts each PGN line to N
+// plies (the games' Opening tag says what was played); a start past the book is bad input.
+TEST(Cli, FastchessOpeningsStartAndPlies) {
+  const std::string dir = test_dir();
+  const std::string book = write_file("start_plies.pgn",
+                                      "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n"
+                                      "[Event \"b\"]\n\n1. d4 d5 2. c4 e6 *\n");
+  const std::string line =
+      "selfplay -engine cmd=chesshpc name=A -engine cmd=chesshpc name=B -each nodes=50 "
+      "-rounds 1 -openings format=pgn file=" +
+      book;
+  Result r = chesshpc(line + " plies=3 start=2 -pgnout file=" + dir + "o.pgn --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string games = read_all(dir + "o.pgn");
+  EXPECT_EQ(pgn_tags(games, "Opening"), (std::vector<std::string>{"d4 d5 c4", "d4 d5 c4"}));
+  EXPECT_NE(games.find("\n1. d4 d5 2. c4 "), std::string::npos) << games;
+  Result past = chesshpc(line + " start=3 --quiet");
+  EXPECT_EQ(past.code, 3);
+  EXPECT_EQ(past.err, "chesshpc selfplay: '" + book + "' has 2 lines: it cannot start at line 3\n");
+}

@@ -14,6 +14,18 @@
 
 namespace chesshpc {
 
+namespace {
+
+// A PGN line cut to its first plies, its text (its SAN moves, a space between) too.
+void cut_line(BookLine& line, int plies) {
+  line.moves.resize(size_t(plies));
+  size_t end = 0;
+  for (int i = 0; i < plies && end != std::string::npos; ++i) end = line.text.find(' ', end + (i > 0));
+  line.text = line.text.substr(0, plies == 0 ? 0 : end);
+}
+
+}  // namespace
+
 SelfplayBatch::SelfplayBatch(SelfplayRequest req) : req_(std::move(req)), store_(req_.out, req_) {}
 
 int SelfplayBatch::plan(const Ranks& ranks, std::ostream& err) {
@@ -21,11 +33,11 @@ int SelfplayBatch::plan(const Ranks& ranks, std::ostream& err) {
     try {
       book_ = read_book(req_.book, &req_.book_digest);
       if (size_t(req_.book_start) > book_.size())
-        throw BookError("'" + req_.book + "' has " + std::to_string(book_.size()) + " lines, fewer than --book-start " +
+        throw BookError("'" + req_.book + "' has " + std::to_string(book_.size()) + " lines: it cannot start at line " +
                         std::to_string(req_.book_start));
       book_.erase(book_.begin(), book_.begin() + (req_.book_start - 1));
       for (BookLine& line : book_)
-        if (req_.book_plies >= 0 && line.moves.size() > size_t(req_.book_plies)) line.moves.resize(req_.book_plies);
+        if (req_.book_plies >= 0 && line.moves.size() > size_t(req_.book_plies)) cut_line(line, req_.book_plies);
     } catch (const BookError& e) {
       if (ranks.root()) err << "chesshpc selfplay: " << e.what() << "\n";
       return EXIT_INPUT;

@@ -38,7 +38,7 @@ def main(argv):
         if args.html:
             title = args.title or "chesshpc report: " + ", ".join(os.path.basename(p) for p in args.files)
             plots = report.write_html(loaded, args.html, title)
-            print(f"chesshpc-report: wrote {args.html} ({plots} plots)", file=sys.stderr)
+            print(f"chesshpc-report: wrote {args.html} ({plots} plot{'' if plots == 1 else 's'})", file=sys.stderr)
     except ReportError as e:
         print(f"chesshpc-report: {e}", file=sys.stderr)
         return e.exit_code

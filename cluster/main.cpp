@@ -20,8 +20,11 @@
 #include "jobs/dataset/options.h"
 #include "jobs/dataset/run.h"
 #include "jobs/export/options.h"
+#include "jobs/export/pgn.h"
 #include "jobs/export/run.h"
 #include "jobs/io/options.h"
+#include "jobs/io/provenance.h"
+#include "jobs/io/publish.h"
 #include "jobs/io/version.h"
 #include "jobs/perft/dedup_job.h"
 #include "jobs/perft/options.h"
@@ -30,6 +33,7 @@
 #include "jobs/rules/options.h"
 #include "jobs/rules/run.h"
 #include "jobs/selfplay/batch_job.h"
+#include "jobs/selfplay/fastchess_args.h"
 #include "jobs/selfplay/options.h"
 #include "jobs/uci/server.h"
 #include "jobs/verify/options.h"
@@ -55,7 +59,7 @@ const char* USAGE =
     "  verify     check another engine's perft (UCI go perft or perftree) and drill down to the wrong move\n"
     "  perftree   the divide perftree reads: chesshpc perftree DEPTH FEN [MOVES]\n"
     "  bench      the benchmark suite into an HDF5 file; 'bench search': the search's node-count signature\n"
-    "run 'chesshpc COMMAND --help' for its options; 'chesshpc --version' for the build.\n";
+    "run 'chesshpc help COMMAND' (or 'chesshpc COMMAND --help') for its options; 'chesshpc --version' for the build.\n";
 
 using Args = std::vector<std::string>;
 
@@ -64,9 +68,11 @@ int perft_command(const Options& opt, const std::string& command_line) {
   // Positions keep the keys they were made with: switch before any FEN is read.
   if (req.verify_keys) chess::zobrist::init(chess::zobrist::VERIFY_SEED);
   if (checks_epd_suite(opt)) return run_epd(req, std::cout, std::cerr);
-  // Under mpirun or srun, or when asked for units, the run is a task farm over the ranks.
-  bool farm = req.split_depth != 0 || req.dedup_ply != 0 || launched_with_ranks();
-  if (!req.out.empty() && !farm) throw UsageError("--out goes with a run split into units: add --split-depth K");
+  // Under mpirun or srun, when asked for units, or for a result file (which holds units), the
+  // run is a task farm over the ranks; alone, split as deep as the default for its threads.
+  bool farm = req.split_depth != 0 || req.dedup_ply != 0 || launched_with_ranks() || !req.out.empty();
+  if (!req.out.empty() && req.detailed)
+    throw UsageError("--detailed runs in one process and writes no file; drop --out");
   if (req.dedup_ply) {
     DedupPerft job(req);
     return run_unit_job(job, std::cout, std::cerr);
@@ -90,9 +96,20 @@ int drawstats_command(const Options& opt, const std::string& command_line) {
   return run_drawstats(drawstats_request(opt, command_line), std::cout, std::cerr);
 }
 
+// --pgn-out: rank 0 writes the batch's games as export writes them, once the batch is done.
 int selfplay_command(const Options& opt, const std::string& command_line) {
   SelfplayBatch job(selfplay_request(opt, command_line));
-  return run_unit_job(job, std::cout, std::cerr);
+  const int code = run_unit_job(job, std::cout, std::cerr);
+  const std::string& pgn = opt.get("pgn-out", "");
+  if (code != EXIT_OK || pgn.empty() || launch_rank() != 0) return code;
+  PublishedFile file(pgn);
+  const int written = write_pgn({job.kept_games(), job.started(), host_name()}, file.stream(), std::cerr);
+  if (written != EXIT_OK) return written;
+  if (std::string why = file.commit(); !why.empty()) {
+    std::cerr << "chesshpc selfplay: cannot write '" << pgn << "': " << why << "\n";
+    return EXIT_IO;
+  }
+  return EXIT_OK;
 }
 
 int export_command(const Options& opt, const std::string&) {
@@ -140,12 +157,15 @@ const CommandOptions UCI_OPTIONS = command_options("uci", {},
                                                    "'go perft D' prints the divide as Stockfish does\n");
 
 // A command: its options, parsed (and --help answered) before run is called with them.
-// own, when set, picks the table the arguments are parsed with again (bench's kinds).
+// own, when set, picks the table the arguments are parsed with again (bench's kinds);
+// translate, when set, turns another tool's options into the command's first (selfplay's
+// fastchess and cutechess-cli lines).
 struct Command {
   std::string_view name;
   const CommandOptions& options;
   int (*run)(const Options& opt, const std::string& command_line);
   const CommandOptions& (*own)(const Options& any) = nullptr;
+  Args (*translate)(const Args& args) = nullptr;
 };
 
 const Command COMMANDS[] = {
@@ -154,7 +174,7 @@ const Command COMMANDS[] = {
     {"uci", UCI_OPTIONS, uci_command},
     {"bench", BENCH_OPTIONS, bench_command, bench_options},
     {"drawstats", DRAWSTATS_OPTIONS, drawstats_command},
-    {"selfplay", SELFPLAY_OPTIONS, selfplay_command},
+    {"selfplay", SELFPLAY_OPTIONS, selfplay_command, nullptr, fastchess_args},
     {"export", EXPORT_OPTIONS, export_command},
     {"convert", CONVERT_OPTIONS, convert_command},
     {"shuffle", SHUFFLE_OPTIONS, shuffle_command},
@@ -200,9 +220,10 @@ int usage_exit(const std::string& message) {
 // Runs a known command. Errors of the arguments are said here, each in one line: bad
 // usage (exit 2, with where the command's options are listed), a file that cannot be
 // written (exit 4), memory that ran out (exit 2: the run asked for more than there is).
-int run_command(const Command& c, const Args& args, const std::string& command_line) {
+int run_command(const Command& c, const Args& given, const std::string& command_line) {
   const CommandOptions* own = &c.options;
   try {
+    const Args args = c.translate ? c.translate(given) : given;
     Options opt = c.options.parse(args);
     if (c.own) own = &c.own(opt);
     if (own != &c.options) opt = own->parse(args);
@@ -224,8 +245,31 @@ int run_command(const Command& c, const Args& args, const std::string& command_l
   }
 }
 
+const Command* find_command(std::string_view name) {
+  for (const Command& c : COMMANDS)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+// An unknown command, with the closest known one when it looks like a typo.
+int unknown_command(const std::string& command) {
+  std::vector<std::string_view> names;
+  for (const Command& c : COMMANDS) names.push_back(c.name);
+  const std::string near = closest_name(command, names);
+  if (!near.empty())
+    return usage_exit("chesshpc: unknown command " + chess::quoted(command) + " (did you mean '" + near +
+                      "'?)\nrun 'chesshpc --help' for the commands\n");
+  return usage_exit("chesshpc: unknown command " + chess::quoted(command) + "\n" + USAGE);
+}
+
 int dispatch(int argc, char** argv) {
   Args args(argv + 1, argv + argc);
+  // "chesshpc help perft" is "chesshpc perft --help".
+  if (args.size() == 2 && args[0] == "help") {
+    const Command* c = find_command(args[1]);
+    if (!c) return unknown_command(args[1]);
+    args = {args[1], "--help"};
+  }
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     std::cout << USAGE;
     return args.empty() ? EXIT_USAGE : EXIT_OK;
@@ -236,9 +280,8 @@ int dispatch(int argc, char** argv) {
   }
   const std::string command = args[0];
   args.erase(args.begin());
-  for (const Command& c : COMMANDS)
-    if (c.name == command) return run_command(c, args, join_command_line(argc, argv));
-  return usage_exit("chesshpc: unknown command " + chess::quoted(command) + "\n" + USAGE);
+  if (const Command* c = find_command(command)) return run_command(*c, args, join_command_line(argc, argv));
+  return unknown_command(command);
 }
 
 }  // namespace

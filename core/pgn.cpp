@@ -292,13 +292,7 @@ bool GameReader::read_token() {
     ended_ = true;
     return true;
   }
-  size_t digits = 0;
-  while (digits < t.size() && is_digit(t[digits])) ++digits;
-  if (digits == t.size()) return true;  // a move number without its period
-  if (digits && t[digits] == '.') {
-    size_t move = t.find_first_not_of('.', digits);
-    t = move == std::string_view::npos ? std::string_view() : t.substr(move);
-  }
+  t = without_move_number(t);
   if (t.empty() || is_glyph(t) || depth_) return true;
   return read_move(t, line);
 }
@@ -497,6 +491,28 @@ std::string write_pgn(const PgnGame& game) {
   out += line;
   out += "\n\n";
   return out;
+}
+
+std::string_view without_move_number(std::string_view t) {
+  size_t digits = 0;
+  while (digits < t.size() && is_digit(t[digits])) ++digits;
+  if (digits == t.size()) return {};  // a move number without its period
+  if (digits && t[digits] == '.') {
+    size_t move = t.find_first_not_of('.', digits);
+    t = move == std::string_view::npos ? std::string_view() : t.substr(move);
+  }
+  return t;
+}
+
+std::vector<std::string> move_list(std::string_view text) {
+  std::vector<std::string> moves;
+  for (size_t a = text.find_first_not_of(" \t\r\n"); a != std::string_view::npos;
+       a = text.find_first_not_of(" \t\r\n", a)) {
+    const size_t b = std::min(text.find_first_of(" \t\r\n", a), text.size());
+    if (std::string_view move = without_move_number(text.substr(a, b - a)); !move.empty()) moves.emplace_back(move);
+    a = b;
+  }
+  return moves;
 }
 
 }  // namespace chess

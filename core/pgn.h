@@ -87,6 +87,15 @@ PgnPart split_pgn_part(std::string_view text, int first_line, bool line_start, b
 // their capacity).
 bool parse_pgn_game(const PgnChunk& chunk, PgnGame& game, PgnError& error);
 
+// A movetext token without its move number, as the PGN reader takes it: "12.Nf3" and
+// "12...Nf6" are "Nf3" and "Nf6", a move number alone ("12.", "12...", "12") is "".
+std::string_view without_move_number(std::string_view token);
+
+// The moves of a line as every command's --moves reads it, the PGN reader's way: words
+// separated by blanks, move numbers dropped ("1. e4 e5", "1.e4 e5" and "e4 e5" are the
+// same two moves), each move left for the position to read (SAN or UCI).
+std::vector<std::string> move_list(std::string_view text);
+
 // The game as PGN: the seven-tag roster first (Event, Site, Date, Round, White, Black,
 // Result; "?" where missing, except Date "????.??.??" and Result the game's result, as
 // the PGN standard writes them), then SetUp "1" and FEN when the start is not the

@@ -881,7 +881,7 @@ TEST(Cli, EveryCommandAnswersHelpAndDashH) {
 // options are (the kind's, for bench search).
 TEST(Cli, UsageErrorPointsToTheCommandsHelp) {
   const std::pair<std::string, std::string> cases[] = {
-      {"perft --depht 3", usage_error("unknown option --depht for 'perft'", "perft")},
+      {"perft --depht 3", usage_error("unknown option --depht for 'perft' (did you mean --depth?)", "perft")},
       {"selfplay --games", usage_error("--games needs a value (N)", "selfplay")},
       {"uci --hash 16", usage_error("unknown option --hash for 'uci'", "uci")},
       {"bench search --suite quick", usage_error("unknown option --suite for 'bench search'", "bench search")},
@@ -908,7 +908,7 @@ TEST(Cli, DrawstatsStreamsACorpusManyBlocksLongFromAPipe) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("\"pgn\": \"-\""), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"games\": 20000, \"skipped\": 0, \"plies\": 80000,"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\"checkmate\": {\"held_in\": 20000, \"ended\": 20000,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"checkmate\": {\"fired\": 20000, \"ended\": 20000,"), std::string::npos) << r.out;
   EXPECT_EQ(r.err, "");
 }
 
@@ -1384,4 +1384,261 @@ TEST(Cli, ResumeOfTheOtherPerftFileSaysWhatItIs) {
   Result same = chesshpc("perft --depth 4 --dedup-ply 2 --threads 1 --quiet --resume --out " + dedup);
   EXPECT_EQ(same.code, 0) << same.err;
   EXPECT_NE(same.out.find("nodes 197281 "), std::string::npos) << same.out;
+}
+
+// ---- other tools' command lines and the hints of mistakes ---------------------------------
+
+namespace {
+
+// The PGN tags named `tag`, in order.
+std::vector<std::string> pgn_tags(const std::string& pgn, const std::string& tag) {
+  std::vector<std::string> values;
+  const std::regex line("\\[" + tag + " \"([^\"]*)\"\\]");
+  for (std::sregex_iterator it(pgn.begin(), pgn.end(), line), end; it != end; ++it) values.push_back((*it)[1]);
+  return values;
+}
+
+}  // namespace
+
+// fastchess's first man-page example (binary name aside; Stockfish at a node limit for
+// time, which searches the same tree every time): its PGN names the players by name=
+// and ends each game with its tag's result, and the summary gives fastchess's lines,
+// whose counts are those of the PGN's results, by the first engine.
+TEST(Cli, FastchessLineFromItsManPageRuns) {
+  const std::string dir = test_dir();
+  const std::string book = write_file("fastchess_book.epd",
+                                      "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
+                                      "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n");
+  const std::string pgn = dir + "sprt.pgn";
+  Result r = chesshpc(
+      "selfplay -engine cmd=/usr/games/stockfish name=Engine1 -engine cmd=/usr/games/stockfish "
+      "name=Engine2 -openings file=" +
+      book + " format=epd order=random -each nodes=500 option.Hash=16 option.Threads=1 -rounds 2 " +
+      "-repeat -concurrency 2 -pgnout notation=san nodes=true file=" + pgn + " --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string games = read_all(pgn);
+  EXPECT_EQ(pgn_tags(games, "White"), (std::vector<std::string>{"Engine1", "Engine2", "Engine1", "Engine2"}));
+  EXPECT_EQ(pgn_tags(games, "Black"), (std::vector<std::string>{"Engine2", "Engine1", "Engine2", "Engine1"}));
+  const std::vector<std::string> results = pgn_tags(games, "Result");
+  ASSERT_EQ(results.size(), 4u);
+  // Each game's movetext ends with its tag's result; Engine1's points game by game.
+  std::vector<double> points;
+  size_t at = 0;
+  for (const std::string& result : results) {
+    at = games.find("\n\n", games.find("[Result \"" + result + "\"]", at));
+    const size_t end = games.find("\n\n", at + 2);
+    const std::string text = games.substr(at, end - at);
+    EXPECT_EQ(text.substr(text.size() - result.size()), result) << text;
+    const double white = result == "1-0" ? 1 : result == "0-1" ? 0 : 0.5;
+    points.push_back(points.size() % 2 ? 1 - white : white);
+    at = end;
+  }
+  int wins = 0, draws = 0, losses = 0;
+  std::array<int, 5> ptnml{};
+  for (size_t i = 0; i < 4; ++i) (points[i] == 1 ? wins : points[i] == 0 ? losses : draws)++;
+  for (size_t i = 0; i < 4; i += 2) ++ptnml[size_t(2 * (points[i] + points[i + 1]))];
+  char counts[160];
+  std::snprintf(counts, sizeof counts, "\nGames: 4, Wins: %d, Losses: %d, Draws: %d, Points: %.1f (%.2f %%)\n", wins,
+                losses, draws, wins + 0.5 * draws, (wins + 0.5 * draws) / 4 * 100);
+  EXPECT_NE(r.out.find(counts), std::string::npos) << r.out;
+  std::snprintf(counts, sizeof counts, "\nPtnml(0-2): [%d, %d, %d, %d, %d], WL/DD Ratio: ", ptnml[0], ptnml[1],
+                ptnml[2], ptnml[3], ptnml[4]);
+  EXPECT_NE(r.out.find(counts), std::string::npos) << r.out;
+  const std::regex summary(
+      "\n-{50}\nResults of Engine1 vs Engine2 \\(500 nodes, 1t, 16MB, fastchess_book\\.epd\\):\n"
+      "Elo: -?[0-9.naif]+ \\+/- -?[0-9.naif]+, nElo: -?[0-9.naif]+ \\+/- -?[0-9.naif]+\n"
+      "LOS: -?[0-9.naif]+ %, DrawRatio: [0-9.]+ %, PairsRatio: -?[0-9.naif]+\n"
+      "Games: .*\nPtnml\\(0-2\\): .*\n-{50}\n$");
+  EXPECT_TRUE(std::regex_search(r.out, summary)) << r.out;
+}
+
+// cutechess-cli's forms: proto=uci, st= in seconds, -games 2 with -rounds, -pgnout FILE.
+TEST(Cli, CutechessLineRuns) {
+  const std::string dir = test_dir();
+  Result r = chesshpc(
+      "selfplay -engine cmd=chesshpc name=A -engine cmd=/usr/games/stockfish proto=uci name=B "
+      "-each st=0.01 -rounds 1 -games 2 -draw movenumber=40 movecount=8 score=10 -resign movecount=3 "
+      "score=900 -maxmoves 60 -recover -srand 7 -pgnout " +
+      dir + "c.pgn min --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(pgn_tags(read_all(dir + "c.pgn"), "White"), (std::vector<std::string>{"A", "B"}));
+  EXPECT_NE(r.out.find("\nResults of A vs B (0.01/move, 1t - NULL, 2MB - NULL):\n"), std::string::npos) << r.out;
+}
+
+// What either tool's user writes wrong is said as they wrote it: a key as key=, an option
+// with one dash, the closest known one offered.
+TEST(Cli, FastchessMistakesAreNamedAsWritten) {
+  const std::string engines = "selfplay -rounds 1 -engine cmd=chesshpc name=A -engine cmd=chesshpc name=B ";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"-each nodes=abc", "chesshpc: nodes= must be a whole number from 1 to 2000000000, not 'abc'"},
+      {"-each nodez=5", "chesshpc: unknown key nodez= for 'selfplay --engine' (did you mean nodes=?)"},
+      {"-each nodes=5 proto=xboard", "chesshpc: --engine proto= takes uci, not 'xboard'"},
+      {"-each tc=40/1",
+       "chesshpc: tc= '40/1': moves per time period (MOVES/TIME) are not supported; give "
+       "BASE+INC in seconds, e.g. 60+0.6"},
+      {"-each st=x", "chesshpc: st= must be a number from 0.001 to 86400, not 'x'"},
+      {"-each nodes=5 -draw score=0", "chesshpc: -draw score= must be a whole number from 1 to 100000, not '0'"},
+      {"-each nodes=5 -draw movecont=3 score=5",
+       "chesshpc: unknown key movecont= for '-draw' (did you mean movecount=?)"},
+      {"-each nodes=5 -concurrenc 2",
+       "chesshpc: unknown option -concurrenc for 'selfplay' (did you mean -concurrency?)"},
+      {"-each nodes=5 -games 3",
+       "chesshpc: -games takes 2 (or -repeat): chesshpc plays each opening twice, colours "
+       "swapped"},
+      {"-each nodes=5 -sprt elo0=0 elo1=5 model=bayesian",
+       "chesshpc: --sprt model= takes normalized or logistic, not 'bayesian'"},
+      {"-each nodes=5 tc=1+0",
+       "chesshpc: --engine takes one of nodes=, depth= (plies=), movetime=, st= or tc= (each "
+       "side has one limit per move)"},
+  };
+  for (const auto& [args, message] : cases) {
+    Result r = chesshpc(engines + args + " --quiet");
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_EQ(first_line(r.err), message) << args;
+    EXPECT_EQ(r.out, "") << args;
+  }
+}
+
+// `chesshpc help CMD` is CMD's --help; a mistyped command or option is offered the
+// closest one in one line (exit 2); an unquoted FEN is told to be quoted.
+TEST(Cli, HelpOfACommandAndDidYouMean) {
+  Result help = chesshpc("help perft");
+  EXPECT_EQ(help.code, 0);
+  EXPECT_EQ(help.out, chesshpc("perft --help").out);
+  EXPECT_EQ(help.out.rfind("usage: chesshpc perft", 0), 0u) << help.out;
+  Result typo = chesshpc("pertf --depth 3");
+  EXPECT_EQ(typo.code, 2);
+  EXPECT_EQ(typo.err,
+            "chesshpc: unknown command 'pertf' (did you mean 'perft'?)\nrun 'chesshpc --help' for the "
+            "commands\n");
+  EXPECT_EQ(chesshpc("help pertf").err, typo.err);
+  Result option = chesshpc("perft --dpeth 3");
+  EXPECT_EQ(option.code, 2);
+  EXPECT_EQ(first_line(option.err), "chesshpc: unknown option --dpeth for 'perft' (did you mean --depth?)");
+  Result far = chesshpc("perft --zzzzzz 3");
+  EXPECT_EQ(first_line(far.err), "chesshpc: unknown option --zzzzzz for 'perft'");
+  Result fen = chesshpc("perft --depth 1 --fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+  EXPECT_EQ(fen.code, 2);
+  EXPECT_EQ(first_line(fen.err),
+            "chesshpc: unexpected argument 'w' for 'perft' (a FEN is one argument: put it in quotes, e.g. --fen "
+            "\"8/8/8/8/8/8/8/K1k5 w - - 0 1\")");
+}
+
+// One reader of --moves for rules, perft and verify, the PGN reader's: move numbers with or
+// without a space ("1. e4", "1.e4", "2...Nf6"), SAN and UCI alike.
+TEST(Cli, MovesReadAsThePgnReaderReadsThem) {
+  const std::string start = "'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'";
+  const std::string after = "perft 2 of rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\n";
+  for (const char* moves : {"1. e4 e5 2. Nf3", "1.e4 e5 2.Nf3", "1.e4 1...e5 2.g1f3", "e2e4 e7e5 g1f3"}) {
+    Result perft = chesshpc("perft --depth 2 --moves '" + std::string(moves) + "'");
+    EXPECT_EQ(perft.code, 0) << moves << perft.err;
+    EXPECT_EQ(perft.out.substr(0, perft.out.find('\n') + 1), after) << moves;
+    EXPECT_NE(perft.out.find("\nnodes 779 in "), std::string::npos) << perft.out;
+    Result rules = chesshpc("rules --json --moves '" + std::string(moves) + "'");
+    EXPECT_EQ(rules.code, 0) << moves << rules.err;
+    EXPECT_NE(rules.out.find("\"plies\": 3"), std::string::npos) << rules.out;
+    Result verify = chesshpc("verify --engine '" + std::string(CHESSHPC_BIN) + " uci' --depth 2 --fen " + start +
+                             " --moves '" + moves + "'");
+    EXPECT_EQ(verify.code, 0) << moves << verify.err;
+    EXPECT_NE(verify.out.find(" 779 nodes, 0 faults"), std::string::npos) << verify.out;
+  }
+}
+
+// Several selfplay files into one output, as their exports one after the other; a line
+// of progress after each (none with --quiet); a bad file among them leaves no output.
+TEST(Cli, ExportOfManyFilesIsTheirExportsInTurn) {
+  const std::string dir = test_dir(), a = dir + "a.h5", b = dir + "b.h5";
+  ASSERT_EQ(chesshpc("selfplay --games 2 --nodes 100 --seed 3 --threads 1 --quiet --out " + a).code, 0);
+  ASSERT_EQ(chesshpc("selfplay --games 4 --nodes 100 --seed 4 --threads 1 --quiet --out " + b).code, 0);
+  for (const char* format : {"epd", "pgn"}) {
+    const std::string f = std::string("export --format ") + format + " ";
+    Result both = chesshpc(f + a + " " + b + " --out " + dir + "both." + format);
+    ASSERT_EQ(both.code, 0) << both.err;
+    EXPECT_EQ(read_all(dir + "both." + format), chesshpc(f + a + " --quiet").out + chesshpc(f + b + " --quiet").out)
+        << format;
+    EXPECT_EQ(both.err.rfind("export: 1/2 files, ", 0), 0u) << both.err;
+    EXPECT_NE(both.err.find("\nexport: 2/2 files, "), std::string::npos) << both.err;
+    Result quiet = chesshpc(f + a + " " + b + " --quiet");
+    EXPECT_EQ(quiet.err.find("/2 files, "), std::string::npos) << quiet.err;
+  }
+  Result bad = chesshpc("export --format epd " + a + " " + dir + "none.h5 --out " + dir + "bad.epd");
+  EXPECT_EQ(bad.code, 4);
+  EXPECT_EQ(bad.err, "chesshpc export: cannot read '" + dir + "none.h5': No such file or directory\n");
+  EXPECT_FALSE(exists(dir + "bad.epd"));
+  const std::string help = chesshpc("export --help").out;
+  EXPECT_NE(help.find("\n  --out FILE "), std::string::npos) << help;
+  EXPECT_EQ(help.find("--out FILE.h5"), std::string::npos) << help;
+}
+
+// perft --out splits the run into units by itself; --detailed, which runs in one
+// process, is refused with it.
+TEST(Cli, PerftOutWithoutSplitDepth) {
+  const std::string dir = test_dir();
+  Result r = chesshpc("perft --depth 3 --threads 1 --quiet --out " + dir + "p.h5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("8902"), std::string::npos) << r.out;
+  EXPECT_TRUE(exists(dir + "p.h5"));
+  Result detailed = chesshpc("perft --depth 3 --detailed --out " + dir + "d.h5");
+  EXPECT_EQ(detailed.code, 2);
+  EXPECT_EQ(first_line(detailed.err), "chesshpc: --detailed runs in one process and writes no file; drop --out");
+  // An EPD suite's --out was dropped unsaid; it is refused until a suite has a file.
+  const std::string epd = write_file("out_suite.epd", "8/8/8/8/8/8/8/K1k5 w - - 0 1 ;D1 3\n");
+  Result suite = chesshpc("perft --epd " + epd + " --out " + dir + "e.h5");
+  EXPECT_EQ(suite.code, 2);
+  EXPECT_EQ(first_line(suite.err),
+            "chesshpc: --epd writes no result file: its checks are printed (--json: one object per count checked)");
+  EXPECT_FALSE(exists(dir + "e.h5"));
+}
+
+// A second bench writes bench-2.h5, said on stderr, and keeps bench.h5; the table marks
+// ratios over Stockfish runs under a second "(short)", as the report does.
+TEST(Cli, BenchWritesAFreshNameAndMarksShortRatios) {
+  const std::string dir = test_dir(), in_dir = "cd " + dir + " && ";
+  Result first = chesshpc("bench --suite quick --repeats 1 --quiet", in_dir);
+  ASSERT_EQ(first.code, 0) << first.err;
+  EXPECT_NE(first.out.find(" (short)\n"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("\n(short): 5 of 5 ratios: Stockfish ran under 1 s there, so the ratio measures its UCI "
+                           "round trip more than its move generation\n"),
+            std::string::npos)
+      << first.out;
+  Result second = chesshpc("bench --suite quick --repeats 1 --quiet --stockfish none", in_dir);
+  ASSERT_EQ(second.code, 0) << second.err;
+  EXPECT_EQ(second.err, "chesshpc bench: 'bench.h5' exists: writing 'bench-2.h5'\n");
+  EXPECT_NE(second.out.find("\nwrote bench-2.h5: "), std::string::npos) << second.out;
+  EXPECT_TRUE(exists(dir + "bench.h5") && exists(dir + "bench-2.h5"));
+}
+
+// The games in which a rule's condition held are "fired" in drawstats' table, its JSON,
+// the HDF5 column and the report alike.
+TEST(Cli, DrawstatsNamesFiredAsTheFileDoes) {
+  const std::string pgn = write_file("fired.pgn", "[Event \"x\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n");
+  Result text = chesshpc("drawstats " + pgn + " --quiet");
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("\nrule                        fired      ended       q1   median       q3\n"
+                          "checkmate                       1          1        4        4        4\n"),
+            std::string::npos)
+      << text.out;
+  Result json = chesshpc("drawstats " + pgn + " --quiet --json");
+  EXPECT_NE(json.out.find("\"checkmate\": {\"fired\": 1, \"ended\": 1,"), std::string::npos) << json.out;
+}
+
+// -openings start=N plays from the book's line N on, plies=N cuts each PGN line to N
+// plies (the games' Opening tag says what was played); a start past the book is bad input.
+TEST(Cli, FastchessOpeningsStartAndPlies) {
+  const std::string dir = test_dir();
+  const std::string book = write_file("start_plies.pgn",
+                                      "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n"
+                                      "[Event \"b\"]\n\n1. d4 d5 2. c4 e6 *\n");
+  const std::string line =
+      "selfplay -engine cmd=chesshpc name=A -engine cmd=chesshpc name=B -each nodes=50 "
+      "-rounds 1 -openings format=pgn file=" +
+      book;
+  Result r = chesshpc(line + " plies=3 start=2 -pgnout file=" + dir + "o.pgn --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string games = read_all(dir + "o.pgn");
+  EXPECT_EQ(pgn_tags(games, "Opening"), (std::vector<std::string>{"d4 d5 c4", "d4 d5 c4"}));
+  EXPECT_NE(games.find("\n1. d4 d5 2. c4 "), std::string::npos) << games;
+  Result past = chesshpc(line + " start=3 --quiet");
+  EXPECT_EQ(past.code, 3);
+  EXPECT_EQ(past.err, "chesshpc selfplay: '" + book + "' has 2 lines: it cannot start at line 3\n");
 }

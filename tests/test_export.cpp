@@ -36,7 +36,7 @@ std::string read_bytes(const std::string& path) {
 // Exports path as format with filters into path.format; the exit code and stderr.
 std::pair<int, std::string> export_to(const std::string& path, const char* format, ExportFilters filters = {},
                                       size_t batch_rows = size_t(1) << 18) {
-  ExportRequest req{path, find_format(format), path + "." + format, filters, batch_rows};
+  ExportRequest req{{path}, find_format(format), path + "." + format, filters, batch_rows};
   std::ostringstream out, err;
   int code = run_export(req, out, err);
   return {code, err.str()};
@@ -490,7 +490,7 @@ TEST(ExportFile, BatchesOfRowsWriteTheBytesOfOneBatch) {
       std::string bytes[3], said[3];
       const size_t batches[3] = {size_t(1) << 18, 64, 1000};
       for (int k = 0; k < 3; ++k) {
-        ExportRequest req{path, find_format(format), path + ".out", {}};
+        ExportRequest req{{path}, find_format(format), path + ".out", {}};
         req.filters.dedup = dedup, req.batch_rows = batches[k];
         std::ostringstream out, err;
         ASSERT_EQ(run_export(req, out, err), 0) << err.str();
@@ -541,7 +541,7 @@ TEST(ExportFile, FixedLengthTextRoundTripsAndRefusesLongerText) {
 // An --out that cannot be written: exit 4, one line, and no file left behind.
 TEST(ExportErrors, UnwritableOutIsExit4AndLeavesNothing) {
   const std::string path = make_dataset("unwritable.h5");
-  ExportRequest req{path, find_format("bin"), testing::TempDir() + "no_such_dir/x.bin", {}};
+  ExportRequest req{{path}, find_format("bin"), testing::TempDir() + "no_such_dir/x.bin", {}};
   std::ostringstream out, err;
   EXPECT_EQ(run_export(req, out, err), 4);
   EXPECT_EQ(err.str(), "chesshpc export: cannot write '" + req.out + "': No such file or directory\n");

@@ -72,8 +72,9 @@ std::vector<std::string> names(const std::vector<OptionSpec>& table) {
 // --- The parser ---
 
 TEST(OptionParser, UnknownOptionIsNamedWithTheCommand) {
-  EXPECT_EQ(parse_error({"--dpeth", "3"}), "unknown option --dpeth for 'test'");
-  EXPECT_EQ(parse_error({"--dpeth=3"}), "unknown option --dpeth for 'test'");
+  // The closest option is offered when one is a typo away (a swap of two letters is one).
+  EXPECT_EQ(parse_error({"--dpeth", "3"}), "unknown option --dpeth for 'test' (did you mean --depth?)");
+  EXPECT_EQ(parse_error({"--dpeth=3"}), "unknown option --dpeth for 'test' (did you mean --depth?)");
 }
 
 TEST(OptionParser, MissingValueNamesTheValue) {
@@ -513,10 +514,10 @@ TEST(SelfplayOptions, EnginesPerSideAndSprt) {
             "--engine replaces --white and --black: give one or the other");
   EXPECT_EQ(
       usage_error([] { selfplay(words("--games 2 --engine cmd=chesshpc nodes=1 depth=2 --engine cmd=chesshpc")); }),
-      "--engine takes one of nodes=, depth=, movetime= or tc=");
-  EXPECT_EQ(
-      usage_error([] { selfplay(words("--games 2 --engine cmd=stockfish nodes=1 --engine cmd=chesshpc nodes=1")); }),
-      "--engine cmd= must be chesshpc or uci:COMMAND, not 'stockfish'");
+      "--engine takes one of nodes=, depth= (plies=), movetime=, st= or tc= (each side has one limit per move)");
+  // A command without uci: is an engine, as fastchess's cmd= names it.
+  EXPECT_EQ(selfplay(words("--games 2 --engine cmd=stockfish nodes=1 --engine cmd=chesshpc nodes=1")).first.command,
+            "stockfish");
 }
 
 TEST(SelfplayOptions, EveryGroup) {
@@ -623,8 +624,14 @@ std::string export_error(const Args& args, bool terminal = false) {
 TEST(ExportOptions, FormatFileAndFilters) {
   ExportRequest r = export_req({"--format", "bin", "s.h5", "--skip-plies", "8", "--skip-book", "--skip-in-check",
                                 "--skip-capture", "--skip-mate", "--max-score", "3000", "--dedup"});
-  EXPECT_EQ(r.path, "s.h5");
+  EXPECT_EQ(r.paths, std::vector<std::string>{"s.h5"});
   EXPECT_EQ(r.format->name, "bin");
+  // Several files, one output; --quiet and --progress as every long run has them.
+  ExportRequest many = export_req({"--format", "epd", "a.h5", "b.h5", "c.h5", "--quiet", "--progress", "2"});
+  EXPECT_EQ(many.paths, (std::vector<std::string>{"a.h5", "b.h5", "c.h5"}));
+  EXPECT_TRUE(many.quiet);
+  EXPECT_EQ(many.progress_interval, 2);
+  EXPECT_EQ(export_req({"--pgn", "a.h5", "b.h5"}).paths, (std::vector<std::string>{"a.h5", "b.h5"}));
   EXPECT_EQ(r.out, "");
   const ExportFilters& f = r.filters;
   EXPECT_EQ(f.skip_plies, 8);
@@ -632,7 +639,7 @@ TEST(ExportOptions, FormatFileAndFilters) {
   EXPECT_EQ(f.max_score, 3000);
   EXPECT_FALSE(export_req({"--format", "plain", "s.h5"}).filters.any());
   ExportRequest pgn = export_req({"--pgn", "s.h5"});
-  EXPECT_EQ(pgn.path, "s.h5");
+  EXPECT_EQ(pgn.paths, std::vector<std::string>{"s.h5"});
   EXPECT_EQ(pgn.format->name, "pgn");
   // Text formats go to a terminal; binary ones to a file or a pipe.
   EXPECT_EQ(export_req({"--format", "bullet-text", "s.h5"}, true).format->name, "bullet-text");
@@ -651,7 +658,8 @@ TEST(ExportOptions, BadUsageOneLineEach) {
   EXPECT_EQ(export_error({"--format", "plain", "--pgn", "s.h5"}), "--pgn is --format pgn: give one format");
   EXPECT_EQ(export_error({"--format", "plain", "s.h5", "--max-score", "-1"}),
             "--max-score must be a whole number from 0 to 32000, not '-1'");
-  EXPECT_EQ(usage_error([] { EXPORT_OPTIONS.parse({"a.h5", "b.h5"}); }), "unexpected argument 'b.h5' for 'export'");
+  // Several files are one export (FormatFileAndFilters): a second is no stray argument.
+  EXPECT_EQ(usage_error([] { EXPORT_OPTIONS.parse({"a.h5", "b.h5"}); }), "");
 }
 
 // --- bench ---

@@ -525,7 +525,7 @@ TEST(SelfplayVariant, ExportWritesVariantFenAndCastlingInSan) {
   req.out = dir + "/s.h5";
   SelfplayStore(req.out, req).finish(t, "2026-01-01T00:00:00Z", 1, 1);
   std::ostringstream out, err;
-  ASSERT_EQ(run_export({req.out, find_format("pgn"), "", {}}, out, err), 0) << err.str();
+  ASSERT_EQ(run_export({{req.out}, find_format("pgn"), "", {}}, out, err), 0) << err.str();
   EXPECT_EQ(err.str(), "");
   EXPECT_EQ(out.str(), "[Event \"chesshpc selfplay\"]\n[Site \"" + host_name() +
                            "\"]\n[Date \"2026.01.01\"]\n[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n"

@@ -402,3 +402,42 @@ TEST(SprtSimulation, NormalizedErrorRatesAndLength) { check_error_rates(SprtSpec
 TEST(SprtSimulation, LogisticErrorRatesAndLength) {
   check_error_rates(SprtSpec{0, 40, 0.05, 0.05, EloModel::LOGISTIC});
 }
+
+// fastchess's figures and lines for 50 pairs [1, 10, 23, 14, 2] (5 of the 23 a win and a
+// loss): the values its EloPentanomial's formulas give, worked out apart (Python).
+TEST(Sprt, FastchessSummaryOfAMatch) {
+  MatchStats m;
+  m.wins = 31, m.draws = 44, m.losses = 25;
+  m.penta.counts = {1, 10, 23, 14, 2};
+  m.win_loss_pairs = 5;
+  const MatchElo e = match_elo(m.penta);
+  EXPECT_EQ(fixed2(e.elo) + " " + fixed2(e.elo_error) + " " + fixed2(e.nelo) + " " + fixed2(e.nelo_error),
+            "20.87 40.78 35.10 68.10");
+  EXPECT_EQ(fixed2(e.los * 100), "84.38");
+  MatchHeader h{"Engine1", "Engine2", "1000 nodes", "1t", "16MB", "book.epd"};
+  EXPECT_EQ(fastchess_summary(h, m, nullptr),
+            "--------------------------------------------------\n"
+            "Results of Engine1 vs Engine2 (1000 nodes, 1t, 16MB, book.epd):\n"
+            "Elo: 20.87 +/- 40.78, nElo: 35.10 +/- 68.10\n"
+            "LOS: 84.38 %, DrawRatio: 46.00 %, PairsRatio: 1.45\n"
+            "Games: 100, Wins: 31, Losses: 25, Draws: 44, Points: 53.0 (53.00 %)\n"
+            "Ptnml(0-2): [1, 10, 23, 14, 2], WL/DD Ratio: 0.28\n"
+            "--------------------------------------------------\n");
+  // With a test: fastchess's LLR line, the share of the bound it reached.
+  PairSequence sprt(SprtSpec{});
+  h.book = "";
+  const std::string s = fastchess_summary(h, m, &sprt);
+  EXPECT_NE(s.find("Results of Engine1 vs Engine2 (1000 nodes, 1t, 16MB):\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("\nLLR: 0.00 (0.0%) (-2.94, 2.94) [0.00, 5.00]\n"), std::string::npos) << s;
+}
+
+// W/D/L and the pairs from games' results: a pair of a win and a loss is told from two draws.
+TEST(Sprt, MatchStatsTellWinLossFromTwoDraws) {
+  // Pairs (0,1): first player wins both; (2,3): wins then loses; (4,5): two draws; 6 alone.
+  const MatchStats m = match_stats({0, 1, 2, 3, 4, 5, 6}, {"1-0", "0-1", "1-0", "1-0", "1/2-1/2", "1/2-1/2", "0-1"});
+  EXPECT_EQ(m.wins, 3u);
+  EXPECT_EQ(m.losses, 2u);
+  EXPECT_EQ(m.draws, 2u);
+  EXPECT_EQ(m.penta.counts, (std::array<uint64_t, 5>{0, 0, 2, 0, 1}));
+  EXPECT_EQ(m.win_loss_pairs, 1u);
+}

@@ -31,7 +31,7 @@ def stockfish_warning(ratios):
 
 def _headline(s):
     return (f"Suite {s['suite']} (version {s['suite_version']}) on {s['ranks']} x {s['threads']} (ranks x threads), "
-            f"{s['repeats']} repeats of each measurement, {fmt.seconds(s['seconds'])} in all.")
+            f"{fmt.plural(s['repeats'], 'repeat')} of each measurement, {fmt.seconds(s['seconds'])} in all.")
 
 
 def _machine(s):

@@ -5,6 +5,11 @@ def count(n):
     return "-" if n is None else f"{n:,}"
 
 
+def plural(n, one):
+    """A count and its noun, the noun in the plural unless n is 1: "1 plot", "3 repeats"."""
+    return f"{count(n)} {one}{'' if n == 1 else 's'}"
+
+
 def seconds(s):
     if s is None:
         return "-"

@@ -8,7 +8,7 @@ from .blocks import Paragraph, Table
 def rules_table(rules):
     rows = [[name, fmt.count(r["fired"]), fmt.count(r["ended"]), fmt.decimal(r["q1"]), fmt.decimal(r["median"]),
              fmt.decimal(r["q3"]), fmt.decimal(r["ended_median_ply"])] for name, r in rules.items()]
-    return Table(["rule", "fired in", "ended", "first fire q1", "median", "q3", "median end ply"], rows,
+    return Table(["rule", "fired", "ended", "first fire q1", "median", "q3", "median end ply"], rows,
                  {1, 2, 3, 4, 5, 6})
 
 

@@ -25,7 +25,7 @@ def summarise(f):
         "positions": attr_int(f, "positions", len(column(positions, "ply"))),
         "results": {key: int((result == r).sum()) for r, key in RESULTS.items()},
         "white_score": score([WHITE_POINTS[r] for r in result if r in WHITE_POINTS]),
-        "players": players(games),
+        "players": players(games, named(f)),
         "pairs": pairs(games),
         "sprt": sprt(f),
         "terminations": rule_stats.terminations(games),
@@ -39,14 +39,37 @@ def summarise(f):
     }
 
 
+def limits_text(nodes, depth, movetime, clock):
+    """A side's limits per move as text ("nodes 1000", "clock 10000+100 ms"); "" for none."""
+    limits = [f"{k} {v}" for k, v in (("nodes", nodes), ("depth", depth), ("movetime", movetime)) if v not in ("0", "")]
+    if clock not in ("0+0", ""):
+        limits.append(f"clock {clock} ms")
+    return ", ".join(limits)
+
+
+def player(field, batch_limits):
+    """One player of the identity ("uci:/usr/games/stockfish,Hash=16,name=A,limits=1000/0/0/0+0"):
+    its name (name=, else the player), the player and its limits (its own, else the batch's)."""
+    parts = field.split(",")
+    keys = dict(p.split("=", 1) for p in parts[1:] if "=" in p)
+    limits = batch_limits
+    if "limits" in keys:
+        nodes, depth, movetime, clock = (keys["limits"].split("/") + ["", "", "", ""])[:4]
+        limits = limits_text(nodes, depth, movetime, clock)
+    return {"name": keys.get("name", parts[0]), "player": parts[0], "limits": limits}
+
+
 def settings(f):
     """The batch's settings, from the root attribute 'identity' (key=value;key=value...)."""
     fields = dict(item.split("=", 1) for item in attr_text(f, "identity").split(";") if "=" in item)
-    limits = [f"{k} {fields[k]}" for k in ("nodes", "depth", "movetime") if fields.get(k, "0") not in ("0", "")]
-    if fields.get("clock", "0+0") != "0+0":
-        limits.append(f"clock {fields['clock']} ms")
+    batch = limits_text(fields.get("nodes", "0"), fields.get("depth", "0"), fields.get("movetime", "0"),
+                        fields.get("clock", "0+0"))
+    first, second = player(fields.get("first", ""), batch), player(fields.get("second", ""), batch)
+    # One text when both sides have the same limits, else each side's.
+    limits = first["limits"] if first["limits"] == second["limits"] else \
+        f"{first['name']}: {first['limits'] or 'no limit'}; {second['name']}: {second['limits'] or 'no limit'}"
     return {"ruleset": fields.get("ruleset", ""), "claims": fields.get("claims", ""),
-            "limits": ", ".join(limits), "first": fields.get("first", ""), "second": fields.get("second", ""),
+            "limits": limits, "first": first["name"], "second": second["name"],
             "seed": attr_int(f, "seed"), "identity": fields}
 
 
@@ -112,17 +135,31 @@ def most_likely(f, g):
     return [fi / (1 + x * gi) for fi, gi in zip(f, g)]
 
 
-def players(games):
+def players(games, names=frozenset()):
     """Per player's settings (as /games records them), games, wins, draws, losses and score:
     two engines or two settings in one batch, colours alternating."""
     tally = {}
-    for r, w, b in zip(column(games, "result").astype(str), column(games, "white_settings"),
-                       column(games, "black_settings")):
+    rows = zip(column(games, "result").astype(str), column(games, "white").astype(str),
+               column(games, "white_settings").astype(str), column(games, "black").astype(str),
+               column(games, "black_settings").astype(str))
+    for r, white, w, black, b in rows:
         if r in WHITE_POINTS:
-            tally.setdefault(str(w), []).append(WHITE_POINTS[r])
-            tally.setdefault(str(b), []).append(1.0 - WHITE_POINTS[r])
+            tally.setdefault(player_key(white, w, names), []).append(WHITE_POINTS[r])
+            tally.setdefault(player_key(black, b, names), []).append(1.0 - WHITE_POINTS[r])
     return {name: {"wins": points.count(1.0), "draws": points.count(0.5), "losses": points.count(0.0), **score(points)}
             for name, points in tally.items()}
+
+
+def named(f):
+    """The names the batch gave its players (--engine name=)."""
+    fields = dict(item.split("=", 1) for item in attr_text(f, "identity").split(";") if "=" in item)
+    return {k.split("=", 1)[1] for side in ("first", "second") for k in fields.get(side, "").split(",")[1:]
+            if k.startswith("name=")}
+
+
+def player_key(name, settings, names):
+    """A player's row: what it was asked, after its name when the batch named it."""
+    return f"{name} ({settings})" if name in names else settings
 
 
 PAIR_KINDS = ("LL", "LD", "DD+WL", "WD", "WW")  # the first player's points over the pair: 0, 0.5, 1, 1.5, 2

@@ -1,5 +1,8 @@
 #include "jobs/bench/options.h"
 
+#include <filesystem>
+#include <iostream>
+
 #include "core/quote.h"
 #include "core/search_tt.h"
 #include "jobs/bench/suite.h"
@@ -13,7 +16,7 @@ const CommandOptions BENCH_SUITE_OPTIONS = command_options(
         {"suite", "standard|quick", "the suite of measurements (default: standard; quick takes a second or two)"},
         threads_option("threads of the threaded benchmarks, per rank", "T"),
         {"repeats", "N", "repeats of each measurement; the summary has their median (default: 3)"},
-        out_option("the result file (default: bench.h5)"),
+        out_option("the result file (default: bench.h5, or bench-2.h5, bench-3.h5, ... when it exists)"),
         force_option(),
         {"stockfish", "PATH|none", "Stockfish to compare perft with (default: /usr/games/stockfish when it exists)"},
         reporting_options("print the machine and the summary as one JSON object"),
@@ -48,6 +51,25 @@ BenchKind bench_kind(const Options& any) {
   throw UsageError("bench takes a kind: suite (the default) or search, not " + chess::quoted(kind));
 }
 
+namespace {
+
+// The default file, or when it exists the first of NAME-2.h5, NAME-3.h5, ... that does
+// not, said on stderr (rank 0): a second bench run keeps the first's file.
+std::string fresh_name(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return path;
+  const std::string stem = path.substr(0, path.rfind(".h5"));
+  std::string name;
+  for (int n = 2;
+       std::filesystem::exists(std::filesystem::symlink_status(name = stem + "-" + std::to_string(n) + ".h5", ec));
+       ++n) {
+  }
+  if (launch_rank() == 0) std::cerr << "chesshpc bench: '" << path << "' exists: writing '" << name << "'\n";
+  return name;
+}
+
+}  // namespace
+
 BenchRequest bench_request(const Options& opt, const std::string& command_line) {
   BenchRequest req;
   req.suite = opt.get("suite", req.suite);
@@ -55,7 +77,7 @@ BenchRequest bench_request(const Options& opt, const std::string& command_line) 
     throw UsageError("--suite must be " + std::string(suite_names()) + ", not " + chess::quoted(req.suite));
   req.threads = read_threads(opt);
   req.repeats = opt.get_int("repeats", req.repeats, 1, 1000);
-  req.out = read_out(opt, req.out);
+  req.out = read_out(opt, opt.has("out") || opt.has("force") ? req.out : fresh_name(req.out));
   req.stockfish = opt.get("stockfish", "");
   if (opt.has("stockfish") && req.stockfish.empty()) throw UsageError("--stockfish takes a path or none");
   read_reporting(opt, req);

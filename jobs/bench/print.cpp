@@ -25,7 +25,8 @@ void print_table(const BenchRun& run, std::ostream& out) {
                 "threads", "ranks", "nodes", "median ms", "min ms", "max ms", "Mnps", "vs SF");
   out << line;
   for (const SummaryRow& s : run.summary) {
-    std::string ratio = std::isnan(s.stockfish_ratio) ? "" : format("%9.2f", s.stockfish_ratio);
+    std::string ratio =
+        std::isnan(s.stockfish_ratio) ? "" : format("%9.2f", s.stockfish_ratio) + (s.short_ratio() ? " (short)" : "");
     std::snprintf(line, sizeof line, "%-16s %-9s %5d %7d %5d %13llu %10.3f %10.3f %10.3f %9.1f %s\n",
                   s.benchmark.c_str(), s.set.c_str(), s.depth, s.threads, s.ranks, (unsigned long long)s.nodes,
                   s.median_seconds * 1e3, s.min_seconds * 1e3, s.max_seconds * 1e3, s.median_nodes_per_second / 1e6,
@@ -34,6 +35,12 @@ void print_table(const BenchRun& run, std::ostream& out) {
     text.erase(text.find_last_not_of(" \n") + 1);  // no trailing blanks where there is no ratio
     out << text << "\n";
   }
+  size_t short_ratios = 0, ratios = 0;
+  for (const SummaryRow& s : run.summary) ratios += !std::isnan(s.stockfish_ratio), short_ratios += s.short_ratio();
+  if (short_ratios)
+    out << "(short): " << short_ratios << " of " << ratios << " ratios: Stockfish ran under "
+        << format("%g", STOCKFISH_SHORT_SECONDS)
+        << " s there, so the ratio measures its UCI round trip more than its move generation\n";
 }
 
 void print_ratios(const BenchRun& run, std::ostream& out) {

@@ -20,7 +20,7 @@ SummaryRow summarize_one(const std::vector<const MeasurementRow*>& repeats) {
   s.min_seconds = *std::min_element(seconds.begin(), seconds.end());
   s.max_seconds = *std::max_element(seconds.begin(), seconds.end());
   s.median_nodes_per_second = median(nps);
-  s.stockfish_ratio = NAN;
+  s.stockfish_ratio = s.stockfish_seconds = NAN;
   return s;
 }
 
@@ -29,11 +29,14 @@ void add_stockfish_ratios(std::vector<SummaryRow>& summary) {
     if (s.benchmark != "perft") continue;
     for (const SummaryRow& sf : summary)
       if (sf.benchmark == "stockfish_perft" && sf.set == s.set && sf.depth == s.depth && sf.median_nodes_per_second > 0)
-        s.stockfish_ratio = s.median_nodes_per_second / sf.median_nodes_per_second;
+        s.stockfish_ratio = s.median_nodes_per_second / sf.median_nodes_per_second,
+        s.stockfish_seconds = sf.median_seconds;
   }
 }
 
 }  // namespace
+
+bool SummaryRow::short_ratio() const { return stockfish_seconds < STOCKFISH_SHORT_SECONDS; }
 
 double MeasurementRow::nodes_per_second() const { return seconds > 0 ? double(nodes) / seconds : 0; }
 

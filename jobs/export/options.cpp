@@ -8,12 +8,14 @@ namespace {
 
 std::vector<OptionSpec> format_options() {
   return {{"format", "FORMAT", "what to write (required; the formats are listed above)"},
-          {"pgn", "FILE.h5", "the same as --format pgn FILE.h5"}};
+          {"pgn", "FILE.h5", "the same as --format pgn FILE.h5 (more files after it)"}};
 }
 
 // The usage lines, then a line a format.
 std::string usage() {
-  std::string s = "usage: chesshpc export --format FORMAT FILE.h5 [--out FILE] [filters]\nformats:\n";
+  std::string s =
+      "usage: chesshpc export --format FORMAT FILE.h5 [FILE.h5 ...] [--out FILE] [filters]\n"
+      "several selfplay files are written one after the other into one output\nformats:\n";
   for (const Format& f : formats()) {
     std::string name = "  " + std::string(f.name);
     name.resize(15, ' ');
@@ -34,22 +36,27 @@ std::vector<OptionSpec> filter_options() {
 
 }  // namespace
 
-const CommandOptions EXPORT_OPTIONS = command_options("export",
-                                                      {
-                                                          format_options(),
-                                                          out_option("write to FILE instead of standard output"),
-                                                          force_option(),
-                                                          filter_options(),
-                                                      },
-                                                      usage(), 1);
+const CommandOptions EXPORT_OPTIONS =
+    command_options("export",
+                    {
+                        format_options(),
+                        OptionSpec{"out", "FILE", "write to FILE instead of standard output"},
+                        force_option(),
+                        filter_options(),
+                        OptionSpec{"quiet", "", "no progress on stderr"},
+                        {"progress", "SECONDS",
+                         "seconds between progress lines (default: 1 on a "
+                         "terminal, 10 otherwise); with several files, a line after each"},
+                    },
+                    usage(), 100000);
 
 ExportRequest export_request(const Options& opt, bool stdout_is_terminal) {
   ExportRequest req;
   const std::vector<std::string>& files = opt.positional();
   if (opt.has("pgn")) {
     if (opt.has("format") && opt.get("format", "") != "pgn") throw UsageError("--pgn is --format pgn: give one format");
-    if (!files.empty()) throw UsageError("--pgn names the file: give it once");
-    req.path = opt.get("pgn", "");
+    req.paths = {opt.get("pgn", "")};
+    req.paths.insert(req.paths.end(), files.begin(), files.end());
     req.format = find_format("pgn");
   } else {
     if (!opt.has("format")) throw UsageError("export needs --format " + format_names());
@@ -58,7 +65,7 @@ ExportRequest export_request(const Options& opt, bool stdout_is_terminal) {
     if (!req.format) throw UsageError("--format must be " + format_names() + ", not " + chess::quoted(name));
     if (files.empty())
       throw UsageError("export needs the selfplay file: chesshpc export --format " + name + " FILE.h5");
-    req.path = files[0];
+    req.paths = files;
   }
   ExportFilters& f = req.filters;
   f.skip_plies = opt.get_int("skip-plies", 0, 0, 100000);
@@ -70,6 +77,8 @@ ExportRequest export_request(const Options& opt, bool stdout_is_terminal) {
   f.dedup = opt.has("dedup");
   if (!req.format->make && f.any())
     throw UsageError("the filters choose positions: --format " + std::string(req.format->name) + " writes whole games");
+  req.quiet = opt.has("quiet");
+  req.progress_interval = opt.get_double("progress", 0, 0.001, 86400);
   req.out = read_out(opt);
   if (req.out.empty() && req.format->binary && stdout_is_terminal)
     throw UsageError("--format " + std::string(req.format->name) +

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "jobs/export/formats.h"
 
@@ -26,7 +27,9 @@ struct ExportFilters {
 };
 
 struct ExportRequest {
-  std::string path;  // the selfplay file
+  // The selfplay files, written one after the other into one output, as one file of
+  // their games in turn would be (--dedup over all of them).
+  std::vector<std::string> paths;
   const Format* format = nullptr;
   std::string out;  // "" for standard output
   ExportFilters filters;
@@ -34,6 +37,8 @@ struct ExportRequest {
   // columns, so that a dataset of any length exports in the memory of one batch. (Tests
   // make it small to check that batches join seamlessly.)
   size_t batch_rows = size_t(1) << 18;
+  bool quiet = false;            // no progress on stderr
+  double progress_interval = 0;  // seconds between progress lines; 0: Progress's default
 };
 
 }  // namespace chesshpc

@@ -15,6 +15,7 @@
 #include "jobs/export/pgn.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/job_common.h"
+#include "jobs/io/progress.h"
 #include "jobs/io/publish.h"
 #include "jobs/selfplay/file.h"
 
@@ -218,6 +219,9 @@ class PositionExport {
         writer_(format_.make()),
         seen_(req.filters.dedup ? rows : 0) {}
 
+  // Messages name rows of this file: its path first when there are several.
+  void set_file(const std::string& path) { where_ = req_.paths.size() > 1 ? "'" + path + "': " : ""; }
+
   // Writes the batch's rows, row i of it being /positions row first + i: EXIT_OK, or
   // EXIT_INPUT after saying why not.
   int add(const PositionColumns& p, size_t first) {
@@ -233,14 +237,14 @@ class PositionExport {
       ExportPosition e{chess::unpack_trusted(packed), chess::Move::none(), {}, p.move[i], score, Wdl(p.wdl[i])};
       if (format_.needs_fen) e.fen = fen_ = e.pos.fen();
       if (format_.standard_only && e.pos.is_chess960()) {
-        err_ << "chesshpc export: " << format_.name << " holds standard chess only, and " << row_name(first + i)
-             << " is a Chess960 position (plain, bullet and epd write Chess960)\n";
+        err_ << "chesshpc export: " << format_.name << " holds standard chess only, and " << where_
+             << row_name(first + i) << " is a Chess960 position (plain, bullet and epd write Chess960)\n";
         return EXIT_INPUT;
       }
       const std::optional<chess::Move> m = decode_move(e.pos, e.move_uci);
       if (!m) {
-        err_ << "chesshpc export: " << row_name(first + i) << ": " << positions_column<&PositionColumns::move>() << " "
-             << p.move[i] << " names no move of its position\n";
+        err_ << "chesshpc export: " << where_ << row_name(first + i) << ": "
+             << positions_column<&PositionColumns::move>() << " " << p.move[i] << " names no move of its position\n";
         return EXIT_INPUT;
       }
       e.move = *m;
@@ -268,67 +272,106 @@ class PositionExport {
   std::unique_ptr<PositionWriter> writer_;
   PositionSet seen_;
   size_t skipped_[SKIP_NB] = {}, written_ = 0;
-  std::string buffer_, fen_;
+  std::string buffer_, fen_, where_;
 };
 
-int export_positions(const ExportRequest& req, const h5::Group& file, Sink& sink, std::ostream& err) {
-  size_t rows = 0;
-  std::vector<std::string_view> unread;
-  try {
-    rows = selfplay_position_rows(file), unread = unread_columns(file);
-  } catch (const h5::Error& e) {
-    err << "chesshpc export: " << e.what() << "\n";
-    return EXIT_INPUT;
-  }
-  PositionExport out(req, rows, sink, err);
-  const size_t batch = std::max<size_t>(req.batch_rows, 1);
-  for (size_t first = 0; first < rows; first += batch) {
-    PositionColumns p;
+// The rows of every file, batch by batch, into one output.
+int export_positions(const ExportRequest& req, const std::vector<h5::Group>& files, Sink& sink, Progress& progress,
+                     std::ostream& err) {
+  std::vector<size_t> rows(files.size());
+  std::vector<std::vector<std::string_view>> unread(files.size());
+  for (size_t k = 0; k < files.size(); ++k) {
     try {
-      p = read_selfplay_positions(file, unread, {first, batch});
-      if (int code = check_rows(p, first, err); code != EXIT_OK) return code;
-      derive_filter_columns(p, first);
+      rows[k] = selfplay_position_rows(files[k]), unread[k] = unread_columns(files[k]);
     } catch (const h5::Error& e) {
       err << "chesshpc export: " << e.what() << "\n";
       return EXIT_INPUT;
     }
-    if (int code = out.add(p, first); code != EXIT_OK) return code;
   }
-  return out.finish(rows);
+  size_t all_rows = 0;
+  for (size_t n : rows) all_rows += n;
+  PositionExport out(req, all_rows, sink, err);
+  const size_t batch = std::max<size_t>(req.batch_rows, 1);
+  for (size_t k = 0; k < files.size(); ++k) {
+    out.set_file(req.paths[k]);
+    for (size_t first = 0; first < rows[k]; first += batch) {
+      PositionColumns p;
+      try {
+        p = read_selfplay_positions(files[k], unread[k], {first, batch});
+        if (int code = check_rows(p, first, err); code != EXIT_OK) return code;
+        derive_filter_columns(p, first);
+      } catch (const h5::Error& e) {
+        err << "chesshpc export: " << e.what() << "\n";
+        return EXIT_INPUT;
+      }
+      if (int code = out.add(p, first); code != EXIT_OK) return code;
+      progress.done(0, p.size());
+    }
+    progress.done(1, 0);
+    if (files.size() > 1) progress.report();
+  }
+  progress.finish();
+  return out.finish(all_rows);
 }
 
-}  // namespace
-
-int run_export(const ExportRequest& req, std::ostream& out, std::ostream& err) {
-  if (std::ifstream in(req.path); !unreadable_input(req.path, in).empty()) {
-    err << "chesshpc export: cannot read '" << req.path << "': " << unreadable_input(req.path, in) << "\n";
+// Opens a selfplay file for reading, or says why not: EXIT_OK, EXIT_IO (unreadable) or
+// EXIT_INPUT (not a selfplay file).
+int open_selfplay(const std::string& path, h5::Group& f, std::ostream& err) {
+  if (std::ifstream in(path); !unreadable_input(path, in).empty()) {
+    err << "chesshpc export: cannot read '" << path << "': " << unreadable_input(path, in) << "\n";
     return EXIT_IO;
   }
-  h5::Group f;
-  SelfplayFileData data;
   try {
-    f = h5::open_read(req.path);
+    f = h5::open_read(path);
     if (!h5::is_job(f, SELFPLAY_JOB)) {
-      err << "chesshpc export: '" << req.path << "' is not a chesshpc selfplay file\n";
+      err << "chesshpc export: '" << path << "' is not a chesshpc selfplay file\n";
       return EXIT_INPUT;
-    }
-    if (!req.format->make) {
-      data.tables = read_selfplay_tables(f);
-      if (int code = check_rows(data.tables.positions, 0, err); code != EXIT_OK) return code;
-      data.started = h5::read_attr(f, h5::STARTED);
-      data.host = h5::read_attr(f, h5::HOST);
     }
   } catch (const h5::Error& e) {
     err << "chesshpc export: " << e.what() << "\n";
     return EXIT_INPUT;
   }
+  return EXIT_OK;
+}
+
+// One file's games as PGN on the sink.
+int export_games(const h5::Group& f, Sink& sink, std::ostream& err) {
+  SelfplayFileData data;
+  try {
+    data.tables = read_selfplay_tables(f);
+    if (int code = check_rows(data.tables.positions, 0, err); code != EXIT_OK) return code;
+    data.started = h5::read_attr(f, h5::STARTED);
+    data.host = h5::read_attr(f, h5::HOST);
+  } catch (const h5::Error& e) {
+    err << "chesshpc export: " << e.what() << "\n";
+    return EXIT_INPUT;
+  }
+  return write_pgn(data, sink.stream(), err);
+}
+
+}  // namespace
+
+// Every input is opened and checked before anything is written: a bad one among many
+// leaves no output.
+int run_export(const ExportRequest& req, std::ostream& out, std::ostream& err) {
+  std::vector<h5::Group> files(req.paths.size());
+  for (size_t k = 0; k < files.size(); ++k)
+    if (int code = open_selfplay(req.paths[k], files[k], err); code != EXIT_OK) return code;
   Sink sink(req.out, out);
   if (!sink.stream()) {
     err << "chesshpc export: cannot write '" << req.out << "': " << std::strerror(errno) << "\n";
     return EXIT_IO;
   }
-  if (req.format->make) return export_positions(req, f, sink, err);
-  if (int code = write_pgn(data, sink.stream(), err); code != EXIT_OK) return code;
+  Progress progress(err, "export", !req.quiet, req.progress_interval, "positions/s");
+  progress.set_unit_name("files");
+  progress.add_total(files.size());
+  if (req.format->make) return export_positions(req, files, sink, progress, err);
+  for (const h5::Group& f : files) {
+    if (int code = export_games(f, sink, err); code != EXIT_OK) return code;
+    progress.done(1, 0);
+    if (files.size() > 1) progress.report();
+  }
+  progress.finish();
   return commit(sink, err);
 }
 

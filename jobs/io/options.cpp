@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -34,9 +35,31 @@ std::string option_list(const std::vector<std::string_view>& names) {
 }
 }  // namespace
 
+std::string closest_name(std::string_view word, const std::vector<std::string_view>& names) {
+  std::string_view best;
+  size_t best_distance = std::max<size_t>(1, word.size() / 3) + 1;
+  for (std::string_view name : names) {
+    // The optimal string alignment distance: Levenshtein's with a swap of two neighbours
+    // as one edit ("pertf", "dpeth").
+    std::vector<std::vector<size_t>> d(word.size() + 1, std::vector<size_t>(name.size() + 1));
+    for (size_t i = 0; i <= word.size(); ++i) d[i][0] = i;
+    for (size_t j = 0; j <= name.size(); ++j) d[0][j] = j;
+    for (size_t i = 1; i <= word.size(); ++i)
+      for (size_t j = 1; j <= name.size(); ++j) {
+        d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (word[i - 1] == name[j - 1] ? 0 : 1)});
+        if (i > 1 && j > 1 && word[i - 1] == name[j - 2] && word[i - 2] == name[j - 1])
+          d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    // A word all of whose letters differ is no typo ("--b" is not "--a").
+    const size_t distance = d[word.size()][name.size()];
+    if (distance < best_distance && distance < word.size()) best_distance = distance, best = name;
+  }
+  return std::string(best);
+}
+
 Options::Options(const std::string& command, const std::vector<std::string>& args, const std::vector<OptionSpec>& spec,
-                 size_t max_positional)
-    : command_(command) {
+                 size_t max_positional, OptionStyle style)
+    : command_(command), style_(style) {
   auto find = [&](const std::string& name) -> const OptionSpec* {
     for (const auto& s : spec)
       if (s.name == name) return &s;
@@ -45,31 +68,46 @@ Options::Options(const std::string& command, const std::vector<std::string>& arg
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i] == "-h" ? "--help" : args[i];
     if (a.rfind("--", 0) != 0 || a == "--") {
-      if (positional_.size() >= max_positional)
-        throw UsageError("unexpected argument " + chess::quoted(a) + " for '" + command + "'");
+      if (positional_.size() >= max_positional) {
+        // "--fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" unquoted: the
+        // shell split the FEN, and its side to move is the first word left over.
+        const bool split_fen = i > 0 && std::count(args[i - 1].begin(), args[i - 1].end(), '/') == 7;
+        throw UsageError("unexpected argument " + chess::quoted(a) + " for '" + command + "'" +
+                         (split_fen
+                              ? " (a FEN is one argument: put it in quotes, e.g. --fen \"8/8/8/8/8/8/8/K1k5 w - - "
+                                "0 1\")"
+                              : ""));
+      }
       positional_.push_back(a);
       continue;
     }
     size_t eq = a.find('=');
     std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
     const OptionSpec* s = find(name);
-    if (!s) throw UsageError("unknown option --" + chess::excerpt(name) + " for '" + command + "'");
+    if (!s) {
+      std::vector<std::string_view> names;
+      for (const auto& known : spec) names.push_back(known.name);
+      const std::string near = closest_name(name, names);
+      const std::string shown = style == OptionStyle::KEYS ? chess::excerpt(name) + "=" : "--" + chess::excerpt(name);
+      throw UsageError("unknown " + std::string(style == OptionStyle::KEYS ? "key " : "option ") + shown + " for '" +
+                       command + "'" + (near.empty() ? "" : " (did you mean " + named(near) + "?)"));
+    }
     if (s->list) {
       std::vector<std::string> items;
       if (eq != std::string::npos) items.push_back(a.substr(eq + 1));
       while (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) items.push_back(args[++i]);
-      if (items.empty()) throw UsageError("--" + name + " needs a value (" + s->value_name + ")");
+      if (items.empty()) throw UsageError(named(name) + " needs a value (" + s->value_name + ")");
       std::string joined;
       for (const std::string& item : items) joined += (joined.empty() ? "" : " ") + item;
       values_[name] = joined;
       lists_[name].push_back(std::move(items));
     } else if (s->value_name.empty()) {
-      if (eq != std::string::npos) throw UsageError("--" + name + " takes no value");
+      if (eq != std::string::npos) throw UsageError(named(name) + " takes no value");
       values_[name] = "";
     } else if (eq != std::string::npos) {
       values_[name] = a.substr(eq + 1);
     } else {
-      if (i + 1 >= args.size()) throw UsageError("--" + name + " needs a value (" + s->value_name + ")");
+      if (i + 1 >= args.size()) throw UsageError(named(name) + " needs a value (" + s->value_name + ")");
       values_[name] = args[++i];
     }
   }
@@ -96,7 +134,7 @@ int Options::get_int(const std::string& name, int fallback, int lo, int hi) cons
   int value = 0;
   auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
   if (ec != std::errc() || end != text->data() + text->size() || value < lo || value > hi)
-    throw UsageError("--" + name + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+    throw UsageError(named(name) + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
                      ", not " + chess::quoted(*text));
   return value;
 }
@@ -107,7 +145,7 @@ uint64_t Options::get_u64(const std::string& name, uint64_t fallback) const {
   uint64_t value = 0;
   auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
   if (ec != std::errc() || end != text->data() + text->size())
-    throw UsageError("--" + name + " must be a whole number from 0 to 2^64 - 1, not " + chess::quoted(*text));
+    throw UsageError(named(name) + " must be a whole number from 0 to 2^64 - 1, not " + chess::quoted(*text));
   return value;
 }
 
@@ -117,7 +155,7 @@ double Options::get_double(const std::string& name, double fallback, double lo, 
   double value = 0;
   auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
   if (ec != std::errc() || end != text->data() + text->size() || !(value >= lo && value <= hi))
-    throw UsageError("--" + name + " must be a number from " + format_number(lo) + " to " + format_number(hi) +
+    throw UsageError(named(name) + " must be a number from " + format_number(lo) + " to " + format_number(hi) +
                      ", not " + chess::quoted(*text));
   return value;
 }

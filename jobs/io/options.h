@@ -39,12 +39,23 @@ struct OptionSpec {
   bool list = false;
 };
 
+// How messages name an option: "--nodes" on the command line, "nodes=" for the KEY=VALUE
+// arguments of a list option (--engine, --sprt), read as options of their own.
+enum class OptionStyle { FLAGS, KEYS };
+
+// The closest of names to word by edit distance, when it is close enough to be a typo
+// (at most a third of word's letters, and at least one, differ); else empty.
+std::string closest_name(std::string_view word, const std::vector<std::string_view>& names);
+
 class Options {
  public:
-  // Throws UsageError for an unknown option, a missing value or a stray argument
-  // beyond max_positional. "-h" is "--help".
+  // Throws UsageError for an unknown option (with the closest declared one, when there is
+  // one, as "did you mean"), a missing value or a stray argument beyond max_positional.
+  // "-h" is "--help".
   Options(const std::string& command, const std::vector<std::string>& args, const std::vector<OptionSpec>& spec,
-          size_t max_positional = 0);
+          size_t max_positional = 0, OptionStyle style = OptionStyle::FLAGS);
+  // An option's name as messages give it: "--nodes", or "nodes=" for keys.
+  std::string named(const std::string& name) const { return style_ == OptionStyle::KEYS ? name + "=" : "--" + name; }
 
   const std::string& command() const { return command_; }  // as messages name it: "perft", "bench search"
   bool has(const std::string& name) const { return values_.count(name) != 0; }
@@ -66,6 +77,7 @@ class Options {
 
  private:
   std::string command_;
+  OptionStyle style_ = OptionStyle::FLAGS;
   std::map<std::string, std::string> values_;  // a list option's last occurrence, its arguments joined by spaces
   std::map<std::string, std::vector<std::vector<std::string>>> lists_;
   std::vector<std::string> positional_;

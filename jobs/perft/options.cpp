@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "core/perft_table.h"
+#include "core/pgn.h"
 #include "core/quote.h"
 
 namespace chesshpc {
@@ -33,7 +34,8 @@ const CommandOptions PERFT_OPTIONS = command_options(
          "with --dedup-ply: memory per rank for positions and table together, e.g. 8G (a bare number is MB); a "
          "plan that does not fit "
          "is refused before any work (the table gets what the positions leave)"},
-        out_option("with units: write units, divide, exact total, per-rank load and provenance to HDF5"),
+        out_option("write units, divide, exact total, per-rank load and provenance to HDF5 (the run is split into "
+                   "units: --split-depth K, or the default for the threads and ranks)"),
         checkpoint_option(
             "rewrite the file with the units done so far this often (default: 5, longer if writing took over 2%)"),
         resume_option("continue the job recorded in FILE.h5, counting only the units it lacks"),
@@ -54,6 +56,9 @@ void read_epd_suite(const Options& opt, PerftRequest& req) {
   if (opt.has("fen") || opt.has("depth") || opt.has("moves") || opt.has("upto"))
     throw UsageError("--epd checks a suite; it takes no --fen, --moves, --depth or --upto");
   if (req.divide || req.detailed) throw UsageError("--epd takes no --divide or --detailed");
+  // Before, --out was read for one position only and an EPD suite dropped it unsaid.
+  if (opt.has("out"))
+    throw UsageError("--epd writes no result file: its checks are printed (--json: one object per count checked)");
   req.epd = opt.get("epd", "");
   req.max_depth = opt.get_int("max-depth", req.max_depth, 1, chess::perft::MAX_DEPTH);
 }
@@ -65,8 +70,7 @@ void read_one_position(const Options& opt, PerftRequest& req) {
   if (!opt.has("depth") && !opt.has("upto")) throw UsageError("perft needs --depth D (or --upto D, or --epd FILE)");
   req.upto = opt.has("upto");
   req.depth = opt.get_int(req.upto ? "upto" : "depth", 0, 1, chess::perft::MAX_DEPTH);
-  std::istringstream moves(opt.get("moves", ""));
-  for (std::string move; moves >> move;) req.moves.push_back(move);
+  req.moves = chess::move_list(opt.get("moves", ""));
   req.split_depth = opt.get_int("split-depth", 0, 1, chess::perft::MAX_DEPTH - 1);
   req.dedup_ply = opt.get("dedup-ply", "") == "auto" ? PerftRequest::DEDUP_PLY_AUTO
                                                      : opt.get_int("dedup-ply", 0, 1, chess::perft::MAX_DEPTH - 1);

@@ -156,7 +156,7 @@ void print_summary(const DrawstatsRequest& req, const DrawstatsResult& r, std::o
   out << req.pgn << ": " << r.replayed << " games replayed, " << r.skipped_games - variants << " skipped as malformed, "
       << variants << " as of other variants; " << r.plies << " plies in " << line << "; ruleset "
       << ruleset_name(req.ruleset) << ", claims " << claims_name(req.claims) << "\n";
-  std::snprintf(line, sizeof line, "%-22s %10s %10s %8s %8s %8s\n", "rule", "held in", "ended", "q1", "median", "q3");
+  std::snprintf(line, sizeof line, "%-22s %10s %10s %8s %8s %8s\n", "rule", "fired", "ended", "q1", "median", "q3");
   out << line;
   for (int rule = 0; rule < chess::RULE_NB; ++rule) {
     const RuleSummary& s = r.rules[rule];
@@ -177,7 +177,8 @@ void print_json(const DrawstatsRequest& req, const DrawstatsResult& r, bool writ
   for (int rule = 0; rule < chess::RULE_NB; ++rule) {
     const RuleSummary& s = r.rules[rule];
     JsonObject j;
-    j.add("held_in", (long)s.fired).add("ended", (long)s.ended);
+    // The file's column names: one name for each quantity in text, JSON and HDF5.
+    j.add("fired", (long)s.fired).add("ended", (long)s.ended);
     j.add("q1", s.q1).add("median", s.median).add("q3", s.q3);
     rules.add(chess::rule_name(Rule(rule)), j);
   }

@@ -1,7 +1,6 @@
 #include "jobs/rules/run.h"
 
-#include <sstream>
-
+#include "core/pgn.h"
 #include "jobs/io/job_common.h"
 #include "jobs/rules/print.h"
 
@@ -9,26 +8,12 @@ namespace chesshpc {
 
 using chess::Game;
 
-namespace {
-
-// "12." and "12..." are move numbers, not moves.
-bool is_move_number(const std::string& token) {
-  size_t i = 0;
-  while (i < token.size() && std::isdigit(static_cast<unsigned char>(token[i]))) ++i;
-  return i > 0 && i < token.size() && token.find_first_not_of('.', i) == std::string::npos;
-}
-
-}  // namespace
-
 int run_rules(const RulesRequest& req, std::ostream& out, std::ostream& err) {
   std::optional<chess::Position> start = read_position(req.fen, "rules", err);
   if (!start) return EXIT_INPUT;
   Game game(*start, req.ruleset, req.claims);
-  std::istringstream tokens(req.moves);
-  std::string token;
   int ignored = 0;
-  while (tokens >> token) {
-    if (is_move_number(token)) continue;
+  for (const std::string& token : chess::move_list(req.moves)) {
     if (game.over()) {
       ++ignored;
       continue;

@@ -14,12 +14,30 @@
 
 namespace chesshpc {
 
+namespace {
+
+// A PGN line cut to its first plies, its text (its SAN moves, a space between) too.
+void cut_line(BookLine& line, int plies) {
+  line.moves.resize(size_t(plies));
+  size_t end = 0;
+  for (int i = 0; i < plies && end != std::string::npos; ++i) end = line.text.find(' ', end + (i > 0));
+  line.text = line.text.substr(0, plies == 0 ? 0 : end);
+}
+
+}  // namespace
+
 SelfplayBatch::SelfplayBatch(SelfplayRequest req) : req_(std::move(req)), store_(req_.out, req_) {}
 
 int SelfplayBatch::plan(const Ranks&, std::ostream& err) {
   if (!req_.book.empty()) {
     try {
       book_ = read_book(req_.book, &req_.book_digest);
+      if (size_t(req_.book_start) > book_.size())
+        throw BookError("'" + req_.book + "' has " + std::to_string(book_.size()) + " lines: it cannot start at line " +
+                        std::to_string(req_.book_start));
+      book_.erase(book_.begin(), book_.begin() + (req_.book_start - 1));
+      for (BookLine& line : book_)
+        if (req_.book_plies >= 0 && line.moves.size() > size_t(req_.book_plies)) cut_line(line, req_.book_plies);
     } catch (const BookError& e) {
       err << "chesshpc selfplay: " << e.what() << "\n";
       return EXIT_INPUT;
@@ -221,6 +239,10 @@ int SelfplayBatch::finish(const UnitRun& run, std::ostream& out, std::ostream& e
     unwritten = h5::write_error([&] { dropped = store_.finish(all, run.started, threads_, run.ranks, sprt); });
   if (req_.out.empty()) all.sort_by_game();
   print_summary({req_, all, run, threads_, resumed, dropped, search_seconds_, sprt, recorded_}, out);
+  if (!req_.pgn_out.empty()) {
+    all.sort_by_game();
+    kept_ = std::move(all), started_ = run.started;
+  }
   return say_unwritten(
       "selfplay", unwritten,
       "the games written so far stay in '" + store_.parts_dir() + "' (--resume plays the others and writes the file)",

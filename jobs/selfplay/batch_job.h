@@ -46,6 +46,10 @@ class SelfplayBatch : public UnitJob {
   bool enough() const override { return sprt_decided() || !lost_player_.empty(); }
   std::string progress_detail() const override;
   int finish(const UnitRun& run, std::ostream& out, std::ostream& err) override;
+  // After finish on rank 0, with --pgn-out: the games the batch kept, in game order, and
+  // when it started (what a PGN's Date tag reads). Empty otherwise.
+  const SelfplayTables& kept_games() const { return kept_; }
+  const std::string& started() const { return started_; }
 
  private:
   // Each thread keeps its own pair of players for every game it plays (external engines
@@ -81,6 +85,8 @@ class SelfplayBatch : public UnitJob {
   std::map<std::string, uint64_t> results_;
   std::optional<PairSequence> sprt_;  // --sprt, over the games of earlier runs too
   double search_seconds_ = 0;
+  SelfplayTables kept_;  // finish's games, for --pgn-out
+  std::string started_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 

@@ -25,6 +25,8 @@ struct Root {
   size_t games = 0, positions = 0, dropped = 0;
   Pentanomial pairs;
   const PairSequence* sprt = nullptr;  // with --sprt
+  MatchStats match;                    // the first player's games
+  std::pair<std::string, std::string> names;
 };
 
 // A pentanomial count's attribute.
@@ -63,6 +65,15 @@ constexpr auto ROOT = [] {
                      [](const Root& s) { return int64_t(s.dropped); }),
       h5::attr<Root>("pairs", "game pairs (games 2k and 2k + 1: one opening, colours swapped) with both results",
                      [](const Root& s) { return int64_t(s.pairs.pairs()); }),
+      h5::attr<Root>("first_player", "the first player's name (White in even games), as /games gives it",
+                     [](const Root& s) { return s.names.first; }),
+      h5::attr<Root>("second_player", "the second player's name", [](const Root& s) { return s.names.second; }),
+      h5::attr<Root>("first_player_wins", "games the first player won",
+                     [](const Root& s) { return int64_t(s.match.wins); }),
+      h5::attr<Root>("first_player_draws", "games the first player drew",
+                     [](const Root& s) { return int64_t(s.match.draws); }),
+      h5::attr<Root>("first_player_losses", "games the first player lost",
+                     [](const Root& s) { return int64_t(s.match.losses); }),
       pair_count<0>("pairs_LL", "pairs the first player (White in even games) lost twice"),
       pair_count<1>("pairs_LD", "pairs the first player lost once and drew once"),
       pair_count<2>("pairs_DD+WL", "pairs the first player drew twice, or won one and lost one"),
@@ -191,7 +202,7 @@ void SelfplayStore::write_part(const SelfplayTables& t) {
   std::snprintf(name, sizeof name, "/part-%06d.h5", next_part_++);
   h5::File file(parts_dir() + name);
   write_selfplay_tables(file, t);
-  h5::write_attrs(file, BATCH, Root{req_, PART, 0, 0, 0, {}, nullptr});
+  h5::write_attrs(file, BATCH, Root{req_, PART, 0, 0, 0, {}, nullptr, {}, {}});
   file.commit();
 }
 
@@ -209,9 +220,10 @@ size_t SelfplayStore::finish(SelfplayTables& all, const std::string& started, in
   p.ranks = ranks;
   p.readme = readme();
   h5::write_provenance(file, p);
+  const MatchStats match = match_stats(all.games.game, all.games.result);
   h5::write_attrs(file, ROOT,
-                  Root{req_, SELFPLAY_JOB, all.games.size(), all.positions.size(), dropped,
-                       pentanomial_of(all.games.game, all.games.result), sprt});
+                  Root{req_, SELFPLAY_JOB, all.games.size(), all.positions.size(), dropped, match.penta, sprt, match,
+                       player_names(all.games)});
   file.commit();
   remove_parts();
   return dropped;

@@ -39,15 +39,27 @@ std::optional<double> clock_seconds(std::string_view text) {
 }
 
 // --tc BASE+INC in seconds (+INC may be left out): BASE above 0, INC 0 or more, both at
-// most a day.
-TimeControl read_clock(const std::string& text) {
+// most a day; cutechess's minutes:seconds for BASE too (1:30+1). what: the option as the
+// user wrote it ("--tc", "tc="). Moves per period (40/60) are refused: the clock has none.
+TimeControl read_clock(const std::string& what, const std::string& given) {
+  std::string text = given;
+  if (text.find('/') != std::string::npos)
+    throw UsageError(what + " " + chess::quoted(given) +
+                     ": moves per time period (MOVES/TIME) are not supported; give BASE+INC in seconds, e.g. 60+0.6");
+  std::optional<double> minutes;
+  if (const size_t colon = text.find(':'); colon != std::string::npos && colon < text.find('+')) {
+    minutes = clock_seconds(std::string_view(text).substr(0, colon));
+    text = text.substr(colon + 1);
+    if (!minutes) text = "";
+  }
   const size_t plus = text.find('+');
-  const std::optional<double> base = clock_seconds(std::string_view(text).substr(0, plus));
+  std::optional<double> base = clock_seconds(std::string_view(text).substr(0, plus));
   const std::optional<double> inc =
       plus == std::string::npos ? std::optional(0.0) : clock_seconds(std::string_view(text).substr(plus + 1));
-  if (!base || !inc || !(*base > 0))
-    throw UsageError("--tc takes BASE+INC in seconds (BASE above 0, each at most 86400), e.g. 10+0.1, not " +
-                     chess::quoted(text));
+  if (base && minutes) base = *base + 60 * *minutes;
+  if (!base || !inc || !(*base > 0) || *base > MAX_CLOCK_SECONDS)
+    throw UsageError(what + " takes BASE+INC in seconds (BASE above 0, each at most 86400), e.g. 10+0.1, not " +
+                     chess::quoted(given));
   return {long(*base * 1000), long(*inc * 1000)};
 }
 
@@ -57,7 +69,7 @@ int read_move_limits(const Options& opt, MoveLimits& limits, TimeControl& clock)
   limits.nodes = opt.get_int("nodes", 0, 1, 2000000000);
   limits.depth = opt.get_int("depth", 0, 1, 100);
   limits.movetime_ms = opt.get_int("movetime", 0, 1, 86400000);
-  if (auto tc = opt.get("tc")) clock = read_clock(*tc);
+  if (auto tc = opt.get("tc")) clock = read_clock(opt.named("tc"), *tc);
   return opt.has("nodes") + opt.has("depth") + opt.has("movetime") + opt.has("tc");
 }
 
@@ -68,10 +80,10 @@ std::vector<OptionSpec> player_options() {
       {"black", "PLAYER", "the other player (default: chesshpc); colours swap in odd games"},
       {"uci-options", "N=V,...", "setoption for external engines, e.g. Threads=1,Hash=16"},
       {"engine", "K=V...",
-       "a player as cutechess-cli names it, KEY=VALUE..., given twice (the first and the second player, instead of "
-       "--white "
-       "and --black): cmd=chesshpc|uci:COMMAND, name=NAME, nodes=N, depth=D, movetime=MS, tc=BASE+INC (each "
-       "overrides the batch's --nodes ... --tc), option.NAME=VALUE (setoption, after --uci-options)",
+       "a player as fastchess and cutechess-cli name it, KEY=VALUE..., given twice (the first and the second "
+       "player, instead of --white and --black): cmd=chesshpc|COMMAND|uci:COMMAND (a command is a UCI engine), "
+       "name=NAME, proto=uci, nodes=N, depth=D (or plies=D), movetime=MS, st=SECONDS, tc=BASE+INC (each overrides "
+       "the batch's --nodes ... --tc), option.NAME=VALUE (setoption, after --uci-options), restart=off",
        true},
       {"variation", "F",
        "node limits vary by up to F (a fraction) either way at each move, drawn from (seed, game), so that "
@@ -83,12 +95,15 @@ std::vector<OptionSpec> player_options() {
 }
 
 // chesshpc, or uci:COMMAND with the --uci-options; what: the option that named it.
-PlayerSpec read_player_command(const Options& opt, const std::string& text, const std::string& what) {
+// bare: a command without uci: is an engine too (--engine's cmd=, as fastchess reads it).
+PlayerSpec read_player_command(const Options& opt, const std::string& text, const std::string& what,
+                               bool bare = false) {
   PlayerSpec p;
   if (text == "chesshpc") return p;
-  if (text.rfind("uci:", 0) != 0 || text.size() == 4)
+  const bool prefixed = text.rfind("uci:", 0) == 0;
+  if ((!prefixed && !bare) || text.size() == (prefixed ? 4 : 0))
     throw UsageError(what + " must be chesshpc or uci:COMMAND, not " + chess::quoted(text));
-  p.command = text.substr(4);
+  p.command = prefixed ? text.substr(4) : text;
   std::string list = opt.get("uci-options", "");
   for (size_t a = 0, b; a < list.size(); a = b + 1) {
     b = list.find(',', a);
@@ -111,12 +126,21 @@ Options read_keys(const std::string& what, const std::vector<std::string>& items
       throw UsageError(what + " takes KEY=VALUE arguments, not " + chess::quoted(item));
     args.push_back("--" + item);
   }
-  return Options("selfplay " + what, args, keys);
+  return Options("selfplay " + what, args, keys, 0, OptionStyle::KEYS);
 }
 
 // The keys of one --engine but its option.NAME=VALUE.
-const std::vector<OptionSpec> ENGINE_KEYS = {{"cmd", "PLAYER", ""}, {"name", "NAME", ""},   {"nodes", "N", ""},
-                                             {"depth", "D", ""},    {"movetime", "MS", ""}, {"tc", "BASE+INC", ""}};
+// proto=, st=, plies= and restart= are fastchess's and cutechess-cli's.
+const std::vector<OptionSpec> ENGINE_KEYS = {{"cmd", "PLAYER", ""},  {"name", "NAME", ""},  {"proto", "uci", ""},
+                                             {"nodes", "N", ""},     {"depth", "D", ""},    {"plies", "D", ""},
+                                             {"movetime", "MS", ""}, {"st", "SECONDS", ""}, {"tc", "BASE+INC", ""},
+                                             {"restart", "off", ""}};
+
+// st=SECONDS (fastchess's and cutechess-cli's movetime) in milliseconds.
+long read_seconds_per_move(const Options& keys) {
+  const double seconds = keys.get_double("st", 0, 0.001, 86400);
+  return long(seconds * 1000 + 0.5);
+}
 
 // One --engine: its player, name, limits (own_limits when it sets any) and setoptions.
 PlayerSpec read_engine(const Options& opt, const std::vector<std::string>& items) {
@@ -130,8 +154,13 @@ PlayerSpec read_engine(const Options& opt, const std::vector<std::string>& items
       rest.push_back(item);
   }
   Options keys = read_keys("--engine", rest, ENGINE_KEYS);
-  if (!keys.has("cmd")) throw UsageError("--engine needs cmd=chesshpc or cmd=uci:COMMAND");
-  PlayerSpec p = read_player_command(opt, *keys.get("cmd"), "--engine cmd=");
+  if (!keys.has("cmd")) throw UsageError("--engine needs cmd=chesshpc or cmd=COMMAND");
+  if (keys.get("proto", "uci") != "uci")
+    throw UsageError("--engine proto= takes uci, not " + chess::quoted(*keys.get("proto")));
+  if (keys.get("restart", "off") != "off")
+    throw UsageError("--engine restart= takes off (an engine restarts only after a game it failed), not " +
+                     chess::quoted(*keys.get("restart")));
+  PlayerSpec p = read_player_command(opt, *keys.get("cmd"), "--engine cmd=", true);
   if (p.command.empty() && !options.empty())
     throw UsageError("--engine option." + options.front().first + " is for uci: engines, not chesshpc");
   // A later value of an option replaces the earlier one. (No structured binding: clang
@@ -146,7 +175,12 @@ PlayerSpec read_engine(const Options& opt, const std::vector<std::string>& items
   }
   p.name = keys.get("name", "");
   int given = read_move_limits(keys, p.limits, p.clock);
-  if (given > 1) throw UsageError("--engine takes one of nodes=, depth=, movetime= or tc=");
+  if (keys.has("plies")) p.limits.depth = keys.get_int("plies", 0, 1, 100), ++given;
+  if (keys.has("st")) p.limits.movetime_ms = read_seconds_per_move(keys), ++given;
+  if (given > 1)
+    throw UsageError(
+        "--engine takes one of nodes=, depth= (plies=), movetime=, st= or tc= (each side has one "
+        "limit per move)");
   p.own_limits = given == 1;
   return p;
 }
@@ -193,6 +227,8 @@ std::vector<OptionSpec> opening_options() {
   return {
       {"book", "FILE", "openings: an EPD or PGN book; each line played twice, colours swapped"},
       {"book-order", "sequential|random", "walk the book in order or in a seeded random order (default: sequential)"},
+      {"book-start", "N", "start at the book's line N, the first 1 (default: 1)"},
+      {"book-plies", "N", "play at most N plies of each PGN line (default: all)"},
       {"random-plies", "N", "random legal plies after the book line (default: 0)"},
       {"variant", "standard|chess960|dfrc",
        "chess960, dfrc: each game pair starts from a start position drawn from (seed, pair) (default: standard)"}};
@@ -205,6 +241,10 @@ void read_openings(const Options& opt, SelfplayRequest& req) {
     throw UsageError("--book-order must be sequential or random, not " + chess::quoted(order));
   req.book_order = order == "random" ? BookOrder::RANDOM : BookOrder::SEQUENTIAL;
   req.random_plies = opt.get_int("random-plies", 0, 0, 200);
+  req.book_start = opt.get_int("book-start", 1, 1, 2000000000);
+  req.book_plies = opt.get_int("book-plies", -1, 0, 10000);
+  if ((opt.has("book-start") || opt.has("book-plies")) && req.book.empty())
+    throw UsageError(std::string(opt.has("book-start") ? "--book-start" : "--book-plies") + " needs --book FILE");
   std::string variant = opt.get("variant", "standard");
   std::optional<Variant> v = variant_from_name(variant);
   if (!v) throw UsageError("--variant must be standard, chess960 or dfrc, not '" + variant + "'");
@@ -264,6 +304,7 @@ const CommandOptions SELFPLAY_OPTIONS = command_options(
         {"games-per-unit", "N", "games in one unit of the task farm (default: 2)"},
         threads_option("games played at once by each rank"),
         out_option("write games, positions and draw statistics to HDF5"),
+        {"pgn-out", "FILE", "write the games as PGN to FILE too (as chesshpc export --format pgn writes them)"},
         resume_option("continue the batch recorded in FILE.h5.parts"),
         force_option(),
         with_out_option("dedup", "", "write each position once (the first in game order)"),
@@ -271,7 +312,10 @@ const CommandOptions SELFPLAY_OPTIONS = command_options(
         reporting_options("print the summary as one JSON object"),
     },
     "usage: chesshpc selfplay --games N (--nodes N | --depth D | --movetime MS | --tc BASE+INC) "
-    "[--seed S] [--out FILE.h5] [options]\n");
+    "[--seed S] [--out FILE.h5] [options]\n"
+    "       chesshpc selfplay -engine cmd=ENGINE name=A -engine cmd=ENGINE name=B -each nodes=1000 -rounds N -repeat "
+    "[-openings file=BOOK] [-pgnout file=F] [-sprt ...]\n"
+    "         (fastchess's and cutechess-cli's options, as they write them; docs/selfplay.md lists them)\n");
 
 SelfplayRequest selfplay_request(const Options& opt, const std::string& command_line) {
   SelfplayRequest req;
@@ -298,6 +342,10 @@ SelfplayRequest selfplay_request(const Options& opt, const std::string& command_
   req.games_per_unit = opt.get_int("games-per-unit", 0, 1, 1000000);
   req.threads = read_threads(opt);
   read_result_file(opt, req, {"dedup"});
+  if (auto pgn = opt.get("pgn-out")) {
+    check_output_path("pgn-out", *pgn, opt);
+    req.pgn_out = *pgn;
+  }
   req.dedup = opt.has("dedup");
   read_reporting(opt, req);
   req.command_line = command_line;

@@ -20,6 +20,9 @@ std::string SelfplayRequest::identity() const {
   s << "games=" << games << ";seed=" << seed << ";book=" << book << ";book_hash=" << book_digest
     << ";book_order=" << (book_order == BookOrder::RANDOM ? "random" : "sequential") << ";random_plies="
     << random_plies
+    // Only a start or cut is named: batches without them keep the identity of parts written before.
+    << (book_start == 1 ? "" : ";book_start=" + std::to_string(book_start))
+    << (book_plies < 0 ? "" : ";book_plies=" + std::to_string(book_plies))
     // Only a variant is named: standard batches keep the identity of parts written before.
     << (variant == Variant::STANDARD ? "" : ";variant=" + std::string(variant_name(variant)))
     << ";ruleset=" << ruleset_name(ruleset) << ";claims=" << claims_name(claims);

@@ -53,6 +53,8 @@ struct SelfplayRequest : RulesetChoice, ResultFile, Reporting {
   std::string book_digest;
   BookOrder book_order = BookOrder::SEQUENTIAL;
   int random_plies = 0;
+  int book_start = 1;   // --book-start: the first line played, 1 for the book's first
+  int book_plies = -1;  // --book-plies: each PGN line cut to this many plies; -1: whole
   Variant variant = Variant::STANDARD;
   Adjudication adjudication;
   TimeControl clock;  // the batch's limits: a player's unless its --engine set its own
@@ -68,7 +70,8 @@ struct SelfplayRequest : RulesetChoice, ResultFile, Reporting {
   std::optional<SprtSpec> sprt;  // --sprt: stop the batch once decided
   int games_per_unit = 0;        // 0: GAMES_PER_UNIT (jobs/selfplay/batch_job.h)
   int threads = 0;
-  bool dedup = false;  // write each position once
+  bool dedup = false;   // write each position once
+  std::string pgn_out;  // --pgn-out: the games as PGN too (cluster/main writes it); not in identity()
   std::string command_line;
 
   // Everything that decides the games, as "key=value;..." in a fixed order: a resumed

@@ -227,16 +227,79 @@ std::optional<double> first_player_points(uint64_t game, const std::string& resu
 }
 
 Pentanomial pentanomial_of(const std::vector<uint64_t>& game, const std::vector<std::string>& result) {
+  return match_stats(game, result).penta;
+}
+
+MatchStats match_stats(const std::vector<uint64_t>& game, const std::vector<std::string>& result) {
   std::map<uint64_t, std::optional<double>> points;
   for (size_t i = 0; i < game.size(); ++i) points[game[i]] = first_player_points(game[i], result[i]);
-  Pentanomial p;
+  MatchStats m;
   for (const auto& [g, pts] : points) {
+    if (pts) ++(*pts == 1 ? m.wins : *pts == 0 ? m.losses : m.draws);
     if (g % 2) continue;
     auto odd = points.find(g + 1);
     if (odd == points.end()) continue;
-    if (std::optional<double> both = pair_points(pts, odd->second)) p.add(*both);
+    if (std::optional<double> both = pair_points(pts, odd->second)) {
+      m.penta.add(*both);
+      if (*both == 1 && *pts != 0.5) ++m.win_loss_pairs;
+    }
   }
-  return p;
+  return m;
+}
+
+MatchElo match_elo(const Pentanomial& p) {
+  const double n = double(p.pairs());
+  double score = 0, variance = 0;
+  for (size_t i = 0; i < 5; ++i) score += double(p.counts[i]) / n * (double(i) / 4);
+  for (size_t i = 0; i < 5; ++i) variance += double(p.counts[i]) / n * std::pow(double(i) / 4 - score, 2);
+  const double per_pair = variance / n;
+  const double high = score + Z95 * std::sqrt(per_pair), low = score - Z95 * std::sqrt(per_pair);
+  auto elo = [](double s) { return -400.0 * std::log10(1.0 / s - 1.0); };
+  auto nelo = [&](double s) { return (s - 0.5) / std::sqrt(2 * variance) * NELO_PER_T; };
+  return {score,
+          elo(score),
+          (elo(high) - elo(low)) / 2.0,
+          nelo(score),
+          (nelo(high) - nelo(low)) / 2.0,
+          (1 - std::erf(-(score - 0.5) / std::sqrt(2.0 * per_pair))) / 2.0};
+}
+
+std::string fixed2(double value) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%.2f", value);
+  return text;
+}
+
+std::string fastchess_summary(const MatchHeader& h, const MatchStats& m, const PairSequence* sprt) {
+  const std::string dashes(50, '-');
+  const MatchElo e = match_elo(m.penta);
+  const auto& c = m.penta.counts;
+  const double pairs = double(m.penta.pairs()), points = double(m.wins) + 0.5 * double(m.draws);
+  const double dd = double(c[2] - m.win_loss_pairs);
+  char points_text[64];
+  std::snprintf(points_text, sizeof points_text, "%.1f (%s %%)", points,
+                fixed2(points / double(m.games()) * 100).c_str());
+  std::string s = dashes + "\n";
+  s += "Results of " + h.first + " vs " + h.second + " (" + h.limits + ", " + h.threads + ", " + h.hash +
+       (h.book.empty() ? "" : ", " + h.book) + "):\n";
+  s += "Elo: " + fixed2(e.elo) + " +/- " + fixed2(e.elo_error) + ", nElo: " + fixed2(e.nelo) + " +/- " +
+       fixed2(e.nelo_error) + "\n";
+  s += "LOS: " + fixed2(e.los * 100) + " %, DrawRatio: " + fixed2(double(c[2]) / pairs * 100) +
+       " %, PairsRatio: " + fixed2(double(c[3] + c[4]) / double(c[0] + c[1])) + "\n";
+  s += "Games: " + std::to_string(m.games()) + ", Wins: " + std::to_string(m.wins) +
+       ", Losses: " + std::to_string(m.losses) + ", Draws: " + std::to_string(m.draws) + ", Points: " + points_text +
+       "\n";
+  s += "Ptnml(0-2): [" + std::to_string(c[0]) + ", " + std::to_string(c[1]) + ", " + std::to_string(c[2]) + ", " +
+       std::to_string(c[3]) + ", " + std::to_string(c[4]) + "], WL/DD Ratio: " + fixed2(double(m.win_loss_pairs) / dd) +
+       "\n";
+  if (sprt) {
+    const double llr = sprt->llr(), lower = sprt->spec().lower(), upper = sprt->spec().upper();
+    char fraction[32];
+    std::snprintf(fraction, sizeof fraction, "%.1f%%", (llr >= 0 ? llr / upper : -llr / lower) * 100);
+    s += "LLR: " + fixed2(llr) + " (" + fraction + ") (" + fixed2(lower) + ", " + fixed2(upper) + ") [" +
+         fixed2(sprt->spec().elo0) + ", " + fixed2(sprt->spec().elo1) + "]\n";
+  }
+  return s + dashes + "\n";
 }
 
 }  // namespace chesshpc

@@ -128,4 +128,46 @@ std::optional<double> first_player_points(uint64_t game, const std::string& resu
 // /games holds them, in any order); pairs with a game without a result are left out.
 Pentanomial pentanomial_of(const std::vector<uint64_t>& game, const std::vector<std::string>& result);
 
+// The first player's games and pairs as fastchess counts them: its wins, draws and losses
+// over every game with a result, and the complete pairs, with the pairs of a win and a
+// loss told from those of two draws (both are 1 point, pentanomial counts[2]).
+struct MatchStats {
+  uint64_t wins = 0, draws = 0, losses = 0;
+  Pentanomial penta;
+  uint64_t win_loss_pairs = 0;  // of penta.counts[2]; the rest drew twice
+  uint64_t games() const { return wins + draws + losses; }
+};
+MatchStats match_stats(const std::vector<uint64_t>& game, const std::vector<std::string>& result);
+
+// fastchess's figures of a match from its pairs (EloPentanomial): the mean per-game score
+// s, its variance per pair v / N (v the pentanomial variance of the per-game scores 0,
+// 1/4, 1/2, 3/4, 1), the 95% interval s +- 1.959963984540054 sqrt(v / N); Elo
+// -400 log10(1 / s - 1) and nElo (s - 1/2) / sqrt(2 v) x 800 / ln 10, each +- half the
+// width of the interval's image; LOS (1 - erf(-(s - 1/2) / sqrt(2 v / N))) / 2. Without
+// pairs, or at a score of 0 or 1, the figures are NaN or infinite, as fastchess's are.
+struct MatchElo {
+  double score, elo, elo_error, nelo, nelo_error, los;
+};
+MatchElo match_elo(const Pentanomial& p);
+
+// A decimal number as fastchess writes {:.2f}: "12.34", "-0.50", "inf", "nan".
+std::string fixed2(double value);
+
+// The lines fastchess prints for a finished match of two engines: first and second their
+// names, limits what each was asked ("1000 nodes", "10+0.1", "0.1/move"; "a - b" when they
+// differ), threads and hash their Threads and Hash options ("1t", "16MB", "NULL"), book
+// the book's file name (empty: none), sprt the test (none: no LLR line):
+//   Results of A vs B (1000 nodes, 1t, 16MB, book.epd):
+//   Elo: 10.43 +/- 20.12, nElo: 15.02 +/- 28.99
+//   LOS: 84.67 %, DrawRatio: 46.00 %, PairsRatio: 1.27
+//   Games: 100, Wins: 30, Losses: 27, Draws: 43, Points: 51.5 (51.50 %)
+//   Ptnml(0-2): [1, 10, 23, 14, 2], WL/DD Ratio: 0.77
+//   LLR: 0.15 (5.1%) (-2.94, 2.94) [0.00, 5.00]
+// between two lines of 50 dashes.
+struct MatchHeader {
+  std::string first, second, limits, threads, hash, book;
+};
+class PairSequence;
+std::string fastchess_summary(const MatchHeader& h, const MatchStats& m, const PairSequence* sprt);
+
 }  // namespace chesshpc

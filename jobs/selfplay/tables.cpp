@@ -237,4 +237,10 @@ std::string selfplay_tables_readme() {
   return h5::readme(SELFPLAY_GAMES) + h5::readme(SELFPLAY_POSITIONS) + h5::readme(DRAWSTATS);
 }
 
+std::pair<std::string, std::string> player_names(const GameColumns& g) {
+  if (g.size() == 0) return {};
+  const bool even = g.game[0] % 2 == 0;
+  return even ? std::pair(g.white[0], g.black[0]) : std::pair(g.black[0], g.white[0]);
+}
+
 }  // namespace chesshpc

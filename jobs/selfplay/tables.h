@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/game.h"
@@ -146,6 +147,10 @@ struct SelfplayTables {
   // aside) in game order, drops the rest. Returns the rows dropped.
   size_t dedup_positions();
 };
+
+// The first and the second player's names as the games give them (the first player has
+// White in even games); both empty without games.
+std::pair<std::string, std::string> player_names(const GameColumns& g);
 
 // Writes /games, /positions and /drawstats (per-rule totals over the games) into file.
 void write_selfplay_tables(const h5::Group& file, const SelfplayTables& t);

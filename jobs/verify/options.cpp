@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "core/pgn.h"
 #include "core/quote.h"
 
 namespace chesshpc {
@@ -83,8 +84,7 @@ VerifyRequest verify_request(const Options& opt, const std::string& command_line
   }
   if (opt.has("fen")) {
     req.fen = opt.get("fen", "");
-    std::istringstream moves(opt.get("moves", ""));
-    for (std::string m; moves >> m;) req.moves.push_back(m);
+    req.moves = chess::move_list(opt.get("moves", ""));
   }
   if (opt.has("random")) {
     req.random = opt.get_u64("random", 0);

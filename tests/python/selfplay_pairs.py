@@ -164,12 +164,12 @@ def check_engines(chesshpc, mpiexec, tmp):
             (["--engine", "cmd=chesshpc", "--engine", "cmd=chesshpc"],
              "selfplay needs one of --nodes, --depth, --movetime or --tc"),
             (["--engine", "cmd=chesshpc", "nodes=10", "speed=3", "--engine", "cmd=chesshpc", "nodes=5"],
-             "unknown option --speed for 'selfplay --engine'"),
+             "unknown key speed= for 'selfplay --engine'"),  # keys named as they are written
             (["--nodes", "10", "--engine", "cmd=chesshpc", "option.Hash=8", "--engine", "cmd=chesshpc"],
              "--engine option.Hash is for uci: engines, not chesshpc"),
             (["--nodes", "10", "--sprt", "elo0=5", "elo1=0"], "--sprt needs elo0 below elo1"),
             (["--nodes", "10", "--sprt", "model=bayeselo"], "--sprt model= takes normalized or logistic, not 'bayeselo'"),
-            (["--nodes", "10", "--sprt", "elo1=300"], "--elo1 must be a number from -200 to 200, not '300'")):
+            (["--nodes", "10", "--sprt", "elo1=300"], "elo1= must be a number from -200 to 200, not '300'")):
         bad = os.path.join(tmp, "bad.h5")
         r = run([chesshpc, "selfplay", "--games", "2", *args, "--out", bad], code=2)
         assert r.stderr.splitlines()[0] == "chesshpc: " + message, r.stderr

@@ -574,11 +574,16 @@ def check_selfplay(t):
     # before, "100.0% (100.0-100.0%)".
     won = t.selfplay("won.h5", 4, "--engine", "name=strong", "cmd=chesshpc", "nodes=5000", "--engine", "name=weak",
                      "cmd=chesshpc", "nodes=50")
-    strong = by_path(t.report_json(won), won)["players"]["chesshpc nodes=5000 variation=0.25 hash=2097152"]
+    won_report = by_path(t.report_json(won), won)
+    strong = won_report["players"]["strong (chesshpc nodes=5000 variation=0.25 hash=2097152)"]
     assert abs(strong["low"] - wilson(4, 1.0)[0]) < 1e-3 and strong["high"] == 1.0 and strong["wins"] == 4, strong
     md = t.markdown(won)
-    assert "| chesshpc nodes=5000 variation=0.25 hash=2097152 | 4 | 4 | 0 | 0 | 100.0% (51.0-100.0%) |" in md, md
-    assert "| chesshpc nodes=50 variation=0.25 hash=2097152 | 4 | 0 | 0 | 4 | 0.0% (0.0-49.0%) |" in md, md
+    assert "| strong (chesshpc nodes=5000 variation=0.25 hash=2097152) | 4 | 4 | 0 | 0 | 100.0% (51.0-100.0%) |" in md, md
+    assert "| weak (chesshpc nodes=50 variation=0.25 hash=2097152) | 4 | 0 | 0 | 4 | 0.0% (0.0-49.0%) |" in md, md
+    # The names --engine gave, and each side's own limits (the batch has none).
+    assert won_report["settings"]["first"] == "strong" and won_report["settings"]["second"] == "weak", won_report
+    assert won_report["settings"]["limits"] == "strong: nodes 5000; weak: nodes 50", won_report
+    assert "strong against weak, strong: nodes 5000; weak: nodes 50;" in md, md
     assert "| 2 | 0 | 0 | 0 | 0 | 2 | 100.0% (34.3-100.0%) | at least -113.2 (no finite Elo at a score of 1) |" in md, md
     print("selfplay: results, terminations, rules, checks and score by ply of fide, site and Stockfish files; "
           "intervals of 4 games won: ok")

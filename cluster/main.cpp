@@ -25,6 +25,10 @@
 #include "jobs/perft/options.h"
 #include "jobs/perft/run.h"
 #include "jobs/perft/split_job.h"
+#include "jobs/positions/options.h"
+#include "jobs/positions/run.h"
+#include "jobs/rescore/options.h"
+#include "jobs/rescore/rescore_job.h"
 #include "jobs/rules/options.h"
 #include "jobs/rules/run.h"
 #include "jobs/selfplay/batch_job.h"
@@ -44,6 +48,8 @@ const char* USAGE =
     "  rules      play moves under a ruleset: how and when the game ends, when each rule first held\n"
     "  drawstats  replay a PGN corpus: per game and per rule, when each draw rule would have fired\n"
     "  selfplay   play a batch of games over ranks and threads into an HDF5 dataset\n"
+    "  rescore    search a dataset's positions again with a player, over ranks and threads\n"
+    "  positions  the positions of a PGN corpus as a dataset, filtered, sampled, deduplicated\n"
     "  export     a selfplay dataset in a trainer's format (Stockfish, bullet, EPD) or as PGN\n"
     "  uci        play chess over the UCI protocol on standard input and output (and answer go perft)\n"
     "  verify     check another engine's perft (UCI go perft or perftree) and drill down to the wrong move\n"
@@ -87,6 +93,17 @@ int drawstats_command(const Options& opt, const std::string& command_line) {
 int selfplay_command(const Options& opt, const std::string& command_line) {
   SelfplayBatch job(selfplay_request(opt, command_line));
   return run_unit_job(job, std::cout, std::cerr);
+}
+
+int rescore_command(const Options& opt, const std::string& command_line) {
+  Rescore job(rescore_request(opt, command_line));
+  return run_unit_job(job, std::cout, std::cerr);
+}
+
+// positions runs on one process's threads, as drawstats does.
+int positions_command(const Options& opt, const std::string& command_line) {
+  if (launch_rank() != 0) return EXIT_OK;
+  return run_positions(positions_request(opt, command_line), std::cout, std::cerr);
 }
 
 int export_command(const Options& opt, const std::string&) {
@@ -135,6 +152,8 @@ const Command COMMANDS[] = {
     {"bench", BENCH_OPTIONS, bench_command, bench_options},
     {"drawstats", DRAWSTATS_OPTIONS, drawstats_command},
     {"selfplay", SELFPLAY_OPTIONS, selfplay_command},
+    {"rescore", RESCORE_OPTIONS, rescore_command},
+    {"positions", POSITIONS_OPTIONS, positions_command},
     {"export", EXPORT_OPTIONS, export_command},
     {"verify", VERIFY_OPTIONS, verify_command},
     {"perftree", PERFTREE_OPTIONS, perftree_command},

@@ -118,39 +118,6 @@ Options read_keys(const std::string& what, const std::vector<std::string>& items
 const std::vector<OptionSpec> ENGINE_KEYS = {{"cmd", "PLAYER", ""}, {"name", "NAME", ""},   {"nodes", "N", ""},
                                              {"depth", "D", ""},    {"movetime", "MS", ""}, {"tc", "BASE+INC", ""}};
 
-// One --engine: its player, name, limits (own_limits when it sets any) and setoptions.
-PlayerSpec read_engine(const Options& opt, const std::vector<std::string>& items) {
-  std::vector<std::string> rest;
-  std::vector<std::pair<std::string, std::string>> options;
-  for (const std::string& item : items) {
-    size_t eq = item.find('=');
-    if (item.rfind("option.", 0) == 0 && eq != std::string::npos && eq > 7)
-      options.push_back({item.substr(7, eq - 7), item.substr(eq + 1)});
-    else
-      rest.push_back(item);
-  }
-  Options keys = read_keys("--engine", rest, ENGINE_KEYS);
-  if (!keys.has("cmd")) throw UsageError("--engine needs cmd=chesshpc or cmd=uci:COMMAND");
-  PlayerSpec p = read_player_command(opt, *keys.get("cmd"), "--engine cmd=");
-  if (p.command.empty() && !options.empty())
-    throw UsageError("--engine option." + options.front().first + " is for uci: engines, not chesshpc");
-  // A later value of an option replaces the earlier one. (No structured binding: clang
-  // before 16 cannot capture one in the lambda.)
-  for (const auto& option : options) {
-    auto same =
-        std::find_if(p.options.begin(), p.options.end(), [&](const auto& o) { return o.first == option.first; });
-    if (same != p.options.end())
-      same->second = option.second;
-    else
-      p.options.push_back(option);
-  }
-  p.name = keys.get("name", "");
-  int given = read_move_limits(keys, p.limits, p.clock);
-  if (given > 1) throw UsageError("--engine takes one of nodes=, depth=, movetime= or tc=");
-  p.own_limits = given == 1;
-  return p;
-}
-
 // The two players, each with its limits: --engine's own, or the batch's.
 void read_players(const Options& opt, SelfplayRequest& req, int limits_given) {
   std::vector<std::vector<std::string>> engines = opt.lists("engine");
@@ -240,6 +207,38 @@ Adjudication read_adjudication(const Options& opt) {
 }
 
 }  // namespace
+
+PlayerSpec read_engine(const Options& opt, const std::vector<std::string>& items) {
+  std::vector<std::string> rest;
+  std::vector<std::pair<std::string, std::string>> options;
+  for (const std::string& item : items) {
+    size_t eq = item.find('=');
+    if (item.rfind("option.", 0) == 0 && eq != std::string::npos && eq > 7)
+      options.push_back({item.substr(7, eq - 7), item.substr(eq + 1)});
+    else
+      rest.push_back(item);
+  }
+  Options keys = read_keys("--engine", rest, ENGINE_KEYS);
+  if (!keys.has("cmd")) throw UsageError("--engine needs cmd=chesshpc or cmd=uci:COMMAND");
+  PlayerSpec p = read_player_command(opt, *keys.get("cmd"), "--engine cmd=");
+  if (p.command.empty() && !options.empty())
+    throw UsageError("--engine option." + options.front().first + " is for uci: engines, not chesshpc");
+  // A later value of an option replaces the earlier one. (No structured binding: clang
+  // before 16 cannot capture one in the lambda.)
+  for (const auto& option : options) {
+    auto same =
+        std::find_if(p.options.begin(), p.options.end(), [&](const auto& o) { return o.first == option.first; });
+    if (same != p.options.end())
+      same->second = option.second;
+    else
+      p.options.push_back(option);
+  }
+  p.name = keys.get("name", "");
+  int given = read_move_limits(keys, p.limits, p.clock);
+  if (given > 1) throw UsageError("--engine takes one of nodes=, depth=, movetime= or tc=");
+  p.own_limits = given == 1;
+  return p;
+}
 
 const CommandOptions SELFPLAY_OPTIONS = command_options(
     "selfplay",

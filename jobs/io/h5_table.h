@@ -410,8 +410,8 @@ class TableAppender {
 template <class Cols, size_t N>
 class ColumnAppender {
  public:
-  ColumnAppender(const Group& parent, const Table<Cols, N>& t, size_t chunk_rows)
-      : table_(t), group_(create_group(parent, t.group)), layout_{true, chunk_rows} {
+  ColumnAppender(const Group& parent, const Table<Cols, N>& t, size_t chunk_rows, int deflate = Layout{}.deflate)
+      : table_(t), group_(create_group(parent, t.group)), layout_{true, chunk_rows, deflate} {
     write(Cols{});
   }
   void write(const Cols& batch) {

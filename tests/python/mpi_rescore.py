@@ -1,0 +1,176 @@
+"""rescore searches every position of a dataset again, the same on any rank count and after
+a kill -9 and --resume.
+
+1. A selfplay file of 2 games, rescored by Stockfish at a fixed depth in one process: for
+   every 5th position the best move, score (cp or mate), depth and nodes are those Stockfish
+   gives alone for the same FEN after ucinewgame at the same depth, over a pipe here; the
+   played move, result and /games are the input's.
+2. The same on 2 and 3 ranks: every dataset of the output but time_ms (the search's
+   milliseconds) is byte for byte the one-process output's; so for the built-in search on 1
+   and 2 ranks.
+3. kill -9 of a 2-rank run (units of 1 position) once its checkpoint holds a finished unit,
+   resumed on 3 ranks: the output of a run in one process in units of 2, the checkpoint's
+   positions not searched again, and the checkpoint gone.
+4. --resume with another depth is refused (exit 3) naming the difference; without a
+   checkpoint, --resume is refused (exit 3).
+
+usage: mpi_rescore.py MPIEXEC CHESSHPC
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import h5py
+import numpy as np
+from procs import kill_all, wait_until_recorded
+
+STOCKFISH = "/usr/games/stockfish"
+DEPTH = 7
+KILLED_DEPTH = 10  # a run long enough to be killed halfway
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+
+
+def mpirun(mpiexec, n):
+    return [mpiexec, "-np", str(n), "--oversubscribe", "--bind-to", "none"]
+
+
+def run(cmd, code=0):
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=ENV)
+    assert r.returncode == code, f"{cmd} exited {r.returncode}, not {code}: {r.stderr}"
+    return r
+
+
+def rescore(binary, src, out, *extra, depth=DEPTH, per_unit=2):
+    return [binary, "rescore", src, "--out", out, "--engine", f"cmd=uci:{STOCKFISH}", f"depth={depth}",
+            "option.Hash=16", "--positions-per-unit", str(per_unit), "--threads", "1", "--json", "--quiet", *extra]
+
+
+def stockfish_alone(fens, depth):
+    """(bestmove, ('cp'|'mate', value), depth, nodes) of each FEN, each after ucinewgame."""
+    text = "uci\nsetoption name Hash value 16\n"
+    for fen in fens:
+        text += f"ucinewgame\nisready\nposition fen {fen}\ngo depth {depth}\n"
+    # quit only after the last bestmove: stockfish would stop the search at once.
+    p = subprocess.Popen([STOCKFISH], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    p.stdin.write(text)
+    p.stdin.flush()
+    answers, last = [], None
+    for line in p.stdout:
+        words = line.split()
+        if words[:1] == ["info"] and "score" in words and "nodes" in words:
+            s = words.index("score")
+            last = ((words[s + 1], int(words[s + 2])), int(words[words.index("depth") + 1]),
+                    int(words[words.index("nodes") + 1]))
+        elif words[:1] == ["bestmove"]:
+            answers.append((words[1],) + last)
+            if len(answers) == len(fens):
+                break
+    p.stdin.write("quit\n")
+    p.stdin.close()
+    p.wait(timeout=30)
+    return answers
+
+
+def datasets(path):
+    """Every dataset of the file but time_ms, by path, as bytes (variable-length text as its
+    strings' bytes)."""
+    out = {}
+
+    def add(name, obj):
+        if isinstance(obj, h5py.Dataset) and not name.endswith("time_ms"):
+            v = obj[()]
+            out[name] = b"\0".join(v.tolist()) if v.dtype.kind == "O" else v.tobytes()
+
+    with h5py.File(path, "r") as f:
+        f.visititems(add)
+    return out
+
+
+def check_same(a, b, what):
+    da, db = datasets(a), datasets(b)
+    assert da.keys() == db.keys(), f"{what}: datasets {sorted(da)} and {sorted(db)}"
+    for k in da:
+        assert da[k] == db[k], f"{what}: /{k} differs"
+    print(f"{what}: {len(da)} datasets the same")
+
+
+def checkpoint_units_done(path):
+    try:
+        with h5py.File(path, "r") as f:
+            return int(np.sum(f["units/done"][:]))
+    except (OSError, KeyError):
+        return -1
+
+
+def main(mpiexec, binary):
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "games.h5")
+        run([binary, "selfplay", "--games", "2", "--nodes", "300", "--max-plies", "40", "--out", src, "--quiet"])
+
+        # 1. Against Stockfish alone.
+        one = os.path.join(tmp, "one.h5")
+        r = json.loads(run(rescore(binary, src, one)).stdout)
+        with h5py.File(src, "r") as f, h5py.File(one, "r") as g:
+            p, q = f["positions"], g["positions"]
+            n = len(p["game"])
+            assert r["positions"] == n and r["searched"] == n and r["resumed"] == 0, r
+            assert g.attrs["job"] == "rescore" and g.attrs["tables"] == "selfplay"
+            for k in ("game", "ply", "fen", "packed", "move", "result", "wdl", "book", "in_check", "gives_check"):
+                assert np.array_equal(p[k][:], q[k][:]), f"/positions/{k} changed"
+            for k in f["games"]:
+                assert np.array_equal(f["games"][k][:], g["games"][k][:]), f"/games/{k} changed"
+            rows = list(range(0, n, 5))
+            fens = [q["fen"].asstr()[i] for i in rows]
+            ours = [(q["best"].asstr()[i], ("cp", int(q["score_cp"][i])) if q["mate_in"][i] == 0
+                     else ("mate", int(q["mate_in"][i])), int(q["depth"][i]), int(q["nodes"][i])) for i in rows]
+        theirs = stockfish_alone(fens, DEPTH)
+        for i, fen, a, b in zip(rows, fens, ours, theirs):
+            assert a == b, f"row {i} {fen}: rescore {a}, stockfish alone {b}"
+        print(f"{len(rows)} of {n} positions: best, score, depth and nodes as stockfish alone gives them")
+
+        # 2. 2 and 3 ranks; the built-in search on 1 and 2.
+        for ranks in (2, 3):
+            out = os.path.join(tmp, f"ranks{ranks}.h5")
+            run(mpirun(mpiexec, ranks) + rescore(binary, src, out))
+            check_same(one, out, f"{ranks} ranks against 1")
+        builtin = [[binary, "rescore", src, "--out", os.path.join(tmp, f"builtin{k}.h5"), "--depth", "4", "--quiet",
+                    "--threads", str(3 - k)] for k in (1, 2)]
+        run(builtin[0])
+        run(mpirun(mpiexec, 2) + builtin[1])
+        check_same(os.path.join(tmp, "builtin1.h5"), os.path.join(tmp, "builtin2.h5"), "chesshpc depth 4: 2 ranks")
+
+        # 3. kill -9 on 2 ranks, resumed on 3.
+        killed = os.path.join(tmp, "killed.h5")
+        cmd = rescore(binary, src, killed, "--checkpoint", "0.05", depth=KILLED_DEPTH, per_unit=1)
+        proc = subprocess.Popen(mpirun(mpiexec, 2) + cmd, env=ENV, stdout=subprocess.DEVNULL,
+                                start_new_session=True)
+        wait_until_recorded(lambda: checkpoint_units_done(killed + ".checkpoint"), proc, "the 2-rank run", 120)
+        kill_all(proc, killed)
+        kept = checkpoint_units_done(killed + ".checkpoint")
+        assert not os.path.exists(killed) and kept > 0
+        reference = os.path.join(tmp, "reference.h5")
+        run(rescore(binary, src, reference, depth=KILLED_DEPTH))  # in units of 2: the same output
+        r = json.loads(run(mpirun(mpiexec, 3) + cmd + ["--resume"]).stdout)
+        assert r["resumed"] == kept and r["resumed"] + r["searched"] == r["positions"], r
+        assert not os.path.exists(killed + ".checkpoint")
+        check_same(reference, killed, f"kill -9 after {kept} units, resumed on 3 ranks")
+
+        # 4. Refusals.
+        other = os.path.join(tmp, "other.h5")
+        proc = subprocess.Popen(rescore(binary, src, other, "--checkpoint", "0.05", depth=KILLED_DEPTH), env=ENV,
+                                stdout=subprocess.DEVNULL)
+        wait_until_recorded(lambda: checkpoint_units_done(other + ".checkpoint"), proc, "the run", 120)
+        proc.kill()
+        proc.wait()
+        err = run(rescore(binary, src, other, "--resume", depth=DEPTH), 3).stderr
+        assert err.startswith(f"chesshpc rescore: cannot resume from '{other}.checkpoint': it holds another job: its "
+                              "run is ") and f"depth={KILLED_DEPTH}" in err and err.count("\n") == 1, err
+        err = run(rescore(binary, src, os.path.join(tmp, "none.h5"), "--resume"), 3).stderr
+        assert "cannot resume: there is no " in err, err
+        print("resume of another depth and without a checkpoint refused")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])

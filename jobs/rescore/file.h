@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "jobs/rescore/request.h"
+#include "jobs/selfplay/tables.h"
 
 namespace chesshpc {
 
@@ -23,8 +24,9 @@ struct RescoreInput {
   bool chess960 = false;  // any position is Chess960's: a UCI engine is told so
   size_t size() const { return packed.size() / 32; }
 };
-// Throws h5::Error (a file that is not one, or lacks the columns) or ResumeError's sibling
-// std::runtime_error for a file that is not a selfplay dataset; the message names the path.
+// IN's positions: a file of selfplay's layout (its packed column alone), a .binpack or an
+// .epd file. Throws h5::Error naming the path (a file that is none of them, or lacks the
+// columns, a malformed record).
 RescoreInput read_rescore_input(const std::string& path);
 
 // What the search of each position gave, a row per position in input order.
@@ -36,6 +38,12 @@ struct Rescored {
   std::vector<bool> unit_done;  // a row per unit
   void resize(size_t positions, size_t units);
 };
+
+// IN as selfplay's tables: a selfplay-layout file's as they are; a .binpack's entries as
+// /positions rows (game: the chain's number, the move and result kept), an EPD file's
+// lines (game: the line's number from 0; no move, no result), /games empty. Throws
+// h5::Error.
+SelfplayTables read_input_tables(const std::string& path);
 
 std::string checkpoint_path(const RescoreRequest& req);
 // Writes the checkpoint (throws h5::Error).

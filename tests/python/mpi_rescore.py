@@ -4,7 +4,8 @@ a kill -9 and --resume.
 1. A selfplay file of 2 games, rescored by Stockfish at a fixed depth in one process: for
    every 5th position the best move, score (cp or mate), depth and nodes are those Stockfish
    gives alone for the same FEN after ucinewgame at the same depth, over a pipe here; the
-   played move, result and /games are the input's.
+   played move, result and /games are the input's. The same positions exported as .binpack
+   and EPD and rescored from those: the same searches.
 2. The same on 2 and 3 ranks: every dataset of the output but time_ms (the search's
    milliseconds) is byte for byte the one-process output's; so for the built-in search on 1
    and 2 ranks.
@@ -129,6 +130,20 @@ def main(mpiexec, binary):
         for i, fen, a, b in zip(rows, fens, ours, theirs):
             assert a == b, f"row {i} {fen}: rescore {a}, stockfish alone {b}"
         print(f"{len(rows)} of {n} positions: best, score, depth and nodes as stockfish alone gives them")
+
+        # 1b. The same positions from a .binpack and an EPD file: the same searches; the
+        # binpack's moves and results kept, EPD's best moves taken as the moves.
+        searched = ("packed", "best", "score_cp", "mate_in", "depth", "nodes")
+        for fmt, kept in (("binpack", ("move", "wdl")), ("epd", ())):
+            exported, out = os.path.join(tmp, f"games.{fmt}"), os.path.join(tmp, f"from-{fmt}.h5")
+            run([binary, "export", "--format", fmt, src, "--out", exported])
+            run(rescore(binary, exported, out))
+            with h5py.File(one, "r") as f, h5py.File(out, "r") as g:
+                for k in searched + kept:
+                    assert f["positions"][k][()].tobytes() == g["positions"][k][()].tobytes(), f"{fmt}: /positions/{k}"
+                if fmt == "epd":
+                    assert np.array_equal(g["positions/move"][:], g["positions/best"][:])
+            print(f"{fmt}: the same searches of the same {n} positions")
 
         # 2. 2 and 3 ranks; the built-in search on 1 and 2.
         for ranks in (2, 3):

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "core/game.h"
@@ -19,6 +20,11 @@ namespace chesshpc {
 
 int Rescore::plan(const Ranks& ranks, std::ostream& err) {
   // Every rank reads the positions; rank 0 alone says what is wrong with them.
+  if (std::ifstream in(req_.in); !unreadable_input(req_.in, in).empty()) {
+    if (ranks.root())
+      err << "chesshpc rescore: cannot read '" << req_.in << "': " << unreadable_input(req_.in, in) << "\n";
+    return EXIT_IO;
+  }
   try {
     in_ = read_rescore_input(req_.in);
   } catch (const std::exception& e) {

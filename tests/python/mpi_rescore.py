@@ -6,14 +6,14 @@ a kill -9 and --resume.
    gives alone for the same FEN after ucinewgame at the same depth, over a pipe here; the
    played move, result and /games are the input's. The same positions exported as .binpack
    and EPD and rescored from those: the same searches.
-2. The same on 2 and 3 ranks: every dataset of the output but time_ms (the search's
-   milliseconds) is byte for byte the one-process output's; so for the built-in search on 1
-   and 2 ranks.
+2. The same on 2 ranks: every dataset of the output but time_ms (the search's
+   milliseconds) is byte for byte the one-process output's; so for the built-in search on 3
+   ranks of 1 thread and 1 of 2 (and Stockfish on 3 ranks in 3.).
 3. kill -9 of a 2-rank run (units of 1 position) once its checkpoint holds a finished unit,
    resumed on 3 ranks: the output of a run in one process in units of 2, the checkpoint's
    positions not searched again, and the checkpoint gone.
 4. --resume with another depth is refused (exit 3) naming the difference; without a
-   checkpoint, --resume is refused (exit 3).
+   checkpoint, --resume is refused (exit 3); a missing input exits 4 with one line.
 
 usage: mpi_rescore.py MPIEXEC CHESSHPC
 """
@@ -146,15 +146,15 @@ def main(mpiexec, binary):
             print(f"{fmt}: the same searches of the same {n} positions")
 
         # 2. 2 and 3 ranks; the built-in search on 1 and 2.
-        for ranks in (2, 3):
-            out = os.path.join(tmp, f"ranks{ranks}.h5")
-            run(mpirun(mpiexec, ranks) + rescore(binary, src, out))
-            check_same(one, out, f"{ranks} ranks against 1")
+        out = os.path.join(tmp, "ranks2.h5")
+        run(mpirun(mpiexec, 2) + rescore(binary, src, out))
+        check_same(one, out, "2 ranks against 1")
         builtin = [[binary, "rescore", src, "--out", os.path.join(tmp, f"builtin{k}.h5"), "--depth", "4", "--quiet",
-                    "--threads", str(3 - k)] for k in (1, 2)]
+                    "--threads", str(k)] for k in (2, 1)]
         run(builtin[0])
-        run(mpirun(mpiexec, 2) + builtin[1])
-        check_same(os.path.join(tmp, "builtin1.h5"), os.path.join(tmp, "builtin2.h5"), "chesshpc depth 4: 2 ranks")
+        run(mpirun(mpiexec, 3) + builtin[1])
+        check_same(os.path.join(tmp, "builtin2.h5"), os.path.join(tmp, "builtin1.h5"),
+                   "chesshpc depth 4: 3 ranks x 1 thread against 1 x 2")
 
         # 3. kill -9 on 2 ranks, resumed on 3.
         killed = os.path.join(tmp, "killed.h5")
@@ -184,7 +184,10 @@ def main(mpiexec, binary):
                               "run is ") and f"depth={KILLED_DEPTH}" in err and err.count("\n") == 1, err
         err = run(rescore(binary, src, os.path.join(tmp, "none.h5"), "--resume"), 3).stderr
         assert "cannot resume: there is no " in err, err
-        print("resume of another depth and without a checkpoint refused")
+        missing = os.path.join(tmp, "missing.h5")
+        err = run(rescore(binary, missing, os.path.join(tmp, "out.h5")), 4).stderr
+        assert err == f"chesshpc rescore: cannot read '{missing}': No such file or directory\n", err
+        print("resume of another depth and without a checkpoint refused; a missing input exits 4")
 
 
 if __name__ == "__main__":

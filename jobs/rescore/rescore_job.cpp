@@ -87,19 +87,38 @@ UnitJobInfo Rescore::info() const {
   return i;
 }
 
-// Per position: best, score (NaN with a mate), mate, depth, nodes, milliseconds.
+// A flag (0: searched, 1: the engine failed twice), then per position: best, score (NaN
+// with a mate), mate, depth, nodes, milliseconds; or the failure's message.
 Payload Rescore::compute(size_t unit) {
   ByteWriter w;
   std::unique_ptr<Player>& player = players_.local();
   chess::Random unused(0);  // a fixed limit and no temperature: the player draws nothing
+  std::vector<MoveChoice> choices;
   for (size_t row = first_row(unit); row < end_row(unit); ++row) {
-    if (!player || player->failed()) {
-      player.reset();  // a failed engine is killed before its successor starts
-      player = make_player(req_.play.first, req_.play);
-    }
     const chess::Position pos = chess::unpack_trusted(in_.packed.data() + 32 * row);
-    player->new_game();
-    const MoveChoice c = player->choose(chess::Game(pos), std::nullopt, unused);
+    // An engine that fails (exits, hangs, breaks the protocol) is started again once.
+    for (int attempt = 0;; ++attempt) {
+      try {
+        if (!player || player->failed()) {
+          player.reset();  // a failed engine is killed before its successor starts
+          player = make_player(req_.play.first, req_.play);
+        }
+        player->new_game();
+        choices.push_back(player->choose(chess::Game(pos), std::nullopt, unused));
+        break;
+      } catch (const std::exception& e) {
+        player.reset();
+        if (attempt == 1) {
+          w.put(uint8_t(1)), w.put(std::string(e.what()));
+          return w.take();
+        }
+      }
+    }
+  }
+  w.put(uint8_t(0));
+  for (size_t i = 0; i < choices.size(); ++i) {
+    const MoveChoice& c = choices[i];
+    const chess::Position pos = chess::unpack_trusted(in_.packed.data() + 32 * (first_row(unit) + i));
     w.put(chess::to_uci(c.best, pos.is_chess960()));
     w.put(c.score_cp ? double(*c.score_cp) : std::nan(""));
     w.put(int32_t(c.mate_in.value_or(0))), w.put(int32_t(c.depth)), w.put(uint64_t(c.nodes));
@@ -110,6 +129,10 @@ Payload Rescore::compute(size_t unit) {
 
 Recorded Rescore::record(size_t unit, Payload&& result, double seconds, int) {
   ByteReader in(result, "truncated rescore unit");
+  if (in.get<uint8_t>()) {
+    if (failed_.empty()) failed_ = in.text();
+    return {0, 0};
+  }
   uint64_t nodes = 0;
   for (size_t row = first_row(unit); row < end_row(unit); ++row) {
     results_.best[row] = in.text();
@@ -134,6 +157,16 @@ std::function<uint64_t()> Rescore::checkpoint() {
 
 int Rescore::finish(const UnitRun& run, std::ostream& out, std::ostream& err) {
   players_.clear();
+  if (!failed_.empty()) {
+    // What was searched stays for --resume, once the engine runs again.
+    const std::string unwritten = h5::write_error([&] { write_checkpoint(req_, in_, results_); });
+    err << "chesshpc rescore: " << failed_ << "; the run stops: " << searched_ << " of " << in_.size()
+        << " positions searched are kept in '" << checkpoint_path(req_) << "'"
+        << (unwritten.empty() ? ", and --resume continues it: " + req_.command_line + (req_.resume ? "" : " --resume")
+                              : ", but it could not be written: " + unwritten)
+        << "\n";
+    return unwritten.empty() ? EXIT_INPUT : EXIT_IO;
+  }
   const std::string unwritten =
       h5::write_error([&] { write_rescored(req_, in_, results_, run.started, threads_, run.ranks); });
   if (req_.json) {

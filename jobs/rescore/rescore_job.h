@@ -2,7 +2,8 @@
 // ranks): a unit is positions_per_unit consecutive input positions, a rank searches
 // `threads` units at once, each thread with its own engine of one thread, a new game
 // before each position, so that the output is the same on any rank and thread count and
-// after a resume.
+// after a resume. An engine that fails is started again; one that fails twice at a
+// position stops the run: exit 3, what was searched kept for --resume.
 #pragma once
 
 #include <tbb/enumerable_thread_specific.h>
@@ -31,6 +32,8 @@ class Rescore : public UnitJob {
   Payload compute(size_t unit) override;
   Recorded record(size_t unit, Payload&& result, double seconds, int rank) override;
   std::function<uint64_t()> checkpoint() override;
+  // An engine that failed twice in a row stops the run (its searches kept for --resume).
+  bool enough() const override { return !failed_.empty(); }
   int finish(const UnitRun& run, std::ostream& out, std::ostream& err) override;
 
  private:
@@ -49,6 +52,7 @@ class Rescore : public UnitJob {
   uint64_t earlier_ = 0;   // of those, searched by an earlier run
   double search_seconds_ = 0;
   uint64_t nodes_ = 0;
+  std::string failed_;  // the first engine failure's message
 };
 
 }  // namespace chesshpc

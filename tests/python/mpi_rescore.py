@@ -13,7 +13,8 @@ a kill -9 and --resume.
    resumed on 3 ranks: the output of a run in one process in units of 2, the checkpoint's
    positions not searched again, and the checkpoint gone.
 4. --resume with another depth is refused (exit 3) naming the difference; without a
-   checkpoint, --resume is refused (exit 3); a missing input exits 4 with one line.
+   checkpoint, --resume is refused (exit 3); a missing input exits 4 with one line; an engine
+   that dies at every search stops the run with exit 3 and one line, its checkpoint kept.
 
 usage: mpi_rescore.py MPIEXEC CHESSHPC
 """
@@ -184,6 +185,17 @@ def main(mpiexec, binary):
                               "run is ") and f"depth={KILLED_DEPTH}" in err and err.count("\n") == 1, err
         err = run(rescore(binary, src, os.path.join(tmp, "none.h5"), "--resume"), 3).stderr
         assert "cannot resume: there is no " in err, err
+        # An engine that dies at every search: started again once, then the run stops.
+        broken = os.path.join(tmp, "broken-engine")
+        with open(broken, "w") as f:
+            f.write("#!/bin/sh\nwhile read line; do case \"$line\" in uci) echo 'id name broken'; echo uciok;; "
+                    "isready) echo readyok;; go*) exit 1;; esac; done\n")
+        os.chmod(broken, 0o755)
+        out = os.path.join(tmp, "broken.h5")
+        err = run([binary, "rescore", src, "--out", out, "--engine", f"cmd=uci:{broken}", "depth=1", "--quiet"], 3).stderr
+        assert err.startswith("chesshpc rescore: ") and err.count("\n") == 1, err
+        assert f"; the run stops: 0 of {n} positions searched are kept in '{out}.checkpoint', and --resume " in err, err
+        assert err.endswith(" --resume\n") and not os.path.exists(out), err
         missing = os.path.join(tmp, "missing.h5")
         err = run(rescore(binary, missing, os.path.join(tmp, "out.h5")), 4).stderr
         assert err == f"chesshpc rescore: cannot read '{missing}': No such file or directory\n", err

@@ -30,6 +30,10 @@
 #include "jobs/perft/options.h"
 #include "jobs/perft/run.h"
 #include "jobs/perft/split_job.h"
+#include "jobs/positions/options.h"
+#include "jobs/positions/run.h"
+#include "jobs/rescore/options.h"
+#include "jobs/rescore/rescore_job.h"
 #include "jobs/rules/options.h"
 #include "jobs/rules/run.h"
 #include "jobs/selfplay/batch_job.h"
@@ -50,6 +54,8 @@ const char* USAGE =
     "  rules      play moves under a ruleset: how and when the game ends, when each rule first held\n"
     "  drawstats  replay a PGN corpus: per game and per rule, when each draw rule would have fired\n"
     "  selfplay   play a batch of games over ranks and threads into an HDF5 dataset\n"
+    "  rescore    search a dataset's positions again with a player, over ranks and threads\n"
+    "  positions  the positions of a PGN corpus as a dataset, filtered, sampled, deduplicated\n"
     "  export     a selfplay dataset in a trainer's format (Stockfish, bullet, EPD) or as PGN\n"
     "  convert    a dataset file in another format (plain, bin, binpack, bullet, epd, HDF5); --validate\n"
     "  shuffle    a dataset file's records in a seeded random order, in bounded memory\n"
@@ -110,6 +116,17 @@ int selfplay_command(const Options& opt, const std::string& command_line) {
     return EXIT_IO;
   }
   return EXIT_OK;
+}
+
+int rescore_command(const Options& opt, const std::string& command_line) {
+  Rescore job(rescore_request(opt, command_line));
+  return run_unit_job(job, std::cout, std::cerr);
+}
+
+// positions runs on one process's threads, as drawstats does.
+int positions_command(const Options& opt, const std::string& command_line) {
+  if (launch_rank() != 0) return EXIT_OK;
+  return run_positions(positions_request(opt, command_line), std::cout, std::cerr);
 }
 
 int export_command(const Options& opt, const std::string&) {
@@ -175,6 +192,8 @@ const Command COMMANDS[] = {
     {"bench", BENCH_OPTIONS, bench_command, bench_options},
     {"drawstats", DRAWSTATS_OPTIONS, drawstats_command},
     {"selfplay", SELFPLAY_OPTIONS, selfplay_command, nullptr, fastchess_args},
+    {"rescore", RESCORE_OPTIONS, rescore_command},
+    {"positions", POSITIONS_OPTIONS, positions_command},
     {"export", EXPORT_OPTIONS, export_command},
     {"convert", CONVERT_OPTIONS, convert_command},
     {"shuffle", SHUFFLE_OPTIONS, shuffle_command},

@@ -24,6 +24,8 @@ std::string usage() {
   return s;
 }
 
+}  // namespace
+
 std::vector<OptionSpec> filter_options() {
   return {{"skip-plies", "N", "leave out the first N plies of every game"},
           {"skip-book", "", "leave out opening moves (book and random plies: not searched, no score)"},
@@ -33,8 +35,6 @@ std::vector<OptionSpec> filter_options() {
           {"max-score", "CP", "leave out positions whose |score| is above CP centipawns (mates too)"},
           {"dedup", "", "write each position (pieces, side, castling, en passant) once, the first in game order"}};
 }
-
-}  // namespace
 
 const CommandOptions EXPORT_OPTIONS =
     command_options("export",
@@ -49,6 +49,18 @@ const CommandOptions EXPORT_OPTIONS =
                          "terminal, 10 otherwise); with several files, a line after each"},
                     },
                     usage(), 100000);
+
+ExportFilters read_filters(const Options& opt) {
+  ExportFilters f;
+  f.skip_plies = opt.get_int("skip-plies", 0, 0, 100000);
+  f.skip_book = opt.has("skip-book");
+  f.skip_in_check = opt.has("skip-in-check");
+  f.skip_capture = opt.has("skip-capture");
+  f.skip_mate = opt.has("skip-mate");
+  if (opt.has("max-score")) f.max_score = opt.get_int("max-score", 0, 0, VALUE_MATE);
+  f.dedup = opt.has("dedup");
+  return f;
+}
 
 ExportRequest export_request(const Options& opt, bool stdout_is_terminal) {
   ExportRequest req;
@@ -67,14 +79,8 @@ ExportRequest export_request(const Options& opt, bool stdout_is_terminal) {
       throw UsageError("export needs the selfplay file: chesshpc export --format " + name + " FILE.h5");
     req.paths = files;
   }
-  ExportFilters& f = req.filters;
-  f.skip_plies = opt.get_int("skip-plies", 0, 0, 100000);
-  f.skip_book = opt.has("skip-book");
-  f.skip_in_check = opt.has("skip-in-check");
-  f.skip_capture = opt.has("skip-capture");
-  f.skip_mate = opt.has("skip-mate");
-  if (opt.has("max-score")) f.max_score = opt.get_int("max-score", 0, 0, VALUE_MATE);
-  f.dedup = opt.has("dedup");
+  req.filters = read_filters(opt);
+  const ExportFilters& f = req.filters;
   if (!req.format->make && f.any())
     throw UsageError("the filters choose positions: --format " + std::string(req.format->name) + " writes whole games");
   req.quiet = opt.has("quiet");

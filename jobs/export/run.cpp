@@ -13,6 +13,7 @@
 
 #include "core/pack.h"
 #include "jobs/export/pgn.h"
+#include "jobs/export/position_set.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/progress.h"
@@ -29,52 +30,6 @@ enum Skip : uint8_t { PLIES, BOOK, IN_CHECK, CAPTURE, MATE, MAX_SCORE, REPEATED,
 constexpr const char* SKIP_NAMES[SKIP_NB] = {
     "in the first plies",    "book",           "in check", "capture", "mate", "above --max-score", "repeated",
     "without a game result", "without a score"};
-
-// A position's identity for --dedup: pieces, side, castling and en passant (and Chess960's
-// rook files), the packed bytes without the clocks.
-struct PositionKey {
-  std::array<uint8_t, 28> bytes;
-  bool operator==(const PositionKey&) const = default;
-};
-// --dedup's positions seen: open addressing over a table at least twice the rows, so it is
-// never more than half full, the keys stored whole (a hash never stands for a position, so
-// two positions never merge). A bin export of 199 K positions with --dedup took 235 ms of
-// CPU with a node-based std::unordered_set, 173 ms with this (153 ms without --dedup).
-class PositionSet {
- public:
-  // Room for `most` positions.
-  explicit PositionSet(size_t most) : keys_(most ? std::bit_ceil(2 * most) : 0), used_(keys_.size()) {}
-  // Whether k was new.
-  bool insert(const PositionKey& k) {
-    const size_t mask = keys_.size() - 1;
-    size_t i = hash(k) & mask;
-    for (; used_[i]; i = (i + 1) & mask)
-      if (keys_[i] == k) return false;
-    keys_[i] = k, used_[i] = true;
-    return true;
-  }
-
- private:
-  static size_t hash(const PositionKey& k) {
-    uint64_t h = 0x9E3779B97F4A7C15ULL;
-    for (size_t i = 0; i < k.bytes.size(); i += 4) {
-      uint32_t w;
-      std::memcpy(&w, k.bytes.data() + i, 4);
-      h = (h ^ w) * 0xBF58476D1CE4E5B9ULL;
-      h ^= h >> 31;
-    }
-    return size_t(h);
-  }
-  std::vector<PositionKey> keys_;
-  std::vector<uint8_t> used_;
-};
-
-PositionKey position_key(const uint8_t* packed) {
-  PositionKey k;
-  std::copy_n(packed, 26, k.bytes.begin());
-  std::copy_n(packed + 30, 2, k.bytes.begin() + 26);
-  return k;
-}
 
 // Where the records go: standard output, or FILE.partial published as FILE when complete
 // (jobs/io/publish.h, as every result file).
@@ -182,12 +137,7 @@ int commit(Sink& sink, std::ostream& err) {
 // The reason row i is left out, or SKIP_NB when it is written.
 Skip skip_reason(const PositionColumns& p, size_t i, int score, const ExportFilters& f, const Format& format) {
   if (p.wdl[i] == WDL_NONE) return NO_RESULT;
-  if (p.ply[i] < f.skip_plies) return PLIES;
-  if (f.skip_book && p.book[i]) return BOOK;
-  if (f.skip_in_check && p.in_check[i]) return IN_CHECK;
-  if (f.skip_capture && p.is_capture[i]) return CAPTURE;
-  if (f.skip_mate && p.mate_in[i]) return MATE;
-  if (f.max_score && score != VALUE_NONE && std::abs(score) > *f.max_score) return MAX_SCORE;
+  if (const std::optional<int> why = filtered_out(p, i, score, f)) return Skip(*why);
   if (format.needs_score && score == VALUE_NONE) return NO_SCORE;
   return SKIP_NB;
 }
@@ -323,7 +273,7 @@ int open_selfplay(const std::string& path, h5::Group& f, std::ostream& err) {
   }
   try {
     f = h5::open_read(path);
-    if (!h5::is_job(f, SELFPLAY_JOB)) {
+    if (!has_selfplay_tables(f)) {
       err << "chesshpc export: '" << path << "' is not a chesshpc selfplay file\n";
       return EXIT_INPUT;
     }
@@ -350,6 +300,16 @@ int export_games(const h5::Group& f, Sink& sink, std::ostream& err) {
 }
 
 }  // namespace
+
+std::optional<int> filtered_out(const PositionColumns& p, size_t i, int score, const ExportFilters& f) {
+  if (p.ply[i] < f.skip_plies) return PLIES;
+  if (f.skip_book && p.book[i]) return BOOK;
+  if (f.skip_in_check && p.in_check[i]) return IN_CHECK;
+  if (f.skip_capture && p.is_capture[i]) return CAPTURE;
+  if (f.skip_mate && p.mate_in[i]) return MATE;
+  if (f.max_score && score != VALUE_NONE && std::abs(score) > *f.max_score) return MAX_SCORE;
+  return std::nullopt;
+}
 
 // Every input is opened and checked before anything is written: a bad one among many
 // leaves no output.

@@ -2,9 +2,12 @@
 // trainers apply to positions.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <ostream>
 
 #include "jobs/export/request.h"
+#include "jobs/selfplay/tables.h"
 
 namespace chesshpc {
 
@@ -13,5 +16,10 @@ namespace chesshpc {
 // how many positions were written and why the others were left out. Returns an ExitCode:
 // 3 for a file that is not a selfplay file, 4 when req.out cannot be written.
 int run_export(const ExportRequest& req, std::ostream& out, std::ostream& err);
+
+// The first of f's filters but --dedup, in ExportFilters' order (0 skip_plies ... 5
+// max_score), that leaves out row i of p; none: kept. score: the row's as
+// stockfish_score gives it (VALUE_NONE without one).
+std::optional<int> filtered_out(const PositionColumns& p, size_t i, int score, const ExportFilters& f);
 
 }  // namespace chesshpc

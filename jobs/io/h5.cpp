@@ -157,7 +157,7 @@ void string_attr(hid_t obj, const std::string& name, const std::string& value) {
 // A chunked, deflated dataset of `rows` rows of `cols` elements of type (1-D when cols is
 // 0), extendible in rows, chunked by chunk_rows rows.
 Handle create_rows(hid_t in, const std::string& name, hid_t type, size_t rows, size_t cols, size_t chunk_rows,
-                   const std::string& doc) {
+                   const std::string& doc, int deflate) {
   int rank = cols ? 2 : 1;
   hsize_t dims[2] = {rows, cols}, maxdims[2] = {H5S_UNLIMITED, cols}, chunk[2] = {chunk_rows, cols};
   Handle space(check(H5Screate_simple(rank, dims, maxdims), in, "create a dataspace for " + name), H5Sclose);
@@ -166,7 +166,7 @@ Handle create_rows(hid_t in, const std::string& name, hid_t type, size_t rows, s
   // Shuffling bytes by their place in an element helps numbers compress, and hurts text:
   // 199 K FENs as fixed-length text deflate to 2.1 MB unshuffled, 4.1 MB shuffled.
   if (H5Tget_class(type) != H5T_STRING || H5Tis_variable_str(type) > 0) H5Pset_shuffle(plist.id());
-  H5Pset_deflate(plist.id(), 4);
+  H5Pset_deflate(plist.id(), unsigned(deflate));
   Handle ds(check(H5Dcreate2(in, name.c_str(), type, space.id(), H5P_DEFAULT, plist.id(), H5P_DEFAULT), in,
                   "create dataset " + name),
             H5Dclose);
@@ -181,10 +181,11 @@ void write_rows(const Group& parent, const std::string& name, hid_t type, size_t
   const hid_t in = Id::of(parent);
   const std::string what = "write dataset " + name;
   const bool exists = layout.append && H5Lexists(in, name.c_str(), H5P_DEFAULT) > 0;
-  Handle ds = exists ? Handle(check(H5Dopen2(in, name.c_str(), H5P_DEFAULT), in, "open dataset " + name), H5Dclose)
-              : layout.append
-                  ? create_rows(in, name, type, 0, cols, std::max<size_t>(layout.chunk_rows, 1), doc)
-                  : create_rows(in, name, type, rows, cols, std::clamp<size_t>(rows, 1, whole_chunk_rows), doc);
+  Handle ds =
+      exists ? Handle(check(H5Dopen2(in, name.c_str(), H5P_DEFAULT), in, "open dataset " + name), H5Dclose)
+      : layout.append
+          ? create_rows(in, name, type, 0, cols, std::max<size_t>(layout.chunk_rows, 1), doc, layout.deflate)
+          : create_rows(in, name, type, rows, cols, std::clamp<size_t>(rows, 1, whole_chunk_rows), doc, layout.deflate);
   hsize_t at = 0;
   if (layout.append) {
     Handle space(check(H5Dget_space(ds.id()), in, "read the shape of " + name), H5Sclose);

@@ -403,6 +403,27 @@ class TableAppender {
   Rows waiting_;
 };
 
+// A table of a struct of column vectors written in batches: each write() goes to the end
+// of the table's datasets (extendible, chunked by chunk_rows rows), so that a table of
+// any length costs one batch of memory. The group and its empty datasets are created
+// with the appender. Throws Error as the writes do.
+template <class Cols, size_t N>
+class ColumnAppender {
+ public:
+  ColumnAppender(const Group& parent, const Table<Cols, N>& t, size_t chunk_rows, int deflate = Layout{}.deflate)
+      : table_(t), group_(create_group(parent, t.group)), layout_{true, chunk_rows, deflate} {
+    write(Cols{});
+  }
+  void write(const Cols& batch) {
+    for (const Column<Cols>& c : table_.columns) c.write(group_, c, batch, layout_);
+  }
+
+ private:
+  const Table<Cols, N>& table_;
+  Group group_;
+  Layout layout_;
+};
+
 // Reads the table's group into data (empty rows, or a struct of empty columns): every
 // column but the computed ones, the since_added ones the file lacks, and those named in
 // leave_out (a reader that needs few columns of a big table: they stay empty); of the

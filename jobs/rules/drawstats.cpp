@@ -202,7 +202,6 @@ struct Batch {
   std::string text;
   std::vector<chess::PgnChunk> games;  // views of text
   int64_t first_index = 0;
-  std::vector<Outcome> outcomes;
 };
 
 // Cuts a stream into batches of whole games: each block read is appended to the game left
@@ -280,54 +279,87 @@ Outcome replay(const chess::PgnChunk& chunk, int64_t index, chess::Ruleset rules
 
 }  // namespace
 
+void read_pgn_games(const ReadBytes& read, const PgnStreamLimits& limits, int threads, Progress* progress,
+                    const std::function<std::unique_ptr<PgnBatchWork>(size_t games)>& make) {
+  struct Item {
+    std::unique_ptr<Batch> batch;
+    std::unique_ptr<PgnBatchWork> work;
+  };
+  GameBatches batches(read, limits);
+  const int n = chess::resolve_threads(threads);
+  // Reading and splitting (in order, one batch at a time) overlap the work on the batches
+  // before; two batches a thread keep every thread busy and bound the memory.
+  tbb::task_arena arena(n);
+  arena.execute([&] {
+    tbb::parallel_pipeline(
+        size_t(2 * n + 1),
+        tbb::make_filter<void, Item*>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& fc) -> Item* {
+          std::unique_ptr<Batch> b = batches.next();
+          if (!b) {
+            fc.stop();
+            return nullptr;
+          }
+          if (progress) progress->add_total(b->games.size());
+          auto work = make(b->games.size());
+          return new Item{std::move(b), std::move(work)};
+        }) & tbb::make_filter<Item*, Item*>(tbb::filter_mode::parallel, [&](Item* item) {
+          const Batch& b = *item->batch;
+          tbb::parallel_for(tbb::blocked_range<size_t>(0, b.games.size(), 64),
+                            [&](const tbb::blocked_range<size_t>& r) {
+                              for (size_t i = r.begin(); i != r.end(); ++i)
+                                item->work->game(i, b.games[i], b.first_index + int64_t(i));
+                            });
+          return item;
+        }) & tbb::make_filter<Item*, void>(tbb::filter_mode::serial_in_order, [&](Item* item) {
+          std::unique_ptr<Item> owned(item);
+          owned->work->deliver();
+        }));
+  });
+}
+
 DrawstatsResult compute_drawstats(const ReadBytes& read, const PgnStreamLimits& limits, chess::Ruleset ruleset,
                                   chess::ClaimPolicy claims, int threads, Progress* progress, DrawstatsSink* sink) {
   auto t0 = std::chrono::steady_clock::now();
   DrawstatsResult result;
   RuleTally tally;
-  GameBatches batches(read, limits);
-  const int n = chess::resolve_threads(threads);
-  // Reading and splitting (in order, one batch at a time) overlap the replay of the
-  // batches before; two batches a thread keep every thread busy and bound the memory.
-  tbb::task_arena arena(n);
-  arena.execute([&] {
-    tbb::parallel_pipeline(
-        size_t(2 * n + 1),
-        tbb::make_filter<void, Batch*>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& fc) -> Batch* {
-          std::unique_ptr<Batch> b = batches.next();
-          if (!b) fc.stop();
-          if (b && progress) progress->add_total(b->games.size());
-          return b.release();
-        }) & tbb::make_filter<Batch*, Batch*>(tbb::filter_mode::parallel, [&](Batch* b) {
-          b->outcomes.resize(b->games.size());
-          tbb::parallel_for(tbb::blocked_range<size_t>(0, b->games.size(), 64),
-                            [&](const tbb::blocked_range<size_t>& r) {
-                              for (size_t i = r.begin(); i != r.end(); ++i) {
-                                Outcome& o = b->outcomes[i];
-                                o = replay(b->games[i], b->first_index + int64_t(i), ruleset, claims);
-                                if (progress) progress->done(1, o.ok ? o.row.plies : 0);
-                              }
-                            });
-          return b;
-        }) & tbb::make_filter<Batch*, void>(tbb::filter_mode::serial_in_order, [&](Batch* b) {
-          std::unique_ptr<Batch> owned(b);
-          for (Outcome& o : owned->outcomes) {
-            if (o.ok) {
-              tally.add(o.row.first_fire, o.row.termination);
-              ++result.replayed, result.plies += o.row.plies;
-              if (sink)
-                sink->game(std::move(o.row));
-              else
-                result.games.push_back(std::move(o.row));
-            } else {
-              ++result.skipped_games, result.skipped_variants += !o.skipped.variant.empty();
-              if (sink)
-                sink->skipped(std::move(o.skipped));
-              else
-                result.skipped.push_back(std::move(o.skipped));
-            }
-          }
-        }));
+  // A batch's outcomes, replayed in parallel, then counted and handed on in stream order.
+  struct Work : PgnBatchWork {
+    std::vector<Outcome> outcomes;
+    chess::Ruleset ruleset;
+    chess::ClaimPolicy claims;
+    Progress* progress;
+    DrawstatsResult& result;
+    RuleTally& tally;
+    DrawstatsSink* sink;
+    Work(size_t games, chess::Ruleset r, chess::ClaimPolicy c, Progress* p, DrawstatsResult& res, RuleTally& t,
+         DrawstatsSink* s)
+        : outcomes(games), ruleset(r), claims(c), progress(p), result(res), tally(t), sink(s) {}
+    void game(size_t i, const chess::PgnChunk& chunk, int64_t index) override {
+      Outcome& o = outcomes[i];
+      o = replay(chunk, index, ruleset, claims);
+      if (progress) progress->done(1, o.ok ? o.row.plies : 0);
+    }
+    void deliver() override {
+      for (Outcome& o : outcomes) {
+        if (o.ok) {
+          tally.add(o.row.first_fire, o.row.termination);
+          ++result.replayed, result.plies += o.row.plies;
+          if (sink)
+            sink->game(std::move(o.row));
+          else
+            result.games.push_back(std::move(o.row));
+        } else {
+          ++result.skipped_games, result.skipped_variants += !o.skipped.variant.empty();
+          if (sink)
+            sink->skipped(std::move(o.skipped));
+          else
+            result.skipped.push_back(std::move(o.skipped));
+        }
+      }
+    }
+  };
+  read_pgn_games(read, limits, threads, progress, [&](size_t games) {
+    return std::make_unique<Work>(games, ruleset, claims, progress, result, tally, sink);
   });
   result.rules = tally.summaries();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

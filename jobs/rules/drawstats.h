@@ -5,11 +5,13 @@
 
 #include <array>
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "core/game.h"
+#include "core/pgn.h"
 #include "jobs/io/options.h"
 #include "jobs/rules/request.h"
 #include "jobs/rules/rule_stats.h"
@@ -83,6 +85,25 @@ struct GameTooLong {
 
 // Fills buf with up to n bytes of the stream and returns how many, fewer only at its end.
 using ReadBytes = std::function<size_t(char* buf, size_t n)>;
+
+// A batch of whole games of a PGN stream, as read_pgn_games hands it out: game() for each
+// of its games, from several threads at once (each game once, i its place in the batch,
+// index its place in the stream), then deliver(), one batch at a time, in stream order.
+class PgnBatchWork {
+ public:
+  virtual ~PgnBatchWork() = default;
+  virtual void game(size_t i, const chess::PgnChunk& chunk, int64_t index) = 0;
+  virtual void deliver() = 0;
+};
+
+// The corpus reader under drawstats, for every command that reads PGN corpora: the stream
+// cut into batches of whole games (in blocks of limits.block_bytes while the batches before
+// are worked on, so that memory holds a few blocks whatever the corpus's size), a work made
+// for each batch (make, with its game count, in stream order), its games on `threads`
+// threads. progress gets each batch's games as its total. Throws GameTooLong, and what
+// read and the works throw.
+void read_pgn_games(const ReadBytes& read, const PgnStreamLimits& limits, int threads, class Progress* progress,
+                    const std::function<std::unique_ptr<PgnBatchWork>(size_t games)>& make);
 
 // Parses and replays every game of the stream, in parallel; rows come in stream order
 // whatever the thread count, and the same whatever the block size. The per-rule

@@ -140,6 +140,10 @@ std::string first_difference(const std::string& theirs, const std::string& ours)
 
 }  // namespace
 
+bool has_selfplay_tables(const h5::Group& file) {
+  return h5::is_job(file, SELFPLAY_JOB) || (h5::has_attr(file, TABLES) && h5::read_attr(file, TABLES) == SELFPLAY_JOB);
+}
+
 SelfplayStore::SelfplayStore(std::string path, const SelfplayRequest& req) : path_(std::move(path)), req_(req) {}
 
 bool SelfplayStore::unfinished() const {

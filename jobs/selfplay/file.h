@@ -17,6 +17,12 @@ namespace chesshpc {
 
 // The job attribute of a selfplay result file.
 inline constexpr std::string_view SELFPLAY_JOB = "selfplay";
+// Written by the commands that make files of selfplay's /games and /positions (rescore,
+// positions) beside their own job attribute, so that export and the Python package read
+// them as they read selfplay's.
+inline constexpr h5::Attr<std::string> TABLES{"tables", "selfplay: /games and /positions in selfplay's layout"};
+// A selfplay file, or one TABLES says has its tables.
+bool has_selfplay_tables(const h5::Group& file);
 
 class SelfplayStore {
  public:

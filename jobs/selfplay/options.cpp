@@ -142,49 +142,6 @@ long read_seconds_per_move(const Options& keys) {
   return long(seconds * 1000 + 0.5);
 }
 
-// One --engine: its player, name, limits (own_limits when it sets any) and setoptions.
-PlayerSpec read_engine(const Options& opt, const std::vector<std::string>& items) {
-  std::vector<std::string> rest;
-  std::vector<std::pair<std::string, std::string>> options;
-  for (const std::string& item : items) {
-    size_t eq = item.find('=');
-    if (item.rfind("option.", 0) == 0 && eq != std::string::npos && eq > 7)
-      options.push_back({item.substr(7, eq - 7), item.substr(eq + 1)});
-    else
-      rest.push_back(item);
-  }
-  Options keys = read_keys("--engine", rest, ENGINE_KEYS);
-  if (!keys.has("cmd")) throw UsageError("--engine needs cmd=chesshpc or cmd=COMMAND");
-  if (keys.get("proto", "uci") != "uci")
-    throw UsageError("--engine proto= takes uci, not " + chess::quoted(*keys.get("proto")));
-  if (keys.get("restart", "off") != "off")
-    throw UsageError("--engine restart= takes off (an engine restarts only after a game it failed), not " +
-                     chess::quoted(*keys.get("restart")));
-  PlayerSpec p = read_player_command(opt, *keys.get("cmd"), "--engine cmd=", true);
-  if (p.command.empty() && !options.empty())
-    throw UsageError("--engine option." + options.front().first + " is for uci: engines, not chesshpc");
-  // A later value of an option replaces the earlier one. (No structured binding: clang
-  // before 16 cannot capture one in the lambda.)
-  for (const auto& option : options) {
-    auto same =
-        std::find_if(p.options.begin(), p.options.end(), [&](const auto& o) { return o.first == option.first; });
-    if (same != p.options.end())
-      same->second = option.second;
-    else
-      p.options.push_back(option);
-  }
-  p.name = keys.get("name", "");
-  int given = read_move_limits(keys, p.limits, p.clock);
-  if (keys.has("plies")) p.limits.depth = keys.get_int("plies", 0, 1, 100), ++given;
-  if (keys.has("st")) p.limits.movetime_ms = read_seconds_per_move(keys), ++given;
-  if (given > 1)
-    throw UsageError(
-        "--engine takes one of nodes=, depth= (plies=), movetime=, st= or tc= (each side has one "
-        "limit per move)");
-  p.own_limits = given == 1;
-  return p;
-}
-
 // The two players, each with its limits: --engine's own, or the batch's.
 void read_players(const Options& opt, SelfplayRequest& req, int limits_given) {
   std::vector<std::vector<std::string>> engines = opt.lists("engine");
@@ -280,6 +237,48 @@ Adjudication read_adjudication(const Options& opt) {
 }
 
 }  // namespace
+
+PlayerSpec read_engine(const Options& opt, const std::vector<std::string>& items) {
+  std::vector<std::string> rest;
+  std::vector<std::pair<std::string, std::string>> options;
+  for (const std::string& item : items) {
+    size_t eq = item.find('=');
+    if (item.rfind("option.", 0) == 0 && eq != std::string::npos && eq > 7)
+      options.push_back({item.substr(7, eq - 7), item.substr(eq + 1)});
+    else
+      rest.push_back(item);
+  }
+  Options keys = read_keys("--engine", rest, ENGINE_KEYS);
+  if (!keys.has("cmd")) throw UsageError("--engine needs cmd=chesshpc or cmd=COMMAND");
+  if (keys.get("proto", "uci") != "uci")
+    throw UsageError("--engine proto= takes uci, not " + chess::quoted(*keys.get("proto")));
+  if (keys.get("restart", "off") != "off")
+    throw UsageError("--engine restart= takes off (an engine restarts only after a game it failed), not " +
+                     chess::quoted(*keys.get("restart")));
+  PlayerSpec p = read_player_command(opt, *keys.get("cmd"), "--engine cmd=", true);
+  if (p.command.empty() && !options.empty())
+    throw UsageError("--engine option." + options.front().first + " is for uci: engines, not chesshpc");
+  // A later value of an option replaces the earlier one. (No structured binding: clang
+  // before 16 cannot capture one in the lambda.)
+  for (const auto& option : options) {
+    auto same =
+        std::find_if(p.options.begin(), p.options.end(), [&](const auto& o) { return o.first == option.first; });
+    if (same != p.options.end())
+      same->second = option.second;
+    else
+      p.options.push_back(option);
+  }
+  p.name = keys.get("name", "");
+  int given = read_move_limits(keys, p.limits, p.clock);
+  if (keys.has("plies")) p.limits.depth = keys.get_int("plies", 0, 1, 100), ++given;
+  if (keys.has("st")) p.limits.movetime_ms = read_seconds_per_move(keys), ++given;
+  if (given > 1)
+    throw UsageError(
+        "--engine takes one of nodes=, depth= (plies=), movetime=, st= or tc= (each side has one "
+        "limit per move)");
+  p.own_limits = given == 1;
+  return p;
+}
 
 const CommandOptions SELFPLAY_OPTIONS = command_options(
     "selfplay",

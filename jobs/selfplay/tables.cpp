@@ -43,14 +43,6 @@ void keep_rows(GameColumns& g, const std::vector<size_t>& order) {
   permute(g.variant, order), permute(g.start_number, order);
 }
 
-void keep_rows(PositionColumns& p, const std::vector<size_t>& order) {
-  permute(p.game, order), permute(p.ply, order), permute(p.mate_in, order), permute(p.depth, order);
-  permute(p.halfmove, order), permute(p.fen, order), permute(p.move, order), permute(p.best, order);
-  permute_rows(p.packed, order, 32), permute(p.score_cp, order), permute(p.result, order), permute(p.nodes, order);
-  permute(p.in_check, order), permute(p.book, order), permute(p.time_ms, order), permute(p.is_capture, order);
-  permute(p.gives_check, order), permute(p.wdl, order);
-}
-
 template <typename T>
 void concat(std::vector<T>& a, const std::vector<T>& b) {
   a.insert(a.end(), b.begin(), b.end());
@@ -67,6 +59,14 @@ std::vector<size_t> stable_order(const std::vector<uint64_t>& keys) {
 constexpr auto DRAWSTATS = rule_summary_table("drawstats", "one row per rule of both rulesets, over the games");
 
 }  // namespace
+
+void keep_position_rows(PositionColumns& p, const std::vector<size_t>& order) {
+  permute(p.game, order), permute(p.ply, order), permute(p.mate_in, order), permute(p.depth, order);
+  permute(p.halfmove, order), permute(p.fen, order), permute(p.move, order), permute(p.best, order);
+  permute_rows(p.packed, order, 32), permute(p.score_cp, order), permute(p.result, order), permute(p.nodes, order);
+  permute(p.in_check, order), permute(p.book, order), permute(p.time_ms, order), permute(p.is_capture, order);
+  permute(p.gives_check, order), permute(p.wdl, order);
+}
 
 Wdl wdl_of(double mover_result) {
   if (std::isnan(mover_result)) return WDL_NONE;
@@ -171,7 +171,7 @@ void SelfplayTables::append(const SelfplayTables& o) {
 
 void SelfplayTables::sort_by_game() {
   keep_rows(games, stable_order(games.game));
-  keep_rows(positions, stable_order(positions.game));
+  keep_position_rows(positions, stable_order(positions.game));
 }
 
 void SelfplayTables::keep_games_before(uint64_t end) {
@@ -182,7 +182,7 @@ void SelfplayTables::keep_games_before(uint64_t end) {
     return rows;
   };
   keep_rows(games, below(games.game));
-  keep_rows(positions, below(positions.game));
+  keep_position_rows(positions, below(positions.game));
 }
 
 size_t SelfplayTables::dedup_positions() {
@@ -195,7 +195,7 @@ size_t SelfplayTables::dedup_positions() {
     if (seen.insert(key).second) keep.push_back(i);
   }
   size_t dropped = positions.size() - keep.size();
-  keep_rows(positions, keep);
+  keep_position_rows(positions, keep);
   return dropped;
 }
 

@@ -133,6 +133,9 @@ inline constexpr auto SELFPLAY_POSITIONS = h5::table(
             "wdl", "result as trainers label it, mover's view: 1 win, 0 draw, -1 loss; 2 if none")),
     });
 
+// Keeps the rows of p that `rows` names, in its order.
+void keep_position_rows(PositionColumns& p, const std::vector<size_t>& rows);
+
 struct SelfplayTables {
   GameColumns games;
   PositionColumns positions;

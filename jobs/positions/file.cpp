@@ -1,0 +1,88 @@
+#include "jobs/positions/file.h"
+
+#include <optional>
+
+#include "core/threads.h"
+#include "jobs/io/h5.h"
+#include "jobs/io/h5_table.h"
+#include "jobs/io/provenance.h"
+#include "jobs/rules/request.h"
+#include "jobs/selfplay/file.h"
+
+namespace chesshpc {
+
+namespace {
+
+// zlib's fastest level: at selfplay's 4 deflating took 57% of the run.
+constexpr int FAST_DEFLATE = 1;
+
+struct Root {
+  const PositionsRequest& req;
+  const PositionsCounts& n;
+};
+
+constexpr auto ROOT = std::to_array({
+    h5::attr<Root>(h5::JOB, [](const Root&) { return POSITIONS_JOB; }),
+    h5::attr<Root>(TABLES, [](const Root&) { return SELFPLAY_JOB; }),
+    h5::attr<Root>("pgn_file", "the corpus, as given", [](const Root& s) { return s.req.pgn; }),
+    h5::attr<Root>("ruleset", "fide or site: the rules /games' termination and first_fire follow",
+                   [](const Root& s) { return ruleset_name(s.req.ruleset); }),
+    h5::attr<Root>("seed", "the sampling's seed (--seed)", [](const Root& s) { return s.req.seed; }),
+    h5::attr<Root>("per_game", "--per-game K; 0 without", [](const Root& s) { return int64_t(s.req.per_game); }),
+    h5::attr<Root>("fraction", "--fraction F; 0 without", [](const Root& s) { return s.req.fraction; }),
+    h5::attr<Root>("games", "games replayed: the rows of /games", [](const Root& s) { return s.n.games; }),
+    h5::attr<Root>("skipped", "games not read (malformed, or of a variant other than standard and Chess960)",
+                   [](const Root& s) { return s.n.skipped; }),
+    h5::attr<Root>("plies", "positions of the games replayed, before the filters",
+                   [](const Root& s) { return s.n.plies; }),
+    h5::attr<Root>("filtered", "positions the filters left out", [](const Root& s) { return s.n.filtered; }),
+    h5::attr<Root>("sampled_out", "positions the sampling left out", [](const Root& s) { return s.n.sampled_out; }),
+    h5::attr<Root>("duplicates_dropped", "positions dropped as repeats of earlier ones (--dedup)",
+                   [](const Root& s) { return s.n.duplicates; }),
+    h5::attr<Root>("positions", "positions kept: the rows of /positions", [](const Root& s) { return s.n.positions; }),
+});
+
+std::string readme() {
+  return "chesshpc positions: the positions of a PGN corpus, one row before each move, in selfplay's layout. "
+         "/games holds every game replayed (game: its 0-based number in the corpus, skipped games counted); "
+         "/positions the positions kept, move and best the move played, no search (score_cp NaN, depth 0), "
+         "result the game's for the mover.\n" +
+         h5::readme(SELFPLAY_GAMES) + h5::readme(SELFPLAY_POSITIONS) + h5::readme("Root attributes", ROOT);
+}
+
+}  // namespace
+
+struct PositionsFile::Tables {
+  h5::File file;
+  std::optional<h5::ColumnAppender<GameColumns, SELFPLAY_GAMES.columns.size()>> games;
+  std::optional<h5::ColumnAppender<PositionColumns, SELFPLAY_POSITIONS.columns.size()>> positions;
+  explicit Tables(const PositionsRequest& req) : file(req.out) {
+    games.emplace(file, SELFPLAY_GAMES, req.rows_per_write, FAST_DEFLATE);
+    positions.emplace(file, SELFPLAY_POSITIONS, req.rows_per_write, FAST_DEFLATE);
+  }
+};
+
+PositionsFile::PositionsFile(const PositionsRequest& req) : req_(req), tables_(std::make_unique<Tables>(req)) {}
+
+PositionsFile::~PositionsFile() = default;
+
+void PositionsFile::write(const SelfplayTables& t) {
+  tables_->games->write(t.games);
+  tables_->positions->write(t.positions);
+}
+
+void PositionsFile::finish(const PositionsCounts& counts, const std::string& started) {
+  // The tables' groups close first: commit() must find the file closed before it syncs and renames it.
+  tables_->games.reset(), tables_->positions.reset();
+  Provenance p;
+  p.command_line = req_.command_line;
+  p.started = started;
+  p.finished = utc_now();
+  p.threads = chess::resolve_threads(req_.threads);
+  p.readme = readme();
+  h5::write_provenance(tables_->file, p);
+  h5::write_attrs(tables_->file, ROOT, Root{req_, counts});
+  tables_->file.commit();
+}
+
+}  // namespace chesshpc

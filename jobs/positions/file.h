@@ -1,0 +1,43 @@
+// The positions of a corpus as a file in selfplay's layout (/games and /positions, with
+// the TABLES attribute, so that export, rescore and the Python package read it), written
+// in batches as the games come and published whole at the end (h5::File).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "jobs/positions/request.h"
+#include "jobs/selfplay/tables.h"
+
+namespace chesshpc {
+
+inline constexpr std::string_view POSITIONS_JOB = "positions";
+
+// What the corpus gave, for the root attributes and the summary.
+struct PositionsCounts {
+  int64_t games = 0;                                      // replayed: the rows of /games
+  int64_t skipped = 0;                                    // not read (malformed or of another variant)
+  int64_t plies = 0;                                      // of the games replayed: every position before a move
+  int64_t filtered = 0, sampled_out = 0, duplicates = 0;  // left out, by the first reason
+  int64_t positions = 0;                                  // kept: the rows of /positions
+  double seconds = 0;
+};
+
+class PositionsFile {
+ public:
+  // Throws h5::Error when the file cannot be made.
+  explicit PositionsFile(const PositionsRequest& req);
+  ~PositionsFile();
+  // Appends the games and their positions (throws h5::Error).
+  void write(const SelfplayTables& t);
+  // The root attributes and provenance, then publishes the file (throws h5::Error).
+  void finish(const PositionsCounts& counts, const std::string& started);
+
+ private:
+  struct Tables;
+  const PositionsRequest& req_;
+  std::unique_ptr<Tables> tables_;
+};
+
+}  // namespace chesshpc

@@ -1,0 +1,232 @@
+#include "jobs/positions/run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <optional>
+
+#include "core/game.h"
+#include "core/pgn.h"
+#include "core/random.h"
+#include "jobs/export/position_set.h"
+#include "jobs/export/run.h"
+#include "jobs/io/byte_size.h"
+#include "jobs/io/byte_source.h"
+#include "jobs/io/job_common.h"
+#include "jobs/io/json.h"
+#include "jobs/io/progress.h"
+#include "jobs/io/provenance.h"
+
+namespace chesshpc {
+
+namespace {
+
+constexpr uint64_t SAMPLING_STREAM = 0x5A4D;  // the purpose of a game's stream: its sample
+
+chess::Result result_of(const std::string& text) {
+  if (text == "1-0") return chess::Result::WHITE_WINS;
+  if (text == "0-1") return chess::Result::BLACK_WINS;
+  if (text == "1/2-1/2") return chess::Result::DRAW;
+  return chess::Result::ONGOING;
+}
+
+// One game of the corpus: its row and every position's, then the rows kept.
+struct GameOut {
+  bool ok = false;
+  SelfplayTables rows;
+  int64_t plies = 0, filtered = 0, sampled_out = 0;
+  int line = 0;
+  std::string message;
+};
+
+// The game as selfplay records one: each move played, none searched.
+GameRecord game_record(const chess::PgnGame& pgn, int64_t index, const PositionsRequest& req) {
+  GameRecord g;
+  g.index = uint64_t(index);
+  g.opening.id = -1;
+  g.opening.start = pgn.start;
+  g.opening.variant = pgn.start.is_chess960() ? Variant::CHESS960 : Variant::STANDARD;
+  g.white = pgn.tag("White"), g.black = pgn.tag("Black");
+  const std::string tag = pgn.tag("Result");
+  g.result = result_of(tag.empty() ? pgn.result : tag);
+  // The rules under the ruleset, as drawstats replays them.
+  chess::Game game(pgn.start, req.ruleset, req.claims);
+  chess::Position pos = pgn.start;
+  for (chess::Move m : pgn.moves) {
+    PlyRecord r;
+    r.move = r.best = m;
+    g.checks[pos.side_to_move() == chess::BLACK] += pos.gives_check(m);
+    g.plies.push_back(r);
+    pos = pos.after(m);
+    game.play(m);
+  }
+  if (game.termination()) g.termination = std::string(chess::rule_name(*game.termination()));
+  g.first_fire = game.first_fire();
+  g.perpetual_check = game.perpetual_check();
+  return g;
+}
+
+// The rows of positions the filters keep, then those the sample keeps, in ply order.
+std::vector<size_t> kept_rows(const PositionColumns& p, int64_t index, const PositionsRequest& req, GameOut& out) {
+  std::vector<size_t> rows;
+  for (size_t i = 0; i < p.size(); ++i)
+    if (!filtered_out(p, i, VALUE_NONE, req.filters)) rows.push_back(i);
+  out.filtered = int64_t(p.size() - rows.size());
+  chess::Random rng = chess::stream(req.seed, uint64_t(index), SAMPLING_STREAM);
+  if (req.per_game && rows.size() > size_t(req.per_game)) {
+    // The first K of a seeded Fisher-Yates shuffle, back in ply order.
+    for (size_t i = 0; i < size_t(req.per_game); ++i) std::swap(rows[i], rows[i + rng.below(rows.size() - i)]);
+    rows.resize(size_t(req.per_game));
+    std::sort(rows.begin(), rows.end());
+  } else if (req.fraction > 0 && req.fraction < 1) {
+    std::erase_if(rows, [&](size_t) { return rng.uniform() >= req.fraction; });
+  }
+  out.sampled_out = int64_t(p.size()) - out.filtered - int64_t(rows.size());
+  return rows;
+}
+
+GameOut read_game(const chess::PgnChunk& chunk, int64_t index, const PositionsRequest& req) {
+  GameOut out;
+  chess::PgnGame pgn;
+  chess::PgnError error;
+  if (!chess::parse_pgn_game(chunk, pgn, error)) {
+    out.line = error.line, out.message = error.message;
+    return out;
+  }
+  out.ok = true;
+  out.rows.append(game_record(pgn, index, req));
+  out.plies = int64_t(pgn.moves.size());
+  keep_position_rows(out.rows.positions, kept_rows(out.rows.positions, index, req, out));
+  return out;
+}
+
+// The corpus's state in stream order: the counts, the dedup's set, the rows waiting.
+class Collector {
+ public:
+  Collector(const PositionsRequest& req, PositionsFile& file, std::ostream* skipped)
+      : req_(req), file_(file), skipped_(skipped) {}
+
+  void add(GameOut& g, int64_t index) {
+    if (!g.ok) {
+      ++n_.skipped;
+      if (skipped_)
+        *skipped_ << "chesshpc positions: " << req_.pgn << ":" << g.line << ": game " << index
+                  << " skipped: " << g.message << "\n";
+      return;
+    }
+    ++n_.games, n_.plies += g.plies, n_.filtered += g.filtered, n_.sampled_out += g.sampled_out;
+    PositionColumns& p = g.rows.positions;
+    if (req_.filters.dedup) {
+      std::vector<size_t> rows;
+      for (size_t i = 0; i < p.size(); ++i) {
+        if (seen_.bytes_for_one_more() > req_.dedup_bytes) throw DedupFull{int64_t(seen_.size()), req_.dedup_bytes};
+        if (seen_.insert(position_key(p.packed.data() + 32 * i))) rows.push_back(i);
+      }
+      n_.duplicates += int64_t(p.size() - rows.size());
+      keep_position_rows(p, rows);
+    }
+    n_.positions += int64_t(p.size());
+    waiting_.append(g.rows);
+    if (waiting_.positions.size() >= req_.rows_per_write || waiting_.games.size() >= req_.rows_per_write) flush();
+  }
+  void flush() {
+    file_.write(waiting_);
+    waiting_ = {};
+  }
+  const PositionsCounts& counts() const { return n_; }
+
+ private:
+  const PositionsRequest& req_;
+  PositionsFile& file_;
+  std::ostream* skipped_;
+  PositionsCounts n_;
+  PositionSet seen_;
+  SelfplayTables waiting_;
+};
+
+}  // namespace
+
+PositionsCounts compute_positions(const PositionsRequest& req, const ReadBytes& read, PositionsFile& file,
+                                  Progress* progress, std::ostream* skipped) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Collector collector(req, file, skipped);
+  struct Work : PgnBatchWork {
+    std::vector<GameOut> games;
+    int64_t first = -1;
+    const PositionsRequest& req;
+    Collector& collector;
+    Progress* progress;
+    Work(size_t n, const PositionsRequest& r, Collector& c, Progress* p)
+        : games(n), req(r), collector(c), progress(p) {}
+    void game(size_t i, const chess::PgnChunk& chunk, int64_t index) override {
+      games[i] = read_game(chunk, index, req);
+      if (i == 0) first = index;
+      if (progress) progress->done(1, uint64_t(games[i].plies));
+    }
+    void deliver() override {
+      for (size_t i = 0; i < games.size(); ++i) collector.add(games[i], first + int64_t(i));
+    }
+  };
+  read_pgn_games(read, PgnStreamLimits{}, req.threads, progress,
+                 [&](size_t n) { return std::make_unique<Work>(n, req, collector, progress); });
+  collector.flush();
+  PositionsCounts n = collector.counts();
+  n.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return n;
+}
+
+int run_positions(const PositionsRequest& req, std::ostream& out, std::ostream& err) {
+  const std::string started = utc_now();
+  PositionsCounts n;
+  try {
+    ByteSource source(req.pgn, "PGN file");
+    std::optional<PositionsFile> file;
+    if (std::string e = h5::write_error([&] { file.emplace(req); }); !e.empty()) {
+      err << "chesshpc positions: " << e << "\n";
+      return EXIT_IO;
+    }
+    Progress progress(err, "positions", !req.quiet, req.progress_interval, "Mplies/s");
+    progress.set_unit_name("games");
+    std::ostringstream skipped;
+    n = compute_positions(
+        req, [&](char* buf, size_t k) { return source.read(buf, k); }, *file, &progress, &skipped);
+    progress.finish();
+    err << skipped.str();
+    if (std::string e = h5::write_error([&] { file->finish(n, started); }); !e.empty()) {
+      err << "chesshpc positions: " << e << "\n";
+      return EXIT_IO;
+    }
+  } catch (const ReadError& e) {
+    err << "chesshpc positions: " << e.what() << "\n";
+    return e.exit_code();
+  } catch (const GameTooLong& e) {
+    err << "chesshpc positions: " << req.pgn << ":" << e.line << ": game " << e.index << " is longer than "
+        << format_size(e.bound) << ", the most one game may take\n";
+    return EXIT_INPUT;
+  } catch (const DedupFull& e) {
+    err << "chesshpc positions: --dedup's " << e.positions << " unique positions fill --memory " << format_size(e.bound)
+        << ": give more, or leave out --dedup\n";
+    return EXIT_INPUT;
+  } catch (const h5::Error& e) {
+    err << "chesshpc positions: " << e.what() << "\n";
+    return EXIT_IO;
+  }
+  if (req.json) {
+    JsonObject o;
+    o.add("pgn", req.pgn).add("out", req.out).add("games", (long)n.games).add("skipped", (long)n.skipped);
+    o.add("plies", (long)n.plies).add("filtered", (long)n.filtered).add("sampled_out", (long)n.sampled_out);
+    o.add("duplicates", (long)n.duplicates).add("positions", (long)n.positions).add("seconds", n.seconds);
+    o.add("positions_per_second", n.seconds > 0 ? double(n.plies) / n.seconds : 0.0);
+    out << o.str() << "\n";
+  } else {
+    char rate[64];
+    std::snprintf(rate, sizeof rate, "%.3f s (%.2f M plies/s)", n.seconds,
+                  n.seconds > 0 ? double(n.plies) / n.seconds / 1e6 : 0.0);
+    out << req.pgn << ": " << n.games << " games read, " << n.skipped << " skipped; " << n.plies << " positions, "
+        << n.filtered << " filtered out, " << n.sampled_out << " sampled out, " << n.duplicates << " duplicates; "
+        << n.positions << " written to " << req.out << " in " << rate << "\n";
+  }
+  return EXIT_OK;
+}
+
+}  // namespace chesshpc

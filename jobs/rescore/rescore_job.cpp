@@ -1,0 +1,187 @@
+#include "jobs/rescore/rescore_job.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/game.h"
+#include "core/pack.h"
+#include "core/threads.h"
+#include "core/uci.h"
+#include "jobs/io/byte_codec.h"
+#include "jobs/io/h5.h"
+#include "jobs/io/job_common.h"
+#include "jobs/io/json.h"
+#include "jobs/io/resume.h"
+
+namespace chesshpc {
+
+int Rescore::plan(const Ranks& ranks, std::ostream& err) {
+  // Every rank reads the positions; rank 0 alone says what is wrong with them.
+  if (std::ifstream in(req_.in); !unreadable_input(req_.in, in).empty()) {
+    if (ranks.root())
+      err << "chesshpc rescore: cannot read '" << req_.in << "': " << unreadable_input(req_.in, in) << "\n";
+    return EXIT_IO;
+  }
+  try {
+    in_ = read_rescore_input(req_.in);
+  } catch (const std::exception& e) {
+    if (ranks.root()) err << "chesshpc rescore: " << e.what() << "\n";
+    return EXIT_INPUT;
+  }
+  if (in_.chess960) req_.play.variant = Variant::CHESS960;
+  units_ = (in_.size() + size_t(req_.positions_per_unit) - 1) / size_t(req_.positions_per_unit);
+  threads_ = chess::resolve_threads(req_.threads);
+  results_.resize(in_.size(), units_);
+  return EXIT_OK;
+}
+
+// The player must start before any work: a missing engine is bad input now. Then the
+// positions an earlier run searched (--resume), and a first checkpoint, so that an
+// unwritable --out fails now.
+int Rescore::open(const std::string&, std::ostream& err) {
+  try {
+    make_player(req_.play.first, req_.play);
+  } catch (const std::exception& e) {
+    err << "chesshpc rescore: " << e.what() << "\n";
+    return EXIT_INPUT;
+  }
+  const std::string path = checkpoint_path(req_);
+  std::error_code ec;
+  const bool unfinished = std::filesystem::exists(path, ec);
+  if (req_.resume) {
+    if (!unfinished) {
+      err << "chesshpc rescore: cannot resume: there is no '" << path << "' (start without --resume)\n";
+      return EXIT_INPUT;
+    }
+    try {
+      results_ = read_checkpoint(req_, in_);
+    } catch (const std::exception& e) {
+      err << "chesshpc rescore: " << e.what() << "\n";
+      return EXIT_INPUT;
+    }
+    for (size_t u = 0; u < units_; ++u)
+      if (results_.unit_done[u]) earlier_ += end_row(u) - first_row(u);
+    searched_ = earlier_;
+  } else if (unfinished && !req_.force) {
+    err << "chesshpc rescore: '" << path << "' holds an unfinished run: add --resume to continue it, "
+        << "or --force to start again\n";
+    return EXIT_USAGE;
+  }
+  try {
+    write_checkpoint(req_, in_, results_);
+  } catch (const std::exception& e) {
+    err << "chesshpc rescore: " << e.what() << "\n";
+    return EXIT_IO;
+  }
+  return EXIT_OK;
+}
+
+UnitJobInfo Rescore::info() const {
+  UnitJobInfo i = unit_job_info("rescore", req_, req_, req_.command_line);
+  i.items = "positions", i.rate = "positions/s";
+  i.total_items = in_.size(), i.items_to_do = in_.size() - earlier_;
+  i.kept_in = checkpoint_path(req_);
+  return i;
+}
+
+// A flag (0: searched, 1: the engine failed twice), then per position: best, score (NaN
+// with a mate), mate, depth, nodes, milliseconds; or the failure's message.
+Payload Rescore::compute(size_t unit) {
+  ByteWriter w;
+  std::unique_ptr<Player>& player = players_.local();
+  chess::Random unused(0);  // a fixed limit and no temperature: the player draws nothing
+  std::vector<MoveChoice> choices;
+  for (size_t row = first_row(unit); row < end_row(unit); ++row) {
+    const chess::Position pos = chess::unpack_trusted(in_.packed.data() + 32 * row);
+    // An engine that fails (exits, hangs, breaks the protocol) is started again once.
+    for (int attempt = 0;; ++attempt) {
+      try {
+        if (!player || player->failed()) {
+          player.reset();  // a failed engine is killed before its successor starts
+          player = make_player(req_.play.first, req_.play);
+        }
+        player->new_game();
+        choices.push_back(player->choose(chess::Game(pos), std::nullopt, unused));
+        break;
+      } catch (const std::exception& e) {
+        player.reset();
+        if (attempt == 1) {
+          w.put(uint8_t(1)), w.put(std::string(e.what()));
+          return w.take();
+        }
+      }
+    }
+  }
+  w.put(uint8_t(0));
+  for (size_t i = 0; i < choices.size(); ++i) {
+    const MoveChoice& c = choices[i];
+    const chess::Position pos = chess::unpack_trusted(in_.packed.data() + 32 * (first_row(unit) + i));
+    w.put(chess::to_uci(c.best, pos.is_chess960()));
+    w.put(c.score_cp ? double(*c.score_cp) : std::nan(""));
+    w.put(int32_t(c.mate_in.value_or(0))), w.put(int32_t(c.depth)), w.put(uint64_t(c.nodes));
+    w.put(int32_t(std::lround(c.seconds * 1000)));
+  }
+  return w.take();
+}
+
+Recorded Rescore::record(size_t unit, Payload&& result, double seconds, int) {
+  ByteReader in(result, "truncated rescore unit");
+  if (in.get<uint8_t>()) {
+    if (failed_.empty()) failed_ = in.text();
+    return {0, 0};
+  }
+  uint64_t nodes = 0;
+  for (size_t row = first_row(unit); row < end_row(unit); ++row) {
+    results_.best[row] = in.text();
+    results_.score_cp[row] = in.get<double>();
+    results_.mate_in[row] = in.get<int32_t>(), results_.depth[row] = in.get<int32_t>();
+    results_.nodes[row] = in.get<uint64_t>(), results_.time_ms[row] = in.get<int32_t>();
+    nodes += results_.nodes[row];
+  }
+  results_.unit_done[unit] = true;
+  const uint64_t positions = end_row(unit) - first_row(unit);
+  searched_ += positions, nodes_ += nodes, search_seconds_ += seconds;
+  return {positions, positions};
+}
+
+// The whole table as it stands, written outside the driver's lock.
+std::function<uint64_t()> Rescore::checkpoint() {
+  return [this, snapshot = results_, searched = searched_] {
+    write_checkpoint(req_, in_, snapshot);
+    return searched;
+  };
+}
+
+int Rescore::finish(const UnitRun& run, std::ostream& out, std::ostream& err) {
+  players_.clear();
+  if (!failed_.empty()) {
+    // What was searched stays for --resume, once the engine runs again.
+    const std::string unwritten = h5::write_error([&] { write_checkpoint(req_, in_, results_); });
+    err << "chesshpc rescore: " << failed_ << "; the run stops: " << searched_ << " of " << in_.size()
+        << " positions searched are kept in '" << checkpoint_path(req_) << "'"
+        << (unwritten.empty() ? ", and --resume continues it: " + req_.command_line + (req_.resume ? "" : " --resume")
+                              : ", but it could not be written: " + unwritten)
+        << "\n";
+    return unwritten.empty() ? EXIT_INPUT : EXIT_IO;
+  }
+  const std::string unwritten =
+      h5::write_error([&] { write_rescored(req_, in_, results_, run.started, threads_, run.ranks); });
+  if (req_.json) {
+    JsonObject o;
+    o.add("input", req_.in).add("out", req_.out).add("player", req_.player());
+    o.add("positions", (long)in_.size()).add("searched", (long)(searched_ - earlier_)).add("resumed", (long)earlier_);
+    o.add("nodes", (long)nodes_).add("seconds", run.seconds).add("ranks", run.ranks).add("threads", threads_);
+    out << o.str() << "\n";
+  } else {
+    char line[64];
+    std::snprintf(line, sizeof line, " in %.3f s", run.seconds);
+    out << req_.in << ": " << in_.size() << " positions rescored by " << req_.player() << " (" << earlier_
+        << " by an earlier run)" << line << ", " << run.ranks << " ranks x " << threads_ << " threads\n";
+  }
+  return say_unwritten("rescore", unwritten, "the positions searched stay in '" + checkpoint_path(req_) + "'", err);
+}
+
+}  // namespace chesshpc

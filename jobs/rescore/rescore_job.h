@@ -1,0 +1,58 @@
+// `chesshpc rescore` as a unit job (cluster/unit_driver runs it in one process or over MPI
+// ranks): a unit is positions_per_unit consecutive input positions, a rank searches
+// `threads` units at once, each thread with its own engine of one thread, a new game
+// before each position, so that the output is the same on any rank and thread count and
+// after a resume. An engine that fails is started again; one that fails twice at a
+// position stops the run: exit 3, what was searched kept for --resume.
+#pragma once
+
+#include <tbb/enumerable_thread_specific.h>
+
+#include <memory>
+#include <ostream>
+#include <string>
+
+#include "jobs/io/unit_job.h"
+#include "jobs/rescore/file.h"
+#include "jobs/rescore/request.h"
+#include "jobs/selfplay/players.h"
+
+namespace chesshpc {
+
+class Rescore : public UnitJob {
+ public:
+  explicit Rescore(RescoreRequest req) : req_(std::move(req)) {}
+
+  int plan(const Ranks& ranks, std::ostream& err) override;
+  size_t units() const override { return units_; }
+  int open(const std::string& started, std::ostream& err) override;
+  bool done(size_t unit) const override { return results_.unit_done[unit]; }
+  UnitJobInfo info() const override;
+  int concurrency() const override { return threads_; }
+  Payload compute(size_t unit) override;
+  Recorded record(size_t unit, Payload&& result, double seconds, int rank) override;
+  std::function<uint64_t()> checkpoint() override;
+  // An engine that failed twice in a row stops the run (its searches kept for --resume).
+  bool enough() const override { return !failed_.empty(); }
+  int finish(const UnitRun& run, std::ostream& out, std::ostream& err) override;
+
+ private:
+  size_t first_row(size_t unit) const { return unit * size_t(req_.positions_per_unit); }
+  size_t end_row(size_t unit) const { return std::min(in_.size(), first_row(unit + 1)); }
+
+  RescoreRequest req_;
+  RescoreInput in_;
+  size_t units_ = 0;
+  int threads_ = 1;
+  // Each computing thread's engine, started at its first unit and again after it fails.
+  tbb::enumerable_thread_specific<std::unique_ptr<Player>> players_;
+  // Rank 0.
+  Rescored results_;
+  uint64_t searched_ = 0;  // positions in done units
+  uint64_t earlier_ = 0;   // of those, searched by an earlier run
+  double search_seconds_ = 0;
+  uint64_t nodes_ = 0;
+  std::string failed_;  // the first engine failure's message
+};
+
+}  // namespace chesshpc

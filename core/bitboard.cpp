@@ -157,9 +157,13 @@ void init_lines() {
     }
 }
 
+// A copy of this file compiled for another instruction set (core/perft_x86_64_v3.cpp)
+// fills its own tables when first used, on a CPU that has that set.
+#ifndef CHESSHPC_BITBOARD_INIT_ON_USE
 struct Initializer {
   Initializer() { bitboards::init(); }
 } initializer;
+#endif
 
 }  // namespace
 

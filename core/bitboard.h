@@ -9,11 +9,17 @@
 
 #include "core/types.h"
 
+// A file compiled for BMI2 by a target pragma (core/perft_x86_64_v3.cpp) defines
+// CHESSHPC_USE_PEXT itself: GCC's C++ front end leaves __BMI2__ as the command line set it.
+#if !defined(CHESSHPC_USE_PEXT)
 #if defined(__BMI2__) && !defined(CHESSHPC_NO_PEXT)
-#include <immintrin.h>
 #define CHESSHPC_USE_PEXT 1
 #else
 #define CHESSHPC_USE_PEXT 0
+#endif
+#endif
+#if CHESSHPC_USE_PEXT
+#include <immintrin.h>
 #endif
 
 namespace chess {

@@ -5,86 +5,22 @@
 #include <algorithm>
 
 #include "core/movegen.h"
+#include "core/perft_kernel.h"
 #include "core/threads.h"
 #include "core/tsan.h"
+
+#if CHESSHPC_PERFT_X86_64_V3
+// core/perft_x86_64_v3.cpp: the kernel compiled for x86-64-v3; pos is a chess::Position.
+namespace chess_x86_64_v3::perft {
+uint64_t count_no_table(const void* pos, int depth);
+}
+#endif
 
 namespace chess {
 
 namespace perft {
 
 namespace {
-
-// A build for any x86-64 still counts leaves with the host's POPCNT and BMI instructions:
-// the counting function is compiled three times and the loader picks the best one the
-// CPU has (GCC function multiversioning). A native build needs no clones.
-#if defined(__POPCNT__)
-#define COUNT_CLONES
-#else
-#define COUNT_CLONES [[gnu::target_clones("arch=x86-64-v3", "popcnt", "default")]]
-#endif
-
-// Chess960 is the generator's (generate_legal_as), chosen once at the root.
-template <Color Us, bool Chess960>
-uint64_t bulk(const Position& pos, int depth, PerftTable* table);
-
-// Flattened so that the sink's counter lives in a register: behind a reference it could
-// alias the position's bitboards, and every add would force them to be reloaded.
-template <Color Us, bool Chess960>
-[[gnu::flatten]] COUNT_CLONES uint64_t count_moves(const Position& pos) {
-  CountSink sink;
-  generate_legal_as<Us, Chess960>(pos, sink);
-  return sink.n;
-}
-
-// Plays each generated move on a copy and counts the subtree below it.
-template <Color Us, bool Chess960>
-struct TreeSink {
-  const Position& pos;
-  int depth;          // of the subtrees below the moves
-  PerftTable* table;  // null: no hashing
-  uint64_t n = 0;
-
-  void play(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo = KNIGHT) {
-    Position child = pos;
-    if (depth == 1) {
-      child.apply<Us, false>(from, to, pt, kind, promo);
-      n += count_moves<~Us, Chess960>(child);
-    } else {
-      child.apply<Us>(from, to, pt, kind, promo);
-      n += bulk<~Us, Chess960>(child, depth, table);
-    }
-  }
-  void piece_moves(PieceType pt, Square from, Bitboard to) {
-    while (to) play(from, pop_lsb(to), pt, NORMAL);
-  }
-  void pawn_moves(Bitboard to, int step) {
-    while (to) {
-      Square s = pop_lsb(to);
-      play(s - step, s, PAWN, NORMAL);
-    }
-  }
-  void promotions(Bitboard to, int step) {
-    while (to) {
-      Square s = pop_lsb(to);
-      for (PieceType pt : {QUEEN, ROOK, BISHOP, KNIGHT}) play(s - step, s, PAWN, PROMOTION, pt);
-    }
-  }
-  void en_passant(Square from, Square to) { play(from, to, PAWN, EN_PASSANT); }
-  void castle(Square from, Square to) { play(from, to, KING, CASTLING); }
-};
-
-// Subtrees of depth 2 and more go through the table when there is one; a depth-1 count
-// is cheaper than a probe.
-template <Color Us, bool Chess960>
-uint64_t bulk(const Position& pos, int depth, PerftTable* table) {
-  if (depth <= 1) return count_moves<Us, Chess960>(pos);
-  uint64_t n;
-  if (table && table->probe(pos.key(), depth, n)) return n;
-  TreeSink<Us, Chess960> sink{pos, depth - 1, table};
-  generate_legal_as<Us, Chess960>(pos, sink);
-  if (table) table->store(pos.key(), depth, sink.n);
-  return sink.n;
-}
 
 // Classifies one last-ply move; slow (it plays the move and looks for replies), which
 // is fine for a diagnostic count.
@@ -144,9 +80,14 @@ Counters& Counters::operator+=(const Counters& o) {
 
 uint64_t count(const Position& pos, int depth, PerftTable* table) {
   if (depth <= 0) return 1;
-  if (pos.is_chess960())
-    return pos.side_to_move() == WHITE ? bulk<WHITE, true>(pos, depth, table) : bulk<BLACK, true>(pos, depth, table);
-  return pos.side_to_move() == WHITE ? bulk<WHITE, false>(pos, depth, table) : bulk<BLACK, false>(pos, depth, table);
+  if (table) return kernel::count_as<true>(pos, depth, table);
+#if CHESSHPC_PERFT_X86_64_V3
+  // A portable build on a CPU with x86-64-v3 counts with the kernel compiled for it:
+  // PEXT slider lookups are what the portable build's magic multiplication lacks.
+  static const bool v3 = __builtin_cpu_supports("x86-64-v3");
+  if (v3) return chess_x86_64_v3::perft::count_no_table(&pos, depth);
+#endif
+  return kernel::count_as<false>(pos, depth, nullptr);
 }
 
 Counters detailed(const Position& pos, int depth) {

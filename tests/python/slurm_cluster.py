@@ -6,8 +6,9 @@ everything in a temporary folder: munged with a key made here, slurmctld and slu
 foreground, and a slurm.conf with the machine's CPUs and memory (slurmd -C), no cgroup
 (proctrack/linuxproc, task/none), select/cons_tres, MpiDefault=pmix (Open MPI's ranks under
 srun), the partition's cores shared by two jobs so that both templates run at once, a
-requeued job eligible again after 10 s instead of 120 (cred_expire) and ranks left over after
-rank 0 stopped ended within 5 s (KillWait, 30 s by default). Every daemon it started, and
+requeued job eligible again after 10 s instead of 120 (cred_expire), ranks left over after
+rank 0 stopped ended within 5 s (KillWait, 30 s by default), and a finished job's record kept
+for an hour (MinJobAge, 300 s by default: the array's jobs end minutes before the others). Every daemon it started, and
 every process of its jobs, is ended at the end, also when an assertion fails.
 
 Both templates are submitted unchanged, as `bash TEMPLATE --signal=B:TERM@20` with their
@@ -98,6 +99,7 @@ JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
 ReturnToService=2
 KillWait=5
+MinJobAge=3600
 {node}
 PartitionName=test Nodes=localhost Default=YES MaxTime=INFINITE OverSubscribe=FORCE:2 State=UP
 """

@@ -85,6 +85,9 @@ def check_submission(tmp, perft, selfplay):
     assert (r.returncode, r.stdout, sent) == (2, "", []), r
     assert r.stderr == ("selfplay.sbatch: OUT names one file, and each task of ARRAY writes its own: "
                         "leave OUT unset\n"), r.stderr
+    r, sent = submitted(tmp, selfplay, {"MERGE": "binpack"})
+    assert (r.returncode, r.stdout, sent) == (2, "", []), r
+    assert r.stderr == "selfplay.sbatch: MERGE merges the batches of an ARRAY: set ARRAY too\n", r.stderr
 
 
 def run_job(tmp, script, binary, **env):

@@ -69,7 +69,7 @@ ARRAY = {"ARRAY": "0-1", "MERGE": "plain", "GAMES": str(ARRAY_GAMES), "SEED": st
          "TASKS_PER_NODE": "1", "CPUS_PER_TASK": "1"}
 # Job states that last (a requeued job passes through others, SIGNALING among them).
 FINAL = ("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE")
-DEADLINE = 540  # seconds for both jobs, then the test fails (and still cleans up)
+DEADLINE = 540  # seconds for all the jobs, then the test fails (and still cleans up)
 
 SLURM_CONF = """ClusterName=chesshpc-test
 SlurmctldHost=localhost
@@ -204,7 +204,7 @@ def check_can_run():
         raise Skip("not root: slurmd starts each job as its user")
     missing = [d for d in DAEMONS + ("sbatch", STOCKFISH) if shutil.which(d) is None]
     if missing:
-        raise Skip(f"{', '.join(missing)} not installed (scripts/setup.sh installs slurm-wlm and munge)")
+        raise Skip(f"{', '.join(missing)} not installed (scripts/setup.sh installs them)")
 
 
 def job_states(cluster, job):

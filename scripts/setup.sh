@@ -4,17 +4,28 @@
 # does not touch apt, and exits 0. Otherwise it runs `apt-get update` once and
 # installs only the missing packages, printing a single line. Runs as root, or
 # through sudo when not root.
+#
+#   bash scripts/setup.sh [--minimal] [--list]
+#
+# --minimal: only what building and running chesshpc needs (compiler, CMake, MPI, TBB,
+#   HDF5, zlib, zstd); build it with -DCHESSHPC_TESTS=OFF, which needs no GoogleTest.
+# --list: print the packages (one a line) and install nothing.
 set -euo pipefail
 
-packages=(
-  # toolchain
-  g++ cmake make git pkg-config
-  # fuzzing (scripts/fuzz.sh): clang with libFuzzer and its sanitizer runtimes
-  clang libclang-rt-14-dev
+minimal=(
+  # toolchain (pkg-config finds libzstd)
+  g++ cmake make pkg-config
   # MPI, threads, HDF5 output
-  libopenmpi-dev openmpi-bin libtbb-dev libhdf5-dev hdf5-tools
+  libopenmpi-dev openmpi-bin libtbb-dev libhdf5-dev
   # PGN corpora read compressed (.gz, .zst)
   zlib1g-dev libzstd-dev
+)
+full=(
+  "${minimal[@]}"
+  # provenance (the commit in every result file), h5dump
+  git hdf5-tools
+  # fuzzing (scripts/fuzz.sh): clang with libFuzzer and its sanitizer runtimes
+  clang libclang-rt-14-dev
   # tests (libgtest-dev ships CMake's GTestConfig and pulls in googletest)
   libgtest-dev
   # analysis and benchmarks
@@ -37,6 +48,23 @@ die() {
   echo "setup.sh: error: $*" >&2
   exit 1
 }
+
+packages=("${full[@]}")
+list=false
+for arg in "$@"; do
+  case $arg in
+    --minimal) packages=("${minimal[@]}") ;;
+    --list) list=true ;;
+    *)
+      echo "setup.sh: unknown option '$arg' (options: --minimal, --list)" >&2
+      exit 2
+      ;;
+  esac
+done
+if $list; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 
 # A package counts as present only when dpkg reports it fully installed ("ii").
 missing=()

@@ -1,16 +1,19 @@
-"""cluster/slurm/perft.sbatch and selfplay.sbatch on a real Slurm, submitted as cluster users do.
+"""cluster/slurm/perft.sbatch and selfplay.sbatch (a batch, and an array of batches with their
+merge) on a real Slurm, submitted as cluster users do.
 
 The test starts a one-node cluster on localhost from Debian 12's slurm-wlm (22.05) and munge,
 everything in a temporary folder: munged with a key made here, slurmctld and slurmd in the
 foreground, and a slurm.conf with the machine's CPUs and memory (slurmd -C), no cgroup
 (proctrack/linuxproc, task/none), select/cons_tres, MpiDefault=pmix (Open MPI's ranks under
 srun), the partition's cores shared by two jobs so that both templates run at once, a
-requeued job eligible again after 10 s instead of 120 (cred_expire) and ranks left over after
-rank 0 stopped ended within 5 s (KillWait, 30 s by default). Every daemon it started, and
+requeued job eligible again after 10 s instead of 120 (cred_expire), ranks left over after
+rank 0 stopped ended within 5 s (KillWait, 30 s by default), and a finished job's record kept
+for an hour (MinJobAge, 300 s by default: the array's jobs end minutes before the others). Every daemon it started, and
 every process of its jobs, is ended at the end, also when an assertion fails.
 
-Both templates are submitted unchanged with a one-minute time limit and the warning 20 s
-before it (sbatch --time=1 --signal=B:TERM@20); slurmctld checks time limits every 30 s, so
+Both templates are submitted unchanged, as `bash TEMPLATE --signal=B:TERM@20` with their
+settings in the environment (TIME_LIMIT=1, NODES, TASKS_PER_NODE, CPUS_PER_TASK): a
+one-minute time limit and the warning 20 s before it; slurmctld checks time limits every 30 s, so
 the warning comes 10 to 40 s into each piece. Each job needs longer than that (90 to 110 s
 of a core: about 50 s on 2 cores alone, longer together), so it is stopped at least once:
 chesshpc keeps what it finished and exits 5, the script requeues the job, and the next
@@ -21,10 +24,15 @@ piece resumes, until the job completes:
   the units the first piece kept are not counted again;
 - selfplay: 80 games of up to 30 plies at 100,000 nodes a move, one game a unit, on 1 rank
   of 2 cores: every game is in the file once, its positions are every ply, the parts are
-  merged and gone, and the last piece resumed exactly the games the pieces before it kept.
+  merged and gone, and the last piece resumed exactly the games the pieces before it kept;
+- a selfplay array (ARRAY=0-1, MERGE=plain) of 4 games a task, Stockfish playing White with
+  EXTRA_ARGS="--uci-options Threads=1,Hash=16" (a comma that sbatch's --export would split):
+  each task completes with the batch of its seed, Stockfish set up as asked, and the merge
+  job after them writes their exports one after another.
 
 Skipped (exit 77, reason on stdout) where no cluster can be started: not root (slurmd starts
-jobs as their users), slurm-wlm or munge not installed (scripts/setup.sh installs them), or
+jobs as their users), slurm-wlm, munge or stockfish not installed (scripts/setup.sh installs
+them), or
 daemons that do not start here; under CI=true each of these fails instead.
 
 usage: slurm_cluster.py CHESSHPC PERFT_SBATCH SELFPLAY_SBATCH
@@ -49,13 +57,19 @@ DAEMONS = ("munged", "slurmctld", "slurmd")
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 DEPTH, SPLIT, PUBLISHED = 7, 2, 374190009323
 GAMES, NODES = 80, 100000
-# Submitted as a user would, overriding the templates' #SBATCH lines on the command line.
-SUBMIT = ["--time=1", "--signal=B:TERM@20", "--nodes=1"]
-PERFT_SHAPE = ["--ntasks-per-node=2", "--cpus-per-task=1"]
-SELFPLAY_SHAPE = ["--ntasks-per-node=1", "--cpus-per-task=2"]
+# Submitted as a user would: the template's settings, and an sbatch option after it.
+SUBMIT = {"TIME_LIMIT": "1", "NODES": "1"}
+WARNING = "--signal=B:TERM@20"
+PERFT_SHAPE = {"TASKS_PER_NODE": "2", "CPUS_PER_TASK": "1"}
+SELFPLAY_SHAPE = {"TASKS_PER_NODE": "1", "CPUS_PER_TASK": "2"}
+STOCKFISH = "/usr/games/stockfish"
+ARRAY_SEED, ARRAY_GAMES, UCI_OPTIONS = 11, 4, "--uci-options Threads=1,Hash=16"
+ARRAY = {"ARRAY": "0-1", "MERGE": "plain", "GAMES": str(ARRAY_GAMES), "SEED": str(ARRAY_SEED),
+         "LIMIT": "--nodes 500", "WHITE": "uci:" + STOCKFISH, "EXTRA_ARGS": UCI_OPTIONS,
+         "TASKS_PER_NODE": "1", "CPUS_PER_TASK": "1"}
 # Job states that last (a requeued job passes through others, SIGNALING among them).
 FINAL = ("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE")
-DEADLINE = 540  # seconds for both jobs, then the test fails (and still cleans up)
+DEADLINE = 540  # seconds for all the jobs, then the test fails (and still cleans up)
 
 SLURM_CONF = """ClusterName=chesshpc-test
 SlurmctldHost=localhost
@@ -85,6 +99,7 @@ JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
 ReturnToService=2
 KillWait=5
+MinJobAge=3600
 {node}
 PartitionName=test Nodes=localhost Default=YES MaxTime=INFINITE OverSubscribe=FORCE:2 State=UP
 """
@@ -187,31 +202,39 @@ class Cluster:
 def check_can_run():
     if os.geteuid() != 0:
         raise Skip("not root: slurmd starts each job as its user")
-    missing = [d for d in DAEMONS + ("sbatch",) if shutil.which(d) is None]
+    missing = [d for d in DAEMONS + ("sbatch", STOCKFISH) if shutil.which(d) is None]
     if missing:
-        raise Skip(f"{', '.join(missing)} not installed (scripts/setup.sh installs slurm-wlm and munge)")
+        raise Skip(f"{', '.join(missing)} not installed (scripts/setup.sh installs them)")
+
+
+def job_states(cluster, job):
+    """scontrol's fields of job, one dict per record (an array's tasks): JobState, Restarts..."""
+    text = cluster.run("scontrol", "show", "job", job, check=True)
+    return [dict(re.findall(r"(\w+)=(\S*)", record)) for record in text.strip().split("\n\n")]
 
 
 def job_state(cluster, job):
-    """scontrol's fields of job: JobState, Restarts, ExitCode..."""
-    text = cluster.run("scontrol", "show", "job", job, check=True)
-    return dict(re.findall(r"(\w+)=(\S*)", text))
+    return job_states(cluster, job)[0]
 
 
-def submit(cluster, script, shape, env, folder):
-    out = subprocess.run(["sbatch", "--parsable"] + SUBMIT + shape + [script], env=dict(cluster.env, **env),
-                         cwd=folder, capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, f"sbatch {script}: {out.stderr}"
-    return out.stdout.strip().split(";")[0]
+def submit(cluster, script, settings, folder):
+    """The ids of the jobs `bash script` submitted: the job, or an array and its merge job."""
+    out = subprocess.run(["bash", script, WARNING], env=dict(cluster.env, **SUBMIT, **settings), cwd=folder,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, f"bash {script}: {out.stdout}{out.stderr}"
+    return re.findall(r"^Submitted batch job (\d+)$", out.stdout, re.M)
 
 
 def wait_done(cluster, jobs):
     deadline = time.time() + DEADLINE
     states = {}
     while True:
-        states = {job: job_state(cluster, job) for job in jobs}
-        if all(s["JobState"] in FINAL for s in states.values()):
-            return states
+        records = {job: job_states(cluster, job) for job in jobs}
+        states = {job: r[0] for job, r in records.items()}
+        # A job after a failed one (the array's merge) never starts: its wait is over too.
+        if all(s["JobState"] in FINAL or s.get("Reason") == "DependencyNeverSatisfied"
+               for r in records.values() for s in r):
+            return records
         assert time.time() < deadline, f"jobs not done in {DEADLINE} s: " + str(
             {j: (s["JobState"], s["Restarts"]) for j, s in states.items()})
         time.sleep(1)
@@ -274,6 +297,28 @@ def check_selfplay(state, log, out):
           f"the last piece resumed {kept[-1]}")
 
 
+def check_array(binary, cluster, jobs, folder):
+    """Both tasks completed with their seed's batch, Stockfish as EXTRA_ARGS set it up, and
+    the merge job wrote their exports in task order."""
+    tasks, merge = job_states(cluster, jobs[0]), job_state(cluster, jobs[1])
+    assert sorted(s["ArrayTaskId"] for s in tasks) == ["0", "1"], tasks
+    for s in tasks + [merge]:
+        assert s["JobState"] == "COMPLETED" and s["ExitCode"] == "0:0", s
+    exports = b""
+    for task in (0, 1):
+        batch = os.path.join(folder, f"selfplay-s{ARRAY_SEED + task}.h5")
+        with h5py.File(batch, "r") as f:
+            assert int(f.attrs["seed"]) == ARRAY_SEED + task and len(f["games/game"]) == ARRAY_GAMES
+            settings = list(f["games/white_settings"].asstr()[::2])
+            assert all(s.startswith("uci:" + STOCKFISH) and s.endswith(" Threads=1 Hash=16") for s in settings), settings
+        exports += subprocess.run([binary, "export", "--format", "plain", batch], check=True, capture_output=True,
+                                  timeout=60).stdout
+    with open(os.path.join(folder, f"selfplay-s{ARRAY_SEED}-merged.plain"), "rb") as f:
+        assert f.read() == exports
+    print(f"array: 2 tasks of {ARRAY_GAMES} games (seeds {ARRAY_SEED}, {ARRAY_SEED + 1}; Stockfish with "
+          f"'{UCI_OPTIONS}'), merged in task order")
+
+
 def main(binary, perft_script, selfplay_script):
     with tempfile.TemporaryDirectory() as tmp:
         cluster = Cluster(os.path.join(tmp, "cluster"))
@@ -286,17 +331,21 @@ def main(binary, perft_script, selfplay_script):
             jobs_dir = os.path.join(tmp, "jobs")
             os.mkdir(jobs_dir)
             perft_out, selfplay_out = os.path.join(jobs_dir, "perft.h5"), os.path.join(jobs_dir, "selfplay.h5")
-            perft = submit(cluster, perft_script, PERFT_SHAPE,
-                           {"FEN": KIWIPETE, "DEPTH": str(DEPTH), "SPLIT": str(SPLIT), "HASH": "16M",
-                            "OUT": perft_out, "CHESSHPC": binary}, jobs_dir)
-            selfplay = submit(cluster, selfplay_script, SELFPLAY_SHAPE,
-                              {"GAMES": str(GAMES), "SEED": "3", "LIMIT": f"--nodes {NODES}", "OUT": selfplay_out,
-                               "CHESSHPC": binary,
-                               "EXTRA_ARGS": "--random-plies 4 --max-plies 30 --games-per-unit 1"}, jobs_dir)
-            states = wait_done(cluster, [perft, selfplay])
+            # The array first: its few games run while the other two wait a few seconds.
+            array = submit(cluster, selfplay_script, dict(ARRAY, CHESSHPC=binary), jobs_dir)
+            assert len(array) == 2, array
+            [perft] = submit(cluster, perft_script,
+                             dict(PERFT_SHAPE, FEN=KIWIPETE, DEPTH=str(DEPTH), SPLIT=str(SPLIT), HASH="16M",
+                                  OUT=perft_out, CHESSHPC=binary), jobs_dir)
+            [selfplay] = submit(cluster, selfplay_script,
+                                dict(SELFPLAY_SHAPE, GAMES=str(GAMES), SEED="3", LIMIT=f"--nodes {NODES}",
+                                     OUT=selfplay_out, CHESSHPC=binary,
+                                     EXTRA_ARGS="--random-plies 4 --max-plies 30 --games-per-unit 1"), jobs_dir)
+            states = {job: r[0] for job, r in wait_done(cluster, [perft, selfplay] + array).items()}
             check_perft(states[perft], read(os.path.join(jobs_dir, f"chesshpc-perft-{perft}.log")), perft_out)
             check_selfplay(states[selfplay], read(os.path.join(jobs_dir, f"chesshpc-selfplay-{selfplay}.log")),
                            selfplay_out)
+            check_array(binary, cluster, array, jobs_dir)
         except Skip as e:
             if os.environ.get("CI") == "true":
                 raise AssertionError(f"CI must run this test, but: {e}")

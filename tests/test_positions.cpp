@@ -147,9 +147,11 @@ TEST(Positions, SamplingSeededReproducibleAndOfTheAskedSize) {
   EXPECT_EQ(a.counts.positions, expected);
   EXPECT_EQ(a.counts.sampled_out, a.counts.plies - expected);
   // Within a game, in ply order; another seed, other plies.
-  for (size_t i = 1; i < a.tables.positions.size(); ++i)
-    if (a.tables.positions.game[i] == a.tables.positions.game[i - 1])
+  for (size_t i = 1; i < a.tables.positions.size(); ++i) {
+    if (a.tables.positions.game[i] == a.tables.positions.game[i - 1]) {
       EXPECT_LT(a.tables.positions.ply[i - 1], a.tables.positions.ply[i]);
+    }
+  }
   req.seed = 8;
   EXPECT_NE(run(req, text).tables.positions.ply, a.tables.positions.ply);
 

@@ -227,7 +227,29 @@ class BenchFile(ResultFile):
     job = "bench"
 
 
-JOBS = {c.job: c for c in (PerftFile, PerftDedupFile, DrawstatsFile, SelfplayFile, VerifyFile, BenchFile)}
+class RescoreFile(SelfplayFile):
+    """rescore --out: a dataset in selfplay's layout, its positions searched again."""
+
+    job = "rescore"
+
+
+class PositionsFile(SelfplayFile):
+    """positions --out: a PGN corpus's positions in selfplay's layout."""
+
+    job = "positions"
+
+
+class StatsFile(ResultFile):
+    """stats --out: a dataset's distributions, a table each."""
+
+    job = "stats"
+
+
+JOBS = {
+    c.job: c
+    for c in (PerftFile, PerftDedupFile, DrawstatsFile, SelfplayFile, RescoreFile, PositionsFile, StatsFile,
+              VerifyFile, BenchFile)
+}
 
 
 def open(path):  # noqa: A001 (chesshpc.open, as the package's users call it)

@@ -1,6 +1,6 @@
 """The numbers of a stats result file (jobs/dataset/stats.cpp): the dataset described, its
 records and duplicates, and each distribution's bins (label, low end, count)."""
-from .resultfile import attr_int, attr_text, column, provenance
+from chesshpc.h5read import attr_int, attr_text, column, provenance
 
 # The distributions in the order the file's tables and chesshpc's text give them.
 DISTRIBUTIONS = ("pieces", "ply", "score", "wdl", "phase")

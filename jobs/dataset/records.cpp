@@ -219,7 +219,7 @@ class H5Reader : public RecordReader {
       throw ReadError(EXIT_IO, "cannot read '" + path + "': " + unreadable_input(path, in));
     try {
       file_ = h5::open_read(path);
-      if (!h5::is_job(file_, SELFPLAY_JOB)) throw DatasetError(0, "'" + path + "' is not a chesshpc selfplay file");
+      if (!has_selfplay_tables(file_)) throw DatasetError(0, "'" + path + "' is not a chesshpc selfplay file");
       rows_ = selfplay_position_rows(file_);
     } catch (const h5::Error& e) {
       throw DatasetError(0, e.what());

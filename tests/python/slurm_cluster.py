@@ -69,7 +69,7 @@ ARRAY = {"ARRAY": "0-1", "MERGE": "plain", "GAMES": str(ARRAY_GAMES), "SEED": st
          "TASKS_PER_NODE": "1", "CPUS_PER_TASK": "1"}
 # Job states that last (a requeued job passes through others, SIGNALING among them).
 FINAL = ("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE")
-DEADLINE = 540  # seconds for all the jobs, then the test fails (and still cleans up)
+DEADLINE = 780  # seconds for all the jobs, then the test fails (and still cleans up)
 
 SLURM_CONF = """ClusterName=chesshpc-test
 SlurmctldHost=localhost

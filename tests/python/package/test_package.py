@@ -185,7 +185,7 @@ def test_bad_and_foreign_files_raise_one_exception(data, tmp_path):
     with pytest.raises(chesshpc.ChesshpcError) as e:
         chesshpc.open(other)
     assert str(e.value) == (f"'{other}' holds a 'tablebase' result, which this package does not know "
-                            "(it reads: bench, drawstats, perft, perft_dedup, selfplay, verify)")
+                            "(it reads: bench, drawstats, perft, perft_dedup, positions, rescore, selfplay, stats, verify)")
 
     missing = str(tmp_path / "missing.h5")
     with pytest.raises(chesshpc.ChesshpcError) as e:
@@ -277,3 +277,29 @@ def test_counts_past_64_bits_read_as_exact_ints(data, tmp_path):
         assert f.total == big and type(f.total) is int
         first = f.table("divide")[0]
         assert first["nodes"] == big and f.divide()[first["move"]] == big
+
+
+def test_datasets_made_by_positions_rescore_and_convert_read_as_selfplay(data, tmp_path):
+    """positions, rescore and convert write selfplay's layout under their own job: each opens as a
+    dataset whose rows decode to the FENs it stores; stats' file opens as its own job."""
+    pgn = str(tmp_path / "games.pgn")
+    run("export", "--format", "pgn", data["sp.h5"], "--out", pgn)
+    made = {name: str(tmp_path / name) for name in ("pos.h5", "re.h5", "conv.h5", "stats.h5")}
+    run("positions", pgn, "--out", made["pos.h5"], "--threads", 1, "--quiet")
+    run("rescore", made["pos.h5"], "--out", made["re.h5"], "--depth", 1, "--threads", 1, "--quiet")
+    run("convert", made["re.h5"], made["conv.h5"], "--quiet")
+    run("stats", made["conv.h5"], "--out", made["stats.h5"], "--quiet")
+    with chesshpc.open(data["sp.h5"]) as f:
+        played = len(f)
+    for name, cls in (("pos.h5", chesshpc.PositionsFile), ("re.h5", chesshpc.RescoreFile),
+                      ("conv.h5", chesshpc.SelfplayFile)):
+        with chesshpc.open(made[name]) as f:
+            assert type(f) is cls, name
+            assert len(f) == played, name
+            assert list(f.fens()) == list(h5_column(made[name], "positions", "fen")), name
+    with chesshpc.open(made["stats.h5"]) as f:
+        assert type(f) is chesshpc.StatsFile
+    # The stream takes them as datasets: every position once, the rescored ones scored.
+    stream = PositionStream([made["pos.h5"], made["re.h5"]], batch_size=4096, filters=Filters(skip_unscored=False))
+    assert sum(len(b["index"]) for b in stream.batches()) == 2 * played
+    assert sum(len(b["index"]) for b in PositionStream([made["re.h5"]], batch_size=4096).batches()) == played

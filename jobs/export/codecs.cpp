@@ -350,16 +350,18 @@ chess::Position unpack_sfen(const uint8_t* bytes) {
   if (king[0] == king[1]) throw RecordError("both kings on " + square_to_string(Square(king[0])));
   Position pos = Position::from_bitboards(by_type, black, side, CastlingRights(rights), SQ_NONE, true)
                      .with_clocks(int(rule50), std::max(1, int(fullmove)));
+  // Checked before its FEN is made: fen() may assume what validate() checks (castling
+  // rights with their rooks), and damaged bytes hold anything.
+  try {
+    pos.validate();
+  } catch (const FenError& e) {
+    throw RecordError(std::string("position: ") + e.what());
+  }
   if (has_ep) {
     std::string fen = pos.fen();
     const size_t dash = fen.rfind(" - ");
     fen.replace(dash + 1, 1, square_to_string(Square(ep)));
     return position_of_fen(fen, false);
-  }
-  try {
-    pos.validate();
-  } catch (const FenError& e) {
-    throw RecordError("position '" + pos.fen() + "': " + e.what());
   }
   return pos;
 }

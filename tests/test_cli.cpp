@@ -859,7 +859,8 @@ TEST(Cli, ExistingResultFileIsKeptWithoutForce) {
 // uci refused --help, bench search printed two helps: every command answers --help and -h
 // with its own usage and options only.
 TEST(Cli, EveryCommandAnswersHelpAndDashH) {
-  for (const char* command : {"perft", "rules", "drawstats", "selfplay", "export", "uci", "bench", "bench search"}) {
+  for (const char* command : {"perft", "rules", "drawstats", "selfplay", "rescore", "positions", "export", "convert",
+                              "shuffle", "interleave", "stats", "verify", "perftree", "uci", "bench", "bench search"}) {
     SCOPED_TRACE(command);
     Result help = chesshpc(std::string(command) + " --help"), h = chesshpc(std::string(command) + " -h");
     EXPECT_EQ(help.code, 0);

@@ -8,7 +8,7 @@
 #   bash scripts/setup.sh [--minimal] [--list]
 #
 # --minimal: only what building and running chesshpc needs (compiler, CMake, MPI, TBB,
-#   HDF5, zlib, zstd); build it with -DCHESSHPC_TESTS=OFF, which needs no GoogleTest.
+#   HDF5, zlib, zstd, ISA-L); build it with -DCHESSHPC_TESTS=OFF, which needs no GoogleTest.
 # --list: print the packages (one a line) and install nothing.
 set -euo pipefail
 
@@ -17,8 +17,8 @@ minimal=(
   g++ cmake make pkg-config
   # MPI, threads, HDF5 output
   libopenmpi-dev openmpi-bin libtbb-dev libhdf5-dev
-  # PGN corpora read compressed (.gz, .zst)
-  zlib1g-dev libzstd-dev
+  # PGN corpora read compressed (.gz, .zst); HDF5 chunks deflated by ISA-L
+  zlib1g-dev libzstd-dev libisal-dev
 )
 full=(
   "${minimal[@]}"

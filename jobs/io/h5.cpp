@@ -206,12 +206,47 @@ void write_rows(const Group& parent, const std::string& name, hid_t type, size_t
   ds.close(in, what);
 }
 
+Handle open_dataset(hid_t in, const std::string& name) {
+  return Handle(check(H5Dopen2(in, name.c_str(), H5P_DEFAULT), in, "open dataset " + name), H5Dclose);
+}
+
 void write_1d(const Group& parent, const std::string& name, hid_t type, size_t n, const void* data,
               const std::string& doc, const Layout& layout) {
   write_rows(parent, name, type, n, 0, 65536, data, doc, layout);
 }
 
 }  // namespace
+
+ChunkFormat chunk_format(const Group& g, const std::string& name) {
+  const hid_t in = Id::of(g);
+  Handle ds = open_dataset(in, name);
+  Handle type(check(H5Dget_type(ds.id()), in, "read the type of " + name), H5Tclose);
+  Handle plist(check(H5Dget_create_plist(ds.id()), in, "read the layout of " + name), H5Pclose);
+  hsize_t chunk[2] = {0, 1};
+  const int rank = H5Pget_chunk(plist.id(), 2, chunk);
+  if (rank < 1) fail(in, "read the chunks of " + name);
+  unsigned flags = 0;
+  size_t n = 0;
+  const bool shuffle =
+      H5Pget_filter_by_id2(plist.id(), H5Z_FILTER_SHUFFLE, &flags, &n, nullptr, 0, nullptr, nullptr) >= 0;
+  H5Eclear2(H5E_DEFAULT);  // a filter not found leaves an error on the stack
+  return {H5Tget_size(type.id()), rank == 2 ? size_t(chunk[1]) : 1, size_t(chunk[0]), shuffle};
+}
+
+void append_chunk(const Group& g, const std::string& name, size_t at, size_t rows, std::span<const uint8_t> bytes) {
+  const hid_t in = Id::of(g);
+  const std::string what = "write dataset " + name;
+  Handle ds = open_dataset(in, name);
+  Handle space(check(H5Dget_space(ds.id()), in, "read the shape of " + name), H5Sclose);
+  hsize_t dims[2] = {0, 0};
+  H5Sget_simple_extent_dims(space.id(), dims, nullptr);
+  if (dims[0] != at) throw Error("HDF5: a chunk of " + name + " at row " + std::to_string(at) + ", not at its end");
+  dims[0] = at + rows;
+  check_status(H5Dset_extent(ds.id(), dims), in, "extend dataset " + name);
+  hsize_t offset[2] = {at, 0};
+  check_status(H5Dwrite_chunk(ds.id(), H5P_DEFAULT, 0, offset, bytes.size(), bytes.data()), in, what);
+  ds.close(in, what);
+}
 
 Group& Group::operator=(Group&& o) noexcept {
   if (this != &o) {
@@ -318,8 +353,7 @@ void write_fixed_text(const Group& g, const std::string& name, const std::vector
                       const std::string& doc, const Layout& layout) {
   std::vector<char> flat(v.size() * width, '\0');
   for (size_t i = 0; i < v.size(); ++i) {
-    if (v[i].size() > width)
-      throw Error("HDF5: '" + v[i] + "' is longer than column " + name + "'s " + std::to_string(width) + " bytes");
+    if (v[i].size() > width) detail::text_too_long(name, v[i], width);
     std::copy(v[i].begin(), v[i].end(), flat.begin() + long(i * width));
   }
   Handle t = fixed_string_type(width);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -105,6 +106,21 @@ void write_fixed_text(const Group& g, const std::string& name, const std::vector
 // A 2-D uint8 dataset of rows of `cols` bytes (flat holds them row after row), chunked by rows.
 void write_byte_rows(const Group& g, const std::string& name, const std::vector<uint8_t>& flat, size_t cols,
                      const std::string& doc, const Layout& layout = {});
+
+// How an appended dataset's chunks are stored, read from the file, for a writer that makes
+// them on its own threads (h5_chunk.h, ChunkAppender): the bytes of an element, elements a
+// row (1 for a 1-D dataset), rows a chunk, and whether the shuffle filter comes before
+// deflate in its pipeline.
+struct ChunkFormat {
+  size_t element_bytes = 0, row_elements = 1, chunk_rows = 0;
+  bool shuffle = false;
+};
+ChunkFormat chunk_format(const Group& g, const std::string& name);
+// Writes one chunk of an appended dataset as the caller made it (shuffled when the format
+// says, then deflated: h5::deflate_chunk) at row `at`, the dataset's end and a multiple of
+// its chunk's rows; `rows` of it count (a whole chunk but at the end, where the bytes still
+// hold a whole chunk). HDF5 stores the bytes as they are: no filter runs here.
+void append_chunk(const Group& g, const std::string& name, size_t at, size_t rows, std::span<const uint8_t> bytes);
 
 // The read side, for resuming from a file this program wrote. Every reader throws Error
 // naming what is missing or of the wrong shape. Text reads from variable-length and

@@ -33,6 +33,10 @@ size_t datasets(const ColumnInfo& c) { return c.keys ? c.keys->count : 1; }
 std::string dataset_name(const ColumnInfo& c, size_t k) { return expand(c.name, c, k); }
 std::string dataset_doc(const ColumnInfo& c, size_t k) { return expand(c.description, c, k); }
 
+void text_too_long(const std::string& dataset, const std::string& text, size_t width) {
+  throw Error("HDF5: '" + text + "' is longer than column " + dataset + "'s " + std::to_string(width) + " bytes");
+}
+
 void check_rows(const ColumnInfo& c, size_t k, size_t rows, size_t expected) {
   if (rows != expected)
     throw Error("HDF5: column " + dataset_name(c, k) + " has " + std::to_string(rows) + " rows, the table's first " +

@@ -1,5 +1,7 @@
 #include "jobs/positions/file.h"
 
+#include <tbb/parallel_for.h>
+
 #include <optional>
 
 #include "core/threads.h"
@@ -55,7 +57,7 @@ std::string readme() {
 struct PositionsFile::Tables {
   h5::File file;
   std::optional<h5::ColumnAppender<GameColumns, SELFPLAY_GAMES.columns.size()>> games;
-  std::optional<h5::ColumnAppender<PositionColumns, SELFPLAY_POSITIONS.columns.size()>> positions;
+  std::optional<h5::ChunkAppender<PositionColumns, SELFPLAY_POSITIONS.columns.size()>> positions;
   explicit Tables(const PositionsRequest& req) : file(req.out) {
     games.emplace(file, SELFPLAY_GAMES, req.rows_per_write, FAST_DEFLATE);
     positions.emplace(file, SELFPLAY_POSITIONS, req.rows_per_write, FAST_DEFLATE);
@@ -66,10 +68,20 @@ PositionsFile::PositionsFile(const PositionsRequest& req) : req_(req), tables_(s
 
 PositionsFile::~PositionsFile() = default;
 
-void PositionsFile::write(const SelfplayTables& t) {
-  tables_->games->write(t.games);
-  tables_->positions->write(t.positions);
+size_t PositionsFile::chunk_rows() const { return tables_->positions->chunk_rows(); }
+
+void PositionsFile::encode(Chunk& chunk) const {
+  using Appender = h5::ChunkAppender<PositionColumns, SELFPLAY_POSITIONS.columns.size()>;
+  std::vector<Appender::Part> parts;
+  for (const Part& p : chunk.parts) parts.push_back({p.rows.get(), p.first, p.count});
+  const Appender& positions = *tables_->positions;
+  chunk.datasets.assign(positions.datasets(), {});
+  tbb::parallel_for(size_t(0), positions.datasets(), [&](size_t d) { chunk.datasets[d] = positions.encode(d, parts); });
 }
+
+void PositionsFile::write(const GameColumns& games) { tables_->games->write(games); }
+
+void PositionsFile::write(const Chunk& chunk) { tables_->positions->write(chunk.rows, chunk.datasets); }
 
 void PositionsFile::finish(const PositionsCounts& counts, const std::string& started) {
   // The tables' groups close first: commit() must find the file closed before it syncs and renames it.

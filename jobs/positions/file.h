@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "jobs/positions/request.h"
 #include "jobs/selfplay/tables.h"
@@ -26,11 +27,31 @@ struct PositionsCounts {
 
 class PositionsFile {
  public:
+  // Rows [first, first + count) of one game's positions, as its worker made them: a chunk
+  // of /positions is made of such parts, its rows never copied before they are deflated.
+  struct Part {
+    std::shared_ptr<const PositionColumns> rows;
+    size_t first, count;
+  };
+  // A chunk of /positions: its rows (chunk_rows(), fewer only for the last), then deflated.
+  struct Chunk {
+    std::vector<Part> parts;
+    size_t rows = 0;
+    std::vector<std::vector<uint8_t>> datasets;  // each dataset's deflated bytes, once encoded
+  };
+
   // Throws h5::Error when the file cannot be made.
   explicit PositionsFile(const PositionsRequest& req);
   ~PositionsFile();
-  // Appends the games and their positions (throws h5::Error).
-  void write(const SelfplayTables& t);
+  // The rows of a chunk of /positions (req.rows_per_write).
+  size_t chunk_rows() const;
+  // Deflates the chunk's datasets, in parallel on the caller's TBB arena; no HDF5 call, so
+  // any thread, several chunks at once. Throws h5::Error on a text past its width.
+  void encode(Chunk& chunk) const;
+  // Appends games to /games, and an encoded chunk to /positions after the chunks before
+  // (throws h5::Error).
+  void write(const GameColumns& games);
+  void write(const Chunk& chunk);
   // The root attributes and provenance, then publishes the file (throws h5::Error).
   void finish(const PositionsCounts& counts, const std::string& started);
 

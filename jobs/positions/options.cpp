@@ -32,9 +32,7 @@ const CommandOptions POSITIONS_OPTIONS = command_options(
         {"fraction", "F", "keep each position with probability F, drawn after the filters"},
         {"seed", "S", "the sampling's seed: game i's draws derive from (S, i) (default: 1)"},
         {"memory", "SIZE", "the most --dedup's set of positions seen may take; a bare number is MB (default: 1G)"},
-        ruleset_options("the games (the /games table's termination and first_fire)"),
-        threads_option(),
-        reporting_options("print the summary as one JSON object"),
+        corpus_run_options("the games (the /games table's termination and first_fire)"),
     },
     "usage: chesshpc positions CORPUS.pgn[.gz|.zst|-] --out FILE.h5 [filters] [--per-game K | --fraction F]\n", 1);
 
@@ -50,10 +48,7 @@ PositionsRequest positions_request(const Options& opt, const std::string& comman
   req.fraction = opt.get_double("fraction", 0, 1e-9, 1);
   req.seed = opt.get_u64("seed", 1);
   req.dedup_bytes = read_size_option(opt, "memory", req.dedup_bytes, "512M or 4G");
-  read_ruleset_choice(opt, req);
-  req.threads = read_threads(opt);
-  read_reporting(opt, req);
-  req.command_line = command_line;
+  read_corpus_run(opt, command_line, req);
   return req;
 }
 

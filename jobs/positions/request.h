@@ -11,8 +11,7 @@
 
 namespace chesshpc {
 
-struct PositionsRequest : RulesetChoice, Reporting {
-  std::string pgn;  // a file (.gz and .zst read compressed), or "-": standard input
+struct PositionsRequest : CorpusRun {
   std::string out;  // the dataset, in selfplay's layout
   // export's filters that a corpus has columns for: skip_plies, skip_in_check,
   // skip_capture (the played move), and dedup over the whole corpus.
@@ -24,8 +23,6 @@ struct PositionsRequest : RulesetChoice, Reporting {
   double fraction = 0;
   uint64_t seed = 1;
   size_t dedup_bytes = size_t(1) << 30;  // the most --dedup's set of positions may take
-  int threads = 0;
-  std::string command_line;
   // Rows of /games and /positions written at once: what memory holds of them. Not an
   // option: tests set it small to write many batches.
   size_t rows_per_write = size_t(1) << 16;

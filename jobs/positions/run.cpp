@@ -1,5 +1,7 @@
 #include "jobs/positions/run.h"
 
+#include <tbb/task_arena.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -8,6 +10,7 @@
 #include "core/game.h"
 #include "core/pgn.h"
 #include "core/random.h"
+#include "core/threads.h"
 #include "jobs/export/position_set.h"
 #include "jobs/export/run.h"
 #include "jobs/io/byte_size.h"
@@ -96,17 +99,26 @@ GameOut read_game(const chess::PgnChunk& chunk, int64_t index, const PositionsRe
   out.ok = true;
   out.rows.append(game_record(pgn, index, req));
   out.plies = int64_t(pgn.moves.size());
-  keep_position_rows(out.rows.positions, kept_rows(out.rows.positions, index, req, out));
+  const std::vector<size_t> rows = kept_rows(out.rows.positions, index, req, out);
+  if (rows.size() < out.rows.positions.size()) keep_position_rows(out.rows.positions, rows);
   return out;
 }
 
-// The corpus's state in stream order: the counts, the dedup's set, the rows waiting.
+// What a batch of games leaves to write: a batch of /games and the chunks of /positions it
+// filled, deflated after it is delivered, then written in stream order.
+struct Output {
+  SelfplayTables games;  // /games' rows; its /positions stays empty
+  std::vector<PositionsFile::Chunk> chunks;
+};
+
+// The corpus's state in stream order: the counts, the dedup's set, and the rows waiting
+// for a batch of /games or a chunk of /positions.
 class Collector {
  public:
   Collector(const PositionsRequest& req, PositionsFile& file, std::ostream* skipped)
       : req_(req), file_(file), skipped_(skipped) {}
 
-  void add(GameOut& g, int64_t index) {
+  void add(GameOut& g, int64_t index, Output& out) {
     if (!g.ok) {
       ++n_.skipped;
       if (skipped_)
@@ -123,26 +135,63 @@ class Collector {
         if (seen_.insert(position_key(p.packed.data() + 32 * i))) rows.push_back(i);
       }
       n_.duplicates += int64_t(p.size() - rows.size());
-      keep_position_rows(p, rows);
+      if (rows.size() < p.size()) keep_position_rows(p, rows);
     }
     n_.positions += int64_t(p.size());
-    waiting_.append(g.rows);
-    if (waiting_.positions.size() >= req_.rows_per_write || waiting_.games.size() >= req_.rows_per_write) flush();
+    if (const size_t n = p.size()) {
+      waiting_.parts.push_back({std::make_shared<const PositionColumns>(std::move(p)), 0, n});
+      waiting_.rows += n;
+    }
+    p = {};
+    waiting_games_.append(g.rows);
+    while (waiting_.rows >= file_.chunk_rows()) out.chunks.push_back(first_chunk());
+    if (waiting_games_.games.size() >= req_.rows_per_write) out.games.append(std::exchange(waiting_games_, {}));
   }
-  void flush() {
-    file_.write(waiting_);
-    waiting_ = {};
+  // The rows still waiting, at the end of the corpus.
+  Output rest() {
+    Output out{std::exchange(waiting_games_, {}), {}};
+    if (waiting_.rows) out.chunks.push_back(std::exchange(waiting_, {}));
+    return out;
   }
   const PositionsCounts& counts() const { return n_; }
 
  private:
+  // The first chunk_rows() rows waiting: the whole parts, and the head of one cut in two.
+  PositionsFile::Chunk first_chunk() {
+    PositionsFile::Chunk chunk;
+    chunk.rows = file_.chunk_rows();
+    size_t whole = 0, need = chunk.rows;
+    for (; need && waiting_.parts[whole].count <= need; ++whole) {
+      need -= waiting_.parts[whole].count;
+      chunk.parts.push_back(waiting_.parts[whole]);
+    }
+    if (need) {
+      PositionsFile::Part& cut = waiting_.parts[whole];
+      chunk.parts.push_back({cut.rows, cut.first, need});
+      cut.first += need, cut.count -= need;
+    }
+    waiting_.parts.erase(waiting_.parts.begin(), waiting_.parts.begin() + long(whole));
+    waiting_.rows -= chunk.rows;
+    return chunk;
+  }
+
   const PositionsRequest& req_;
   PositionsFile& file_;
   std::ostream* skipped_;
   PositionsCounts n_;
   PositionSet seen_;
-  SelfplayTables waiting_;
+  SelfplayTables waiting_games_;  // its /positions stays empty
+  PositionsFile::Chunk waiting_;
 };
+
+// Deflates a batch's chunks, then writes them with its games.
+void positions_encode(Output& out, const PositionsFile& file) {
+  for (PositionsFile::Chunk& c : out.chunks) file.encode(c);
+}
+void positions_write(const Output& out, PositionsFile& file) {
+  if (out.games.games.size()) file.write(out.games.games);
+  for (const PositionsFile::Chunk& c : out.chunks) file.write(c);
+}
 
 }  // namespace
 
@@ -155,21 +204,28 @@ PositionsCounts compute_positions(const PositionsRequest& req, const ReadBytes& 
     int64_t first = -1;
     const PositionsRequest& req;
     Collector& collector;
+    PositionsFile& file;
     Progress* progress;
-    Work(size_t n, const PositionsRequest& r, Collector& c, Progress* p)
-        : games(n), req(r), collector(c), progress(p) {}
+    Output out;
+    Work(size_t n, const PositionsRequest& r, Collector& c, PositionsFile& f, Progress* p)
+        : games(n), req(r), collector(c), file(f), progress(p) {}
     void game(size_t i, const chess::PgnChunk& chunk, int64_t index) override {
       games[i] = read_game(chunk, index, req);
       if (i == 0) first = index;
       if (progress) progress->done(1, uint64_t(games[i].plies));
     }
     void deliver() override {
-      for (size_t i = 0; i < games.size(); ++i) collector.add(games[i], first + int64_t(i));
+      for (size_t i = 0; i < games.size(); ++i) collector.add(games[i], first + int64_t(i), out);
+      games = {};
     }
+    void encode() override { positions_encode(out, file); }
+    void written() override { positions_write(out, file); }
   };
   read_pgn_games(read, PgnStreamLimits{}, req.threads, progress,
-                 [&](size_t n) { return std::make_unique<Work>(n, req, collector, progress); });
-  collector.flush();
+                 [&](size_t n) { return std::make_unique<Work>(n, req, collector, file, progress); });
+  Output rest = collector.rest();
+  tbb::task_arena(chess::resolve_threads(req.threads)).execute([&] { positions_encode(rest, file); });
+  positions_write(rest, file);
   PositionsCounts n = collector.counts();
   n.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return n;

@@ -310,9 +310,15 @@ void read_pgn_games(const ReadBytes& read, const PgnStreamLimits& limits, int th
                                 item->work->game(i, b.games[i], b.first_index + int64_t(i));
                             });
           return item;
+        }) & tbb::make_filter<Item*, Item*>(tbb::filter_mode::serial_in_order, [&](Item* item) {
+          item->work->deliver();
+          return item;
+        }) & tbb::make_filter<Item*, Item*>(tbb::filter_mode::parallel, [&](Item* item) {
+          item->work->encode();
+          return item;
         }) & tbb::make_filter<Item*, void>(tbb::filter_mode::serial_in_order, [&](Item* item) {
           std::unique_ptr<Item> owned(item);
-          owned->work->deliver();
+          owned->work->written();
         }));
   });
 }

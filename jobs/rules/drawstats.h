@@ -18,11 +18,8 @@
 
 namespace chesshpc {
 
-struct DrawstatsRequest : RulesetChoice, Reporting {
-  std::string pgn;  // a file (.gz and .zst read compressed), or "-": standard input
+struct DrawstatsRequest : CorpusRun {
   std::string out;  // HDF5 file; empty: no file
-  int threads = 0;
-  std::string command_line;
   // Rows of /games and /skipped written at once (and the datasets' chunk): what memory
   // holds of them. Not an option: tests set it small to write many batches.
   size_t rows_per_write = size_t(1) << 16;
@@ -88,12 +85,17 @@ using ReadBytes = std::function<size_t(char* buf, size_t n)>;
 
 // A batch of whole games of a PGN stream, as read_pgn_games hands it out: game() for each
 // of its games, from several threads at once (each game once, i its place in the batch,
-// index its place in the stream), then deliver(), one batch at a time, in stream order.
+// index its place in the stream), then deliver(), one batch at a time, in stream order;
+// then, for what deliver() left to do (positions deflates its file's chunks), encode() on
+// any thread, several batches at once, and last written(), one batch at a time, in
+// stream order.
 class PgnBatchWork {
  public:
   virtual ~PgnBatchWork() = default;
   virtual void game(size_t i, const chess::PgnChunk& chunk, int64_t index) = 0;
   virtual void deliver() = 0;
+  virtual void encode() {}
+  virtual void written() {}
 };
 
 // The corpus reader under drawstats, for every command that reads PGN corpora: the stream

@@ -20,6 +20,21 @@ void read_ruleset_choice(const Options& opt, RulesetChoice& into) {
   into.claims = *c;
 }
 
+std::vector<OptionSpec> corpus_run_options(const std::string& what_ends) {
+  std::vector<OptionSpec> group = ruleset_options(what_ends),
+                          reporting = reporting_options("print the summary as one JSON object");
+  group.push_back(threads_option());
+  group.insert(group.end(), reporting.begin(), reporting.end());
+  return group;
+}
+
+void read_corpus_run(const Options& opt, const std::string& command_line, CorpusRun& into) {
+  read_ruleset_choice(opt, into);
+  into.threads = read_threads(opt);
+  read_reporting(opt, into);
+  into.command_line = command_line;
+}
+
 const CommandOptions RULES_OPTIONS =
     command_options("rules",
                     {
@@ -43,11 +58,9 @@ RulesRequest rules_request(const Options& opt) {
 const CommandOptions DRAWSTATS_OPTIONS =
     command_options("drawstats",
                     {
-                        ruleset_options("the games"),
                         out_option("write per-game rows and per-rule totals to this HDF5 file"),
                         force_option(),
-                        threads_option(),
-                        reporting_options("print the summary as one JSON object"),
+                        corpus_run_options("the games"),
                     },
                     "usage: chesshpc drawstats GAMES.pgn [--out FILE.h5] [options]\n", 1);
 
@@ -56,10 +69,7 @@ DrawstatsRequest drawstats_request(const Options& opt, const std::string& comman
   DrawstatsRequest req;
   req.pgn = opt.positional()[0];
   req.out = read_out(opt);
-  read_ruleset_choice(opt, req);
-  req.threads = read_threads(opt);
-  read_reporting(opt, req);
-  req.command_line = command_line;
+  read_corpus_run(opt, command_line, req);
   return req;
 }
 

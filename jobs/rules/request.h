@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/game.h"
+#include "jobs/io/options.h"
 
 namespace chesshpc {
 
@@ -14,6 +15,15 @@ namespace chesshpc {
 struct RulesetChoice {
   chess::Ruleset ruleset = chess::Ruleset::FIDE;
   chess::ClaimPolicy claims = chess::ClaimPolicy::FIRST;
+};
+
+// What every command that replays a PGN corpus under a ruleset takes (drawstats,
+// positions): the corpus, the ruleset, the threads, the reporting and the command line
+// for the file's provenance; its options are one group (corpus_run_options).
+struct CorpusRun : RulesetChoice, Reporting {
+  std::string pgn;  // a file (.gz and .zst read compressed), or "-": standard input
+  int threads = 0;
+  std::string command_line;
 };
 
 struct RulesRequest : RulesetChoice {

@@ -13,7 +13,7 @@ import sys
 import tempfile
 
 MINIMAL = ["g++", "cmake", "make", "pkg-config", "libopenmpi-dev", "openmpi-bin", "libtbb-dev", "libhdf5-dev",
-           "zlib1g-dev", "libzstd-dev"]
+           "zlib1g-dev", "libzstd-dev", "libisal-dev"]
 TEST_ONLY = ["libgtest-dev", "chromium", "slurm-wlm", "munge", "clang", "libclang-rt-14-dev"]
 
 

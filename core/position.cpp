@@ -379,10 +379,16 @@ void Position::validate_rest() const {
 std::string Position::fen(FenStyle style) const {
   char buf[FEN_MAX_BYTES];
   char* s = buf;
+  // The board as squares first, a bitboard at a time: fewer steps than 64 piece_on calls.
+  std::array<Piece, SQUARE_NB> board;
+  board.fill(NO_PIECE);
+  for (Color c : {WHITE, BLACK})
+    for (int t = PAWN; t <= KING; ++t)
+      for (Bitboard b = pieces(c, PieceType(t)); b;) board[pop_lsb(b)] = make_piece(c, PieceType(t));
   for (int r = 7; r >= 0; --r) {
     int empty = 0;
     for (int f = 0; f < 8; ++f) {
-      Piece p = piece_on(make_square(File(f), Rank(r)));
+      Piece p = board[make_square(File(f), Rank(r))];
       if (p == NO_PIECE) {
         ++empty;
         continue;

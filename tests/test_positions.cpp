@@ -1,7 +1,8 @@
 // positions: a corpus's positions against drawstats' plies over the same games (every
 // game, malformed ones counted), the same on any thread count and batch size, seeded
 // sampling reproducible and of the asked size, the filters' counts, and --dedup exact on a
-// crafted corpus; the file read back row by row against the games replayed here.
+// crafted corpus; the file read back row by row against the games replayed here, and its
+// /positions, made chunk by chunk on the workers, read by h5py as HDF5's own filters write it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,8 +14,10 @@
 #include "core/movegen.h"
 #include "core/pgn.h"
 #include "jobs/io/h5.h"
+#include "jobs/io/h5_table.h"
 #include "jobs/positions/run.h"
 #include "jobs/selfplay/file.h"
+#include "tests/run_command.h"
 
 using namespace chesshpc;
 
@@ -122,6 +125,32 @@ TEST(Positions, EveryPlyDrawstatsCountsWithMalformedGamesCounted) {
     }
   }
   EXPECT_EQ(row, p.size());
+}
+
+// The chunks of /positions are deflated by the workers (ISA-L) and stored as they are: h5py,
+// with HDF5's built-in filters only, reads the same tables, dataset for dataset (type,
+// shape, chunks, filters, values), as from the same rows written through HDF5's own
+// shuffle and deflate (h5::ColumnAppender, as positions wrote them before). 100 rows a
+// chunk: 23 whole chunks and a last one of 40 rows.
+TEST(Positions, WorkersChunksReadByH5pyAsHdf5FiltersWriteThem) {
+  PositionsRequest req = request("chunks.h5");
+  req.rows_per_write = 100;
+  Output r = run(req, corpus(20, 7));
+  ASSERT_EQ(r.tables.positions.size(), 2340u);
+  {
+    h5::File file(temp_path("filters.h5"));
+    {  // the group closes before the file: commit() needs it closed
+      h5::ColumnAppender<PositionColumns, SELFPLAY_POSITIONS.columns.size()> positions(file, SELFPLAY_POSITIONS, 100,
+                                                                                       1);
+      positions.write(r.tables.positions);
+    }
+    file.commit();
+  }
+  const testing_support::CommandResult same = testing_support::run_command(
+      std::string(SAME_TABLES) + " " + temp_path("filters.h5") + " " + req.out + " positions",
+      temp_path("same_tables.err"));
+  EXPECT_EQ(same.out, "/positions: 18 datasets the same, 2340 rows\n") << same.err;
+  EXPECT_EQ(same.code, 0);
 }
 
 TEST(Positions, SameOnAnyThreadCount) {

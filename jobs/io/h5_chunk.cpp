@@ -33,8 +33,8 @@ void shuffle(std::span<const uint8_t> raw, size_t e, uint8_t* out) {
 
 // ISA-L at its level 1 (its fastest with a hash of whole matches; level 0 deflated
 // /positions' columns a fifth larger for a fifth less time), the zlib wrapper that HDF5's
-// deflate filter reads. False when out is too small.
-bool igzip(std::span<const uint8_t> in, std::vector<uint8_t>& out) {
+// deflate filter reads, into out. Returns the bytes written, 0 when out is too small.
+size_t igzip(std::span<const uint8_t> in, std::vector<uint8_t>& out) {
   thread_local isal_zstream stream;
   thread_local std::vector<uint8_t> level_buf(ISAL_DEF_LVL1_DEFAULT);
   isal_deflate_stateless_init(&stream);
@@ -48,30 +48,30 @@ bool igzip(std::span<const uint8_t> in, std::vector<uint8_t>& out) {
   stream.avail_out = uint32_t(out.size());
   stream.end_of_stream = 1;
   stream.flush = NO_FLUSH;
-  if (isal_deflate_stateless(&stream) != COMP_OK) return false;
-  out.resize(stream.total_out);
-  return true;
+  return isal_deflate_stateless(&stream) == COMP_OK ? stream.total_out : 0;
 }
 
 }  // namespace
 
 std::vector<uint8_t> deflate_chunk(std::span<const uint8_t> raw, size_t element_bytes, bool shuffled) {
-  std::vector<uint8_t> reordered;
+  // Buffers kept by each thread: a chunk's megabytes allocated anew each time cost more
+  // in page faults than the shuffle itself.
+  thread_local std::vector<uint8_t> reordered, out;
   std::span<const uint8_t> in = raw;
   if (shuffled && element_bytes > 1) {
-    reordered.resize(raw.size());
+    if (reordered.size() < raw.size()) reordered.resize(raw.size());
     shuffle(raw, element_bytes, reordered.data());
-    in = reordered;
+    in = std::span(reordered.data(), raw.size());
   }
   // Room for stored blocks (5 bytes each 64 KB) and the zlib header and checksum.
-  std::vector<uint8_t> out(in.size() + in.size() / 8192 + 1024);
-  if (igzip(in, out)) return out;
+  out.resize(in.size() + in.size() / 8192 + 1024);
+  if (const size_t n = igzip(in, out)) return {out.begin(), out.begin() + long(n)};
   // Data that does not compress: zlib, whose bound is exact.
   uLongf n = compressBound(uLong(in.size()));
-  out.resize(n);
-  compress2(out.data(), &n, in.data(), uLong(in.size()), 1);
-  out.resize(n);
-  return out;
+  std::vector<uint8_t> z(n);
+  compress2(z.data(), &n, in.data(), uLong(in.size()), 1);
+  z.resize(n);
+  return z;
 }
 
 }  // namespace chesshpc::h5

@@ -499,8 +499,10 @@ class ChunkAppender {
   std::vector<uint8_t> encode(size_t d, std::span<const Part> parts) const {
     const Dataset& ds = datasets_[d];
     const size_t row_bytes = ds.format.element_bytes * ds.format.row_elements;
-    // A whole chunk, zeros past the rows (the fill value), as HDF5 stores the last one.
-    std::vector<uint8_t> raw(ds.format.chunk_rows * row_bytes, 0);
+    // A whole chunk, zeros past the rows (the fill value), as HDF5 stores the last one; in
+    // a buffer each thread keeps (deflate_chunk says why).
+    thread_local std::vector<uint8_t> raw;
+    raw.assign(ds.format.chunk_rows * row_bytes, 0);
     size_t at = 0;
     for (const Part& p : parts) {
       if (at + p.count > ds.format.chunk_rows) throw Error("HDF5: more rows than a chunk of " + ds.name);

@@ -54,13 +54,13 @@ GameRecord game_record(const chess::PgnGame& pgn, int64_t index, const Positions
   g.result = result_of(tag.empty() ? pgn.result : tag);
   // The rules under the ruleset, as drawstats replays them.
   chess::Game game(pgn.start, req.ruleset, req.claims);
-  chess::Position pos = pgn.start;
+  g.plies.reserve(pgn.moves.size());
   for (chess::Move m : pgn.moves) {
     PlyRecord r;
     r.move = r.best = m;
+    const chess::Position& pos = game.position();
     g.checks[pos.side_to_move() == chess::BLACK] += pos.gives_check(m);
     g.plies.push_back(r);
-    pos = pos.after(m);
     game.play(m);
   }
   if (game.termination()) g.termination = std::string(chess::rule_name(*game.termination()));

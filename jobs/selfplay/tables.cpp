@@ -5,6 +5,7 @@
 #include <numeric>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "core/uci.h"
 #include "jobs/rules/rule_stats.h"
@@ -43,6 +44,25 @@ void keep_rows(GameColumns& g, const std::vector<size_t>& order) {
   permute(g.variant, order), permute(g.start_number, order);
 }
 
+// Every column of PositionColumns, with its values a row (the packed bytes 32): the one
+// list for what treats each column alike.
+constexpr auto POSITION_COLUMNS = std::make_tuple(
+    &PositionColumns::game, &PositionColumns::ply, &PositionColumns::mate_in, &PositionColumns::depth,
+    &PositionColumns::halfmove, &PositionColumns::fen, &PositionColumns::move, &PositionColumns::best,
+    &PositionColumns::packed, &PositionColumns::score_cp, &PositionColumns::result, &PositionColumns::nodes,
+    &PositionColumns::in_check, &PositionColumns::book, &PositionColumns::time_ms, &PositionColumns::is_capture,
+    &PositionColumns::gives_check, &PositionColumns::wdl);
+
+template <class T>
+constexpr size_t values_a_row(std::vector<T> PositionColumns::*) {
+  return std::is_same_v<T, uint8_t> ? 32 : 1;
+}
+
+template <class F>
+void for_each_position_column(F&& f) {
+  std::apply([&](auto... column) { (f(column, values_a_row(column)), ...); }, POSITION_COLUMNS);
+}
+
 template <typename T>
 void concat(std::vector<T>& a, const std::vector<T>& b) {
   a.insert(a.end(), b.begin(), b.end());
@@ -61,11 +81,12 @@ constexpr auto DRAWSTATS = rule_summary_table("drawstats", "one row per rule of 
 }  // namespace
 
 void keep_position_rows(PositionColumns& p, const std::vector<size_t>& order) {
-  permute(p.game, order), permute(p.ply, order), permute(p.mate_in, order), permute(p.depth, order);
-  permute(p.halfmove, order), permute(p.fen, order), permute(p.move, order), permute(p.best, order);
-  permute_rows(p.packed, order, 32), permute(p.score_cp, order), permute(p.result, order), permute(p.nodes, order);
-  permute(p.in_check, order), permute(p.book, order), permute(p.time_ms, order), permute(p.is_capture, order);
-  permute(p.gives_check, order), permute(p.wdl, order);
+  for_each_position_column([&](auto column, size_t width) {
+    if constexpr (std::is_same_v<decltype(column), std::vector<uint8_t> PositionColumns::*>)
+      permute_rows(p.*column, order, width);
+    else
+      permute(p.*column, order);
+  });
 }
 
 Wdl wdl_of(double mover_result) {
@@ -126,6 +147,12 @@ void SelfplayTables::append(const GameRecord& g) {
   c.perpetual_check.push_back(g.perpetual_check);
 
   PositionColumns& p = positions;
+  // Room for the game's rows at once, still doubling: a table of one game grows once.
+  for_each_position_column([&](auto column, size_t width) {
+    auto& v = p.*column;
+    if (const size_t need = v.size() + width * g.plies.size(); need > v.capacity())
+      v.reserve(std::max(need, 2 * v.capacity()));
+  });
   chess::Position pos = g.opening.start;
   for (size_t ply = 0; ply < g.plies.size(); ++ply) {
     const PlyRecord& r = g.plies[ply];
@@ -160,13 +187,7 @@ void SelfplayTables::append(const SelfplayTables& o) {
   concat(g.book_plies, h.book_plies), concat(g.checks_white, h.checks_white), concat(g.checks_black, h.checks_black);
   concat(g.first_fire, h.first_fire), concat(g.perpetual_check, h.perpetual_check);
   concat(g.variant, h.variant), concat(g.start_number, h.start_number);
-  PositionColumns& p = positions;
-  const PositionColumns& q = o.positions;
-  concat(p.game, q.game), concat(p.ply, q.ply), concat(p.mate_in, q.mate_in), concat(p.depth, q.depth);
-  concat(p.halfmove, q.halfmove), concat(p.fen, q.fen), concat(p.move, q.move), concat(p.best, q.best);
-  concat(p.packed, q.packed), concat(p.score_cp, q.score_cp), concat(p.result, q.result), concat(p.nodes, q.nodes);
-  concat(p.in_check, q.in_check), concat(p.book, q.book), concat(p.time_ms, q.time_ms);
-  concat(p.is_capture, q.is_capture), concat(p.gives_check, q.gives_check), concat(p.wdl, q.wdl);
+  for_each_position_column([&](auto column, size_t) { concat(positions.*column, o.positions.*column); });
 }
 
 void SelfplayTables::sort_by_game() {

@@ -58,11 +58,10 @@ GameRecord game_record(const chess::PgnGame& pgn, int64_t index, const Positions
   for (chess::Move m : pgn.moves) {
     PlyRecord r;
     r.move = r.best = m;
-    const chess::Position& pos = game.position();
-    g.checks[pos.side_to_move() == chess::BLACK] += pos.gives_check(m);
     g.plies.push_back(r);
     game.play(m);
   }
+  g.checks[0] = game.checks_given(chess::WHITE), g.checks[1] = game.checks_given(chess::BLACK);
   if (game.termination()) g.termination = std::string(chess::rule_name(*game.termination()));
   g.first_fire = game.first_fire();
   g.perpetual_check = game.perpetual_check();

@@ -15,7 +15,8 @@ namespace chesshpc {
 
 namespace {
 
-// zlib's fastest level: at selfplay's 4 deflating took 57% of the run.
+// zlib's fastest level, for /games (deflated by HDF5) and as /positions' filters record
+// it (its chunks are deflated by the workers with igzip: h5::ChunkAppender).
 constexpr int FAST_DEFLATE = 1;
 
 struct Root {

@@ -21,18 +21,8 @@ constexpr int STOP = -1;
 // or STOP. The others wait for it while rank 0 measures on its own, so they poll
 // rarely, to take as little as possible from its cores. Alone, there is no one to tell.
 int announce(int command) {
-  if (!MpiSession::running()) return command;
-  MPI_Request req;
-  MPI_Ibcast(&command, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
-  gentle_wait(&req, MPI_STATUS_IGNORE, std::chrono::milliseconds(2));
+  gentle_bcast(&command, 1, MPI_INT, std::chrono::milliseconds(2));
   return command;
-}
-
-void gentle_barrier() {
-  if (!MpiSession::running()) return;
-  MPI_Request req;
-  MPI_Ibarrier(MPI_COMM_WORLD, &req);
-  gentle_wait(&req);
 }
 
 // One cluster_perft measurement, on every rank: the perft job split into units, without a

@@ -111,8 +111,9 @@ class UnitPool {
 };
 
 // Keeps concurrency + 1 requests open, so that a unit is waiting whenever a thread frees
-// up: the round trip to rank 0 (a fraction of a millisecond, as rank 0 polls) overlaps
-// the computing. Pinned units never move to another rank, so asking ahead costs no
+// up: the round trip to rank 0 (a fraction of a millisecond while messages flow, up to
+// PollBackoff's cap after a quiet spell, as both ends poll ever more slowly while nothing
+// comes) overlaps the computing. Pinned units never move to another rank, so asking ahead costs no
 // balance: a pinned farm keeps PINNED_AHEAD more open (4,096 perft dedup buckets of 20 us
 // each took 4.2 s at 2 ranks with 2 requests open: a round trip per unit). Rank 0 answers
 // every request, with NONE once the queue is empty; when every answer is in and every unit
@@ -125,6 +126,7 @@ void worker(const FarmTask& task, double& busy, double& idle) {
   int open = 0;
   for (int i = 0; i <= concurrency + (task.pinned ? PINNED_AHEAD : 0); ++i) send_report(NONE, 0, {}), ++open;
   UnitPool pool(task, concurrency);
+  PollBackoff backoff;
   uint64_t assign = NONE;
   MPI_Request request;
   MPI_Irecv(&assign, 1, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_COMM_WORLD, &request);
@@ -143,7 +145,10 @@ void worker(const FarmTask& task, double& busy, double& idle) {
       // Each report asks for another unit; rank 0 answers every one (NONE when drained).
       if (open++ == 0) MPI_Irecv(&assign, 1, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_COMM_WORLD, &request);
     }
-    if (!progress) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    if (progress)
+      backoff.reset();
+    else
+      backoff.idle();
   }
   uint64_t bye[3] = {BYE, 0, 0};
   MPI_Send(bye, 3, MPI_UINT64_T, 0, TAG_REPORT, MPI_COMM_WORLD);
@@ -223,7 +228,7 @@ std::vector<RankLoad> run_farm(const FarmTask& task, const std::vector<size_t>& 
   double mine[2] = {busy, idle};
   std::vector<double> all(2 * size_t(ranks));
   if (MpiSession::running())
-    MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    gentle_gather(mine, 2, MPI_DOUBLE, all.data());  // the workers wait here for rank 0's last units
   else
     all.assign(mine, mine + 2);
   std::vector<std::string> hosts = gather_hosts();
@@ -239,7 +244,7 @@ std::vector<std::string> gather_hosts() {
   host_name().copy(host, HOST - 1);
   int ranks = MpiSession::size();
   std::vector<char> all(size_t(HOST) * size_t(ranks));
-  MPI_Gather(host, HOST, MPI_CHAR, all.data(), HOST, MPI_CHAR, 0, MPI_COMM_WORLD);
+  gentle_gather(host, HOST, MPI_CHAR, all.data());
   std::vector<std::string> hosts;
   for (int i = 0; MpiSession::rank() == 0 && i < ranks; ++i) hosts.push_back(&all[size_t(HOST) * size_t(i)]);
   return hosts;

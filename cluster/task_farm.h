@@ -2,7 +2,10 @@
 // job plans them deterministically from the same input), so messages carry only unit
 // indices and results. Rank 0 hands units out on request, in the order it is given, and
 // computes units itself in a second thread while its main thread serves the others.
-// The farm does not know what a unit is: results travel as bytes.
+// The farm does not know what a unit is: results travel as bytes. No rank spins while it
+// waits (for a unit, a report, or the others at the end): every wait polls with
+// cluster/mpi_session.h's PollBackoff, so that the waiting takes next to no CPU from the
+// threads and engines beside it.
 #pragma once
 
 #include <functional>

@@ -17,9 +17,9 @@ namespace chesshpc {
 
 namespace {
 
-// Rank 0's verdict, on every rank.
+// Rank 0's verdict, on every rank (which wait for it while rank 0 opens the file: gently).
 int broadcast(int status) {
-  if (MpiSession::running()) MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  gentle_bcast(&status, 1, MPI_INT);
   return status;
 }
 
@@ -31,11 +31,11 @@ int broadcast(int status) {
 int agree_on_plan(int status, const std::string& why, std::ostream& err) {
   if (!MpiSession::running()) return status;
   std::vector<int> all(MpiSession::rank() == 0 ? size_t(MpiSession::size()) : 0);
-  MPI_Gather(&status, 1, MPI_INT, all.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  gentle_gather(&status, 1, MPI_INT, all.data());
   int failed = -1;  // the first other rank that failed while rank 0 did not
   for (size_t r = 1; status == EXIT_OK && r < all.size() && failed < 0; ++r)
     if (all[r] != EXIT_OK) failed = int(r);
-  MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  gentle_bcast(&failed, 1, MPI_INT);
   if (failed < 0) return broadcast(status);
   const std::vector<std::string> hosts = gather_hosts();
   if (MpiSession::rank() == failed) {

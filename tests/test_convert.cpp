@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -193,6 +194,33 @@ TEST_F(Converted, ARecordThatDoesNotReadIsNamedWithOrWithoutValidate) {
   const auto [code, err] = convert(bad_plain, "plain", out, "epd", true);
   EXPECT_EQ(code, EXIT_INPUT);
   EXPECT_EQ(err.substr(0, err.find(": line")), "chesshpc convert: '" + bad_plain + "' record 2");
+}
+
+// A bullet board is built from its bitboards and checked as a FEN is: the mover's king made
+// a queen is a named record, its king squares not the board's kings another.
+TEST_F(Converted, DamagedBulletBoardIsANamedRecord) {
+  const std::string original = read_bytes(file("bullet"));
+  const std::string damaged = file("bullet", "damaged_king."), out = file("epd", "damaged_king.");
+  constexpr size_t RECORD = 5, AT = 32 * RECORD;
+  std::string bytes = original;
+  uint64_t occupied = 0;
+  for (int i = 0; i < 8; ++i) occupied |= uint64_t(uint8_t(bytes[AT + size_t(i)])) << (8 * i);
+  const unsigned king = uint8_t(bytes[AT + 27]);
+  const int idx = std::popcount(occupied & ((uint64_t(1) << king) - 1));
+  char& nibbles = bytes[AT + 8 + size_t(idx / 2)];
+  nibbles = char((uint8_t(nibbles) & ~(7u << (4 * (idx & 1)))) | (4u << (4 * (idx & 1))));  // a queen
+  write_bytes(damaged, bytes);
+  EXPECT_EQ(convert(damaged, "bullet", out, "epd"),
+            std::pair(int(EXIT_INPUT), "chesshpc convert: '" + damaged + "' record " + std::to_string(RECORD) +
+                                           ": position: bad FEN: piece placement: white has 0 kings, not 1\n"));
+  bytes = original;
+  bytes[AT + 27] = char(king ^ 1);
+  write_bytes(damaged, bytes);
+  EXPECT_EQ(
+      convert(damaged, "bullet", out, "epd"),
+      std::pair(int(EXIT_INPUT), "chesshpc convert: '" + damaged + "' record " + std::to_string(RECORD) +
+                                     ": the king squares " + std::to_string(king ^ 1) + " and " +
+                                     std::to_string(uint8_t(bytes[AT + 28])) + " are not the kings' of the board\n"));
 }
 
 // The records of a file of fixed-size records, as a sorted list.

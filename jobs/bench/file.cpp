@@ -91,7 +91,7 @@ std::string readme() {
 
 void write_bench_file(const h5::Group& file, const BenchRun& run) {
   // Provenance as every result file has it (with threads and ranks), then the bench's own.
-  h5::write_provenance(file, {run.command_line, run.started_utc, utc_now(), run.threads, run.ranks, readme()});
+  h5::write_provenance(file, finished_provenance(run.command_line, run.started_utc, run.threads, run.ranks, readme()));
   h5::write_attrs(file, RUN, run);
   h5::write_attrs(file, MACHINE, run.machine);
   h5::write_table(file, MEASUREMENTS, run.rows);

@@ -344,44 +344,24 @@ class H5Writer : public RecordWriter {
     positions_ = h5::create_group(file_, SELFPLAY_POSITIONS.group);
   }
   void add(const DecodedPosition& d, uint64_t) override {
-    PositionColumns& p = batch_;
     const int ply = d.ply >= 0 ? d.ply : game_ply(d.pos);
     if (!rows_ || ply != last_ply_ + 1) ++game_;
     last_ply_ = ply;
-    p.game.push_back(game_ - 1);
-    p.ply.push_back(ply);
-    p.fen.push_back(d.pos.fen());
-    const chess::PackedPosition packed = chess::pack(d.pos);
-    p.packed.insert(p.packed.end(), packed.begin(), packed.end());
-    p.move.push_back(d.move.is_none() ? "0000" : chess::to_uci(d.move, d.pos.is_chess960()));
-    p.best.push_back(p.move.back());
-    set_score(p, d.score);
-    p.depth.push_back(0), p.nodes.push_back(0), p.time_ms.push_back(0);
-    p.in_check.push_back(d.pos.in_check());
-    p.book.push_back(false);
-    p.halfmove.push_back(d.pos.rule50());
-    p.result.push_back(d.wdl == WDL_WIN ? 1.0 : d.wdl == WDL_DRAW ? 0.5 : d.wdl == WDL_LOSS ? 0.0 : std::nan(""));
-    p.is_capture.push_back(!d.move.is_none() && captures_or_promotes(d.pos, d.move));
-    p.gives_check.push_back(!d.move.is_none() && d.pos.gives_check(d.move));
-    p.wdl.push_back(d.wdl);
+    append_position_row(d, game_ - 1, batch_);
     ++rows_;
-    if (p.size() == H5_BATCH) write_batch();
+    if (batch_.size() == H5_BATCH) write_batch();
   }
   std::string commit() override {
     return h5::write_error([&] {
       write_batch();
       positions_ = h5::Group();  // closed before the file is
       write_game_tables(file_, GameColumns{});
-      Provenance prov;
-      prov.command_line = command_line_;
-      prov.started = started_;
-      prov.finished = utc_now();
-      prov.threads = 1;
-      prov.readme =
-          "chesshpc convert: positions of a training-data file in selfplay's /positions layout (/games "
-          "is empty: the games are not known; game counts runs of consecutive plies).\n" +
-          selfplay_tables_readme();
-      h5::write_provenance(file_, prov);
+      h5::write_provenance(
+          file_, finished_provenance(command_line_, started_, 1, 1,
+                                     "chesshpc convert: positions of a training-data file in selfplay's /positions "
+                                     "layout (/games is empty: the games are not known; game counts runs of "
+                                     "consecutive plies).\n" +
+                                         selfplay_tables_readme()));
       h5::set_attr(file_, std::string(h5::JOB.name), std::string(SELFPLAY_JOB));
       h5::set_attr(file_, "positions", int64_t(rows_));
       file_.commit();
@@ -403,6 +383,25 @@ class H5Writer : public RecordWriter {
 };
 
 }  // namespace
+
+void append_position_row(const DecodedPosition& d, uint64_t game, PositionColumns& p) {
+  p.game.push_back(game);
+  p.ply.push_back(d.ply >= 0 ? d.ply : game_ply(d.pos));
+  p.fen.push_back(d.pos.fen());
+  const chess::PackedPosition packed = chess::pack(d.pos);
+  p.packed.insert(p.packed.end(), packed.begin(), packed.end());
+  p.move.push_back(d.move.is_none() ? "0000" : chess::to_uci(d.move, d.pos.is_chess960()));
+  p.best.push_back(p.move.back());
+  set_score(p, d.score);
+  p.depth.push_back(0), p.nodes.push_back(0), p.time_ms.push_back(0);
+  p.in_check.push_back(d.pos.in_check());
+  p.book.push_back(false);
+  p.halfmove.push_back(d.pos.rule50());
+  p.result.push_back(d.wdl == WDL_WIN ? 1.0 : d.wdl == WDL_DRAW ? 0.5 : d.wdl == WDL_LOSS ? 0.0 : std::nan(""));
+  p.is_capture.push_back(!d.move.is_none() && captures_or_promotes(d.pos, d.move));
+  p.gives_check.push_back(!d.move.is_none() && d.pos.gives_check(d.move));
+  p.wdl.push_back(d.wdl);
+}
 
 const Format& h5_format() { return H5_FORMAT; }
 

@@ -28,6 +28,11 @@ std::string dataset_format_names();
 // (columns) are decoded and written again.
 bool has_own_records(const Format& f);
 
+// A record as a row of selfplay's /positions (jobs/selfplay/tables.h) in game `game`: its
+// ply (the position's game_ply where the format has none), its move ("0000" for none) as
+// best too, its score and result; no search (depth, nodes and time_ms 0), no book move.
+void append_position_row(const DecodedPosition& d, uint64_t game, PositionColumns& p);
+
 // A record that does not read, or (convert --validate) is not possible, or that the
 // output format cannot hold: what() is one line that names the record by its index
 // (0-based, in file order) and says why.

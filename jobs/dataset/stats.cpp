@@ -174,14 +174,11 @@ void write_file(const StatsRequest& req, const Distributions& d, const std::stri
   h5::write_table(file, SCORE, bins(d, 2));
   h5::write_table(file, WDL, bins(d, 3));
   h5::write_table(file, PHASE, bins(d, 4));
-  Provenance p;
-  p.command_line = req.command_line;
-  p.started = started;
-  p.finished = utc_now();
-  p.threads = 1;
-  p.readme = "chesshpc stats: the distributions of a dataset file's records.\n" + h5::readme(PIECES) + h5::readme(PLY) +
-             h5::readme(SCORE) + h5::readme(WDL) + h5::readme(PHASE) + h5::readme("Root attributes", ROOT);
-  h5::write_provenance(file, p);
+  h5::write_provenance(
+      file, finished_provenance(req.command_line, started, 1, 1,
+                                "chesshpc stats: the distributions of a dataset file's records.\n" +
+                                    h5::readme(PIECES) + h5::readme(PLY) + h5::readme(SCORE) + h5::readme(WDL) +
+                                    h5::readme(PHASE) + h5::readme("Root attributes", ROOT)));
   h5::write_attrs(file, ROOT, Root{req, d});
   file.commit();
 }

@@ -309,6 +309,20 @@ chess::Move read_uci_move(const chess::Position& pos, std::string_view text) {
   return *m;
 }
 
+// The position of a binary record's bitboards (clocks 0 and 1, no en passant), checked as a
+// FEN is (Position::validate) before anything else reads it: fen() and king_square() may
+// assume what validate() checks, and damaged bytes hold anything.
+chess::Position checked_position(const chess::Bitboard (&by_type)[chess::PIECE_TYPE_NB], chess::Bitboard black,
+                                 chess::Color side, chess::CastlingRights rights) {
+  const chess::Position pos = chess::Position::from_bitboards(by_type, black, side, rights, chess::SQ_NONE, true);
+  try {
+    pos.validate();
+  } catch (const chess::FenError& e) {
+    throw RecordError(std::string("position: ") + e.what());
+  }
+  return pos;
+}
+
 }  // namespace
 
 chess::Move move_of_stockfish(uint16_t raw) {
@@ -317,9 +331,9 @@ chess::Move move_of_stockfish(uint16_t raw) {
                      chess::PieceType(chess::KNIGHT + (raw >> 12 & 3)));
 }
 
-// The position is built from its bitboards and checked as a FEN is (Position::validate),
-// without the detour through FEN text (half the reading time of a .bin); one with an
-// en-passant square goes through FEN, which keeps the square only where a capture is legal.
+// The position is built from its bitboards (checked_position), without the detour through
+// FEN text (half the reading time of a .bin); one with an en-passant square goes through
+// FEN, which keeps the square only where a capture is legal.
 chess::Position unpack_sfen(const uint8_t* bytes) {
   using namespace chess;
   BitReader r(bytes);
@@ -348,15 +362,8 @@ chess::Position unpack_sfen(const uint8_t* bytes) {
   fullmove |= r.get(8) << 8;
   rule50 |= r.get(1) << 6;
   if (king[0] == king[1]) throw RecordError("both kings on " + square_to_string(Square(king[0])));
-  Position pos = Position::from_bitboards(by_type, black, side, CastlingRights(rights), SQ_NONE, true)
-                     .with_clocks(int(rule50), std::max(1, int(fullmove)));
-  // Checked before its FEN is made: fen() may assume what validate() checks (castling
-  // rights with their rooks), and damaged bytes hold anything.
-  try {
-    pos.validate();
-  } catch (const FenError& e) {
-    throw RecordError(std::string("position: ") + e.what());
-  }
+  const Position pos = checked_position(by_type, black, side, CastlingRights(rights))
+                           .with_clocks(int(rule50), std::max(1, int(fullmove)));
   if (has_ep) {
     std::string fen = pos.fen();
     const size_t dash = fen.rfind(" - ");
@@ -379,35 +386,23 @@ DecodedPosition read_bin_record(const uint8_t* bytes) {
 }
 
 DecodedPosition read_bullet_board(const uint8_t* bytes) {
+  using namespace chess;
   const uint64_t occ = get_le<uint64_t>(bytes);
   if (std::popcount(occ) > 32) throw RecordError(std::to_string(std::popcount(occ)) + " pieces, more than 32");
-  char board[64] = {};
+  // The mover's pieces as White's, the opponent's (bit 3 of a nibble) as Black's.
+  Bitboard by_type[PIECE_TYPE_NB] = {}, black = 0;
   int idx = 0;
   for (uint64_t left = occ; left; left &= left - 1, ++idx) {
     const unsigned nibble = bytes[BulletLayout::PIECES + size_t(idx / 2)] >> (4 * (idx & 1)) & 15;
     if ((nibble & 7) > 5) throw RecordError("piece code " + std::to_string(nibble) + " names no piece");
-    const char letter = "PNBRQK"[nibble & 7];
-    board[std::countr_zero(left)] = (nibble & 8) ? char(letter - 'A' + 'a') : letter;
-  }
-  std::string fen;
-  for (int rank = 7; rank >= 0; --rank) {
-    int empty = 0;
-    for (int file = 0; file < 8; ++file) {
-      const char c = board[8 * rank + file];
-      if (!c) {
-        ++empty;
-        continue;
-      }
-      if (empty) fen += char('0' + empty), empty = 0;
-      fen += c;
-    }
-    if (empty) fen += char('0' + empty);
-    if (rank) fen += '/';
+    const Bitboard bit = left & -left;
+    by_type[nibble & 7] |= bit;
+    if (nibble & 8) black |= bit;
   }
   DecodedPosition d;
-  d.pos = position_of_fen(fen + " w - - 0 1", false);
-  if (bytes[BulletLayout::OUR_KING] != d.pos.king_square(chess::WHITE) ||
-      (bytes[BulletLayout::THEIR_KING] ^ 56) != d.pos.king_square(chess::BLACK))
+  d.pos = checked_position(by_type, black, WHITE, NO_CASTLING);
+  if (bytes[BulletLayout::OUR_KING] != d.pos.king_square(WHITE) ||
+      (bytes[BulletLayout::THEIR_KING] ^ 56) != d.pos.king_square(BLACK))
     throw RecordError("the king squares " + std::to_string(bytes[BulletLayout::OUR_KING]) + " and " +
                       std::to_string(bytes[BulletLayout::THEIR_KING]) + " are not the kings' of the board");
   d.score = get_le<int16_t>(bytes + BulletLayout::SCORE);

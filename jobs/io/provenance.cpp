@@ -3,8 +3,14 @@
 #include <unistd.h>
 
 #include <ctime>
+#include <utility>
 
 namespace chesshpc {
+
+Provenance finished_provenance(std::string command_line, std::string started, int threads, int ranks,
+                               std::string readme) {
+  return {std::move(command_line), std::move(started), utc_now(), threads, ranks, std::move(readme)};
+}
 
 std::string utc_now() {
   std::time_t t = std::time(nullptr);

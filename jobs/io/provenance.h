@@ -15,6 +15,11 @@ struct Provenance {
   std::string readme;  // the file's tables and root attributes; write_provenance adds its own
 };
 
+// A finished run's provenance (finished: now), as the job files write it on their last
+// write.
+Provenance finished_provenance(std::string command_line, std::string started, int threads, int ranks,
+                               std::string readme);
+
 // Now, as ISO 8601 UTC to the second ("2026-11-30T18:45:56Z").
 std::string utc_now();
 // This machine's host name (on a cluster, the node's).

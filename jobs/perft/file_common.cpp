@@ -29,13 +29,9 @@ std::string ending_readme() {
 
 void write_ending(h5::File& file, const Ending& e, const std::string& readme) {
   h5::write_table(file, RANKS, e.load);
-  Provenance p;
-  p.command_line = e.req.command_line;
-  p.started = e.started;
-  p.finished = e.total ? utc_now() : "";
-  p.threads = chess::resolve_threads(e.req.threads);
-  p.ranks = e.ranks;
-  p.readme = readme;
+  Provenance p =
+      finished_provenance(e.req.command_line, e.started, chess::resolve_threads(e.req.threads), e.ranks, readme);
+  if (!e.total) p.finished = "";  // a checkpoint: unfinished
   h5::write_provenance(file, p);
   h5::write_attrs(file, ENDING, e);
   file.commit();

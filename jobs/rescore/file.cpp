@@ -2,12 +2,11 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <memory>
 
 #include "core/pack.h"
 #include "core/uci.h"
-#include "jobs/export/binpack.h"
+#include "jobs/dataset/records.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/h5_table.h"
 #include "jobs/io/provenance.h"
@@ -72,116 +71,116 @@ uint64_t digest_of(const std::vector<uint8_t>& bytes) {
   return h;
 }
 
-bool ends_with(const std::string& s, std::string_view end) {
-  return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
-}
-
-// A row of /positions for a position read from a file of another format: its move (none:
-// ""), its result for the mover (NaN without one), no search yet.
-void add_row(PositionColumns& p, uint64_t game, int ply, const chess::Position& pos, chess::Move move, double result) {
-  const bool has_move = move != chess::Move::none();
-  p.game.push_back(game), p.ply.push_back(ply);
-  p.fen.push_back(pos.fen());
-  const chess::PackedPosition packed = chess::pack(pos);
-  p.packed.insert(p.packed.end(), packed.begin(), packed.end());
-  p.move.push_back(has_move ? chess::to_uci(move, pos.is_chess960()) : "");
-  p.best.push_back(p.move.back());
-  p.score_cp.push_back(std::nan("")), p.mate_in.push_back(0), p.depth.push_back(0), p.nodes.push_back(0);
-  p.time_ms.push_back(0);
-  p.in_check.push_back(pos.checkers() != 0), p.book.push_back(false), p.halfmove.push_back(pos.rule50());
-  p.result.push_back(result);
-  p.is_capture.push_back(has_move && captures_or_promotes(pos, move));
-  p.gives_check.push_back(has_move && pos.gives_check(move));
-  p.wdl.push_back(wdl_of(result));
-}
-
-// A .binpack's entries, a row each; game numbers its chains (an entry one ply after the
-// one before, from the position its move leads to, continues the chain).
-SelfplayTables read_binpack(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw h5::Error("cannot read '" + path + "'");
-  SelfplayTables t;
-  uint64_t chain = 0;
-  std::optional<binpack::Entry> last;
-  binpack::read_each(in, [&](const binpack::Entry& e) {
-    if (last && !(last->move != chess::Move::none() && e.ply == last->ply + 1 && last->pos.after(last->move) == e.pos))
-      ++chain;
-    add_row(t.positions, chain, e.ply, e.pos, e.move, (e.result + 1) / 2.0);
-    last = e;
-  });
-  return t;
-}
-
-// An EPD file's lines, a row each (game: the line's number from 0): the FEN's four fields,
-// the clocks from hmvc and fmvn when given; no move, no result.
-SelfplayTables read_epd(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw h5::Error("cannot read '" + path + "'");
-  SelfplayTables t;
-  std::string line;
-  for (uint64_t n = 0; std::getline(in, line); ++n) {
-    std::istringstream words(line);
-    std::string fen, w, hmvc = "0", fmvn = "1";
-    for (int i = 0; i < 4 && words >> w; ++i) fen += (i ? " " : "") + w;
-    if (fen.empty()) continue;
-    for (std::string prev; words >> w; prev = w) {
-      if (prev == "hmvc") hmvc = w.substr(0, w.find(';'));
-      if (prev == "fmvn") fmvn = w.substr(0, w.find(';'));
-    }
-    try {
-      add_row(t.positions, n, 0, chess::Position::from_any_fen(fen + " " + hmvc + " " + fmvn), chess::Move::none(),
-              std::nan(""));
-    } catch (const chess::FenError& e) {
-      throw h5::Error(path + ":" + std::to_string(n + 1) + ": " + e.what());
-    }
+// Where a record does not continue the one before (the position its move leads to, one ply
+// later), a new game: a binpack's chains, a selfplay file's games.
+class GameNumbers {
+ public:
+  uint64_t of(const DecodedPosition& d) {
+    const int ply = d.ply >= 0 ? d.ply : game_ply(d.pos);
+    if (last_ && !(!last_->move.is_none() && ply == last_ply_ + 1 && last_->pos.after(last_->move) == d.pos)) ++game_;
+    last_ = d, last_ply_ = ply;
+    return game_;
   }
+
+ private:
+  std::optional<DecodedPosition> last_;
+  int last_ply_ = 0;
+  uint64_t game_ = 0;
+};
+
+// IN as selfplay's tables: a selfplay file's as they are; another format's records as
+// /positions rows, /games empty.
+SelfplayTables read_input_tables(const std::string& path) {
+  const Format& format = rescore_format(path);
+  if (&format == &h5_format()) {
+    SelfplayTables t = read_selfplay_tables(h5::open_read(path));
+    derive_filter_columns(t.positions);
+    return t;
+  }
+  SelfplayTables t;
+  std::unique_ptr<RecordReader> reader = RecordReader::open(path, format);
+  GameNumbers games;
+  for (DecodedPosition d; reader->next(d);) append_position_row(d, games.of(d), t.positions);
   return t;
 }
 
-// A selfplay file's packed positions alone: every rank reads them, 32 bytes a row.
-std::vector<uint8_t> read_selfplay_file_positions(const std::string& path) {
-  h5::Group f = h5::open_read(path);
-  if (!has_selfplay_tables(f)) throw h5::Error("'" + path + "' is not a chesshpc selfplay file");
-  // The packed positions alone: every rank reads them, 32 bytes a row.
-  std::vector<std::string_view> leave_out;
-  for (const auto& c : SELFPLAY_POSITIONS.columns)
-    if (c.name != h5::name_of<&PositionColumns::packed>(SELFPLAY_POSITIONS)) leave_out.push_back(c.name);
-  return read_selfplay_positions(f, leave_out).packed;
+// The move a row keeps: the one played, or its best where none was (EPD's positions).
+std::optional<chess::Move> kept_move(const chess::Position& pos, std::string_view played, std::string_view best) {
+  const bool none = played.empty() || played == "0000";
+  return decode_move(pos, none ? best : played);
+}
+
+void write_selfplay_layout(const RescoreRequest& req, const RescoreInput& in, const Rescored& r,
+                           const std::string& started, int threads, int ranks) {
+  SelfplayTables t = read_input_tables(req.in);
+  PositionColumns& p = t.positions;
+  if (p.size() != in.size()) throw h5::Error("'" + req.in + "' changed while it was rescored");
+  for (size_t i = 0; i < p.size(); ++i) {
+    p.best[i] = r.best[i], p.score_cp[i] = r.score_cp[i], p.mate_in[i] = r.mate_in[i];
+    p.depth[i] = r.depth[i], p.nodes[i] = r.nodes[i], p.time_ms[i] = r.time_ms[i];
+    const chess::Position pos = chess::unpack_trusted(p.packed.data() + 32 * i);
+    const std::optional<chess::Move> played = kept_move(pos, p.move[i], p.best[i]);
+    p.move[i] = played ? chess::to_uci(*played, pos.is_chess960()) : p.best[i];
+    p.gives_check[i] = played && pos.gives_check(*played);
+    const std::optional<chess::Move> best = decode_move(pos, p.best[i]);
+    p.is_capture[i] = (played && captures_or_promotes(pos, *played)) || (best && captures_or_promotes(pos, *best));
+  }
+  h5::File f(req.out);
+  write_selfplay_tables(f, t);
+  h5::write_provenance(f, finished_provenance(req.command_line, started, threads, ranks, readme()));
+  h5::write_attrs(f, ROOT, Root{req, in, RESCORE_JOB});
+  f.commit();
+}
+
+// IN's records again, each with its new score, into OUT's format.
+void write_records(const RescoreRequest& req, const RescoreInput& in, const Rescored& r) {
+  std::unique_ptr<RecordReader> reader = RecordReader::open(req.in, rescore_format(req.in));
+  std::unique_ptr<RecordWriter> writer = RecordWriter::open(req.out, rescore_format(req.out), req.command_line);
+  for (DecodedPosition d; reader->next(d);) {
+    const uint64_t i = reader->count() - 1;
+    if (i >= in.size()) break;
+    d.score = stockfish_score(r.score_cp[i], r.mate_in[i]);
+    if (d.move.is_none()) d.move = decode_move(d.pos, r.best[i]).value_or(chess::Move::none());
+    writer->add(d, i);
+  }
+  if (reader->count() != in.size()) throw h5::Error("'" + req.in + "' changed while it was rescored");
+  if (const std::string error = writer->commit(); !error.empty()) throw h5::Error(error);
 }
 
 }  // namespace
-
-SelfplayTables read_input_tables(const std::string& path) {
-  if (ends_with(path, ".binpack")) {
-    try {
-      return read_binpack(path);
-    } catch (const std::runtime_error& e) {
-      throw h5::Error(path + ": " + e.what());
-    }
-  }
-  if (ends_with(path, ".epd")) return read_epd(path);
-  h5::Group f = h5::open_read(path);
-  if (!has_selfplay_tables(f)) throw h5::Error("'" + path + "' is not a chesshpc selfplay file");
-  SelfplayTables t = read_selfplay_tables(f);
-  derive_filter_columns(t.positions);
-  return t;
-}
 
 void Rescored::resize(size_t positions, size_t units) {
   best.resize(positions), score_cp.resize(positions, std::nan("")), mate_in.resize(positions);
   depth.resize(positions), time_ms.resize(positions), nodes.resize(positions), unit_done.resize(units);
 }
 
+const Format& rescore_format(const std::string& path) {
+  const Format* f = format_of_path(path);
+  return f ? *f : h5_format();
+}
+
 RescoreInput read_rescore_input(const std::string& path) {
   RescoreInput in;
-  if (ends_with(path, ".binpack") || ends_with(path, ".epd")) {
-    in.packed = read_input_tables(path).positions.packed;
-  } else {
-    in.packed = read_selfplay_file_positions(path);
+  std::unique_ptr<RecordReader> reader = RecordReader::open(path, rescore_format(path));
+  for (DecodedPosition d; reader->next(d);) {
+    const chess::PackedPosition packed = chess::pack(d.pos);
+    in.packed.insert(in.packed.end(), packed.begin(), packed.end());
+    in.chess960 |= d.pos.is_chess960();
+    if (d.wdl == WDL_NONE && !in.without_result) in.without_result = reader->count() - 1;
   }
   in.digest = digest_of(in.packed);
-  for (size_t i = 0; i < in.size(); ++i) in.chess960 |= in.packed[32 * i + 30] || in.packed[32 * i + 31];
   return in;
+}
+
+std::string unfit_output(const RescoreRequest& req, const RescoreInput& in) {
+  const Format& out = rescore_format(req.out);
+  if (out.standard_only && in.chess960)
+    return "'" + req.out + "' is " + std::string(out.name) + ", which holds standard chess only, and '" + req.in +
+           "' holds Chess960 positions";
+  if (!(out.carries & CARRIES_NO_RESULT) && in.without_result)
+    return "'" + req.out + "' is " + std::string(out.name) + ", which holds no position without a game result, and '" +
+           req.in + "' record " + std::to_string(*in.without_result) + " has none";
+  return "";
 }
 
 std::string checkpoint_path(const RescoreRequest& req) { return req.out + ".checkpoint"; }
@@ -212,32 +211,10 @@ Rescored read_checkpoint(const RescoreRequest& req, const RescoreInput& in) {
 
 void write_rescored(const RescoreRequest& req, const RescoreInput& in, const Rescored& r, const std::string& started,
                     int threads, int ranks) {
-  SelfplayTables t = read_input_tables(req.in);
-  PositionColumns& p = t.positions;
-  if (p.size() != in.size()) throw h5::Error("'" + req.in + "' changed while it was rescored");
-  for (size_t i = 0; i < p.size(); ++i) {
-    p.best[i] = r.best[i], p.score_cp[i] = r.score_cp[i], p.mate_in[i] = r.mate_in[i];
-    p.depth[i] = r.depth[i], p.nodes[i] = r.nodes[i], p.time_ms[i] = r.time_ms[i];
-    const chess::Position pos = chess::unpack_trusted(p.packed.data() + 32 * i);
-    // A position without a played move (EPD) takes its best as the move.
-    if (p.move[i].empty()) p.move[i] = p.best[i], p.gives_check[i] = false;
-    const std::optional<chess::Move> played = chess::parse_uci(pos, p.move[i]);
-    if (played) p.gives_check[i] = pos.gives_check(*played);
-    const std::optional<chess::Move> best = chess::parse_uci(pos, p.best[i]);
-    p.is_capture[i] = (played && captures_or_promotes(pos, *played)) || (best && captures_or_promotes(pos, *best));
-  }
-  h5::File f(req.out);
-  write_selfplay_tables(f, t);
-  Provenance prov;
-  prov.command_line = req.command_line;
-  prov.started = started;
-  prov.finished = utc_now();
-  prov.threads = threads;
-  prov.ranks = ranks;
-  prov.readme = readme();
-  h5::write_provenance(f, prov);
-  h5::write_attrs(f, ROOT, Root{req, in, RESCORE_JOB});
-  f.commit();
+  if (&rescore_format(req.out) == &h5_format())
+    write_selfplay_layout(req, in, r, started, threads, ranks);
+  else
+    write_records(req, in, r);
   std::error_code ec;
   std::filesystem::remove(checkpoint_path(req), ec);
 }

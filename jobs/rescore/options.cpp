@@ -19,17 +19,20 @@ const CommandOptions RESCORE_OPTIONS = command_options(
         {"timeout", "S", "seconds an external engine has for uciok, readyok and beyond a search (default: 10)"},
         {"positions-per-unit", "N", "positions in one unit of the task farm (default: 16)"},
         threads_option("engines searching at once on each rank, each on one thread"),
-        out_option("the positions rescored, as a selfplay HDF5 file (required)"),
+        out_option("the positions rescored: records of the format its name ends in (.plain, .bin, .binpack, .bullet, "
+                   ".txt, .epd), or a selfplay HDF5 file (.h5, or any other name) (required)"),
         resume_option("continue the run recorded in FILE.h5.checkpoint"),
         force_option(),
         checkpoint_option("save the positions searched this often (default: 5, longer if saving took over 2%)"),
         reporting_options("print the summary as one JSON object"),
     },
-    "usage: chesshpc rescore IN.h5 --out OUT.h5 (--depth D | --nodes N | --engine cmd=... depth=D) [options]\n", 1);
+    "usage: chesshpc rescore IN --out OUT (--depth D | --nodes N | --engine cmd=... depth=D) [options]\n"
+    "IN: a selfplay HDF5 file or records of .plain, .bin, .binpack, .bullet, .txt (bullet-text) or .epd\n",
+    1);
 
 RescoreRequest rescore_request(const Options& opt, const std::string& command_line) {
   RescoreRequest req;
-  if (opt.positional().empty()) throw UsageError("rescore needs the input file: chesshpc rescore IN.h5 --out OUT.h5");
+  if (opt.positional().empty()) throw UsageError("rescore needs the input file: chesshpc rescore IN --out OUT");
   req.in = opt.positional()[0];
   SelfplayRequest& play = req.play;
   std::vector<std::vector<std::string>> engines = opt.lists("engine");
@@ -52,7 +55,7 @@ RescoreRequest rescore_request(const Options& opt, const std::string& command_li
   req.positions_per_unit = opt.get_int("positions-per-unit", POSITIONS_PER_UNIT, 1, 1000000);
   req.threads = read_threads(opt);
   read_result_file(opt, req);
-  if (req.out.empty()) throw UsageError("rescore needs --out OUT.h5");
+  if (req.out.empty()) throw UsageError("rescore needs --out OUT");
   read_reporting(opt, req);
   req.command_line = command_line;
   return req;

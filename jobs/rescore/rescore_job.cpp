@@ -4,13 +4,15 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "core/game.h"
 #include "core/pack.h"
 #include "core/threads.h"
 #include "core/uci.h"
+#include "jobs/dataset/print.h"
+#include "jobs/dataset/records.h"
 #include "jobs/io/byte_codec.h"
+#include "jobs/io/byte_source.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
@@ -25,12 +27,8 @@ int Rescore::plan(const Ranks& ranks, std::ostream& err) {
       err << "chesshpc rescore: cannot read '" << req_.in << "': " << unreadable_input(req_.in, in) << "\n";
     return EXIT_IO;
   }
-  try {
-    in_ = read_rescore_input(req_.in);
-  } catch (const std::exception& e) {
-    if (ranks.root()) err << "chesshpc rescore: " << e.what() << "\n";
-    return EXIT_INPUT;
-  }
+  if (int read = run_guarded("rescore", req_.in, err, [&] { return in_ = read_rescore_input(req_.in), EXIT_OK; }))
+    return read;
   if (in_.chess960) req_.play.variant = Variant::CHESS960;
   units_ = (in_.size() + size_t(req_.positions_per_unit) - 1) / size_t(req_.positions_per_unit);
   threads_ = chess::resolve_threads(req_.threads);
@@ -38,10 +36,15 @@ int Rescore::plan(const Ranks& ranks, std::ostream& err) {
   return EXIT_OK;
 }
 
-// The player must start before any work: a missing engine is bad input now. Then the
+// OUT's format must hold IN's positions, and the player must start before any work: a
+// missing engine is bad input now. Then the
 // positions an earlier run searched (--resume), and a first checkpoint, so that an
 // unwritable --out fails now.
 int Rescore::open(const std::string&, std::ostream& err) {
+  if (const std::string why = unfit_output(req_, in_); !why.empty()) {
+    err << "chesshpc rescore: " << why << "\n";
+    return EXIT_INPUT;
+  }
   try {
     make_player(req_.play.first, req_.play);
   } catch (const std::exception& e) {
@@ -167,8 +170,17 @@ int Rescore::finish(const UnitRun& run, std::ostream& out, std::ostream& err) {
         << "\n";
     return unwritten.empty() ? EXIT_INPUT : EXIT_IO;
   }
-  const std::string unwritten =
-      h5::write_error([&] { write_rescored(req_, in_, results_, run.started, threads_, run.ranks); });
+  // A record OUT's format cannot hold (a move binpack cannot code) is bad input; IN gone is
+  // its reader's code; anything else unwritable, EXIT_IO.
+  std::string unwritten;
+  int unwritten_code = EXIT_IO;
+  try {
+    unwritten = h5::write_error([&] { write_rescored(req_, in_, results_, run.started, threads_, run.ranks); });
+  } catch (const DatasetError& e) {
+    unwritten = "'" + req_.out + "' " + e.what(), unwritten_code = EXIT_INPUT;
+  } catch (const ReadError& e) {
+    unwritten = e.what(), unwritten_code = e.exit_code();
+  }
   if (req_.json) {
     JsonObject o;
     o.add("input", req_.in).add("out", req_.out).add("player", req_.player());
@@ -181,7 +193,9 @@ int Rescore::finish(const UnitRun& run, std::ostream& out, std::ostream& err) {
     out << req_.in << ": " << in_.size() << " positions rescored by " << req_.player() << " (" << earlier_
         << " by an earlier run)" << line << ", " << run.ranks << " ranks x " << threads_ << " threads\n";
   }
-  return say_unwritten("rescore", unwritten, "the positions searched stay in '" + checkpoint_path(req_) + "'", err);
+  return say_unwritten("rescore", unwritten, "the positions searched stay in '" + checkpoint_path(req_) + "'", err)
+             ? unwritten_code
+             : EXIT_OK;
 }
 
 }  // namespace chesshpc

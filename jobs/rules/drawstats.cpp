@@ -114,13 +114,8 @@ class StatsFile {
         // close, and commit() must find it closed before it syncs and renames it.
         games_.reset(), skipped_.reset();
         h5::write_table(*file_, RULES, r.rules);
-        Provenance p;
-        p.command_line = req.command_line;
-        p.started = started;
-        p.finished = utc_now();
-        p.threads = chess::resolve_threads(req.threads);
-        p.readme = readme();
-        h5::write_provenance(*file_, p);
+        h5::write_provenance(
+            *file_, finished_provenance(req.command_line, started, chess::resolve_threads(req.threads), 1, readme()));
         h5::write_attrs(*file_, ROOT, Root{req, r});
         file_->commit();
       });

@@ -216,14 +216,7 @@ size_t SelfplayStore::finish(SelfplayTables& all, const std::string& started, in
   size_t dropped = req_.dedup ? all.dedup_positions() : 0;
   h5::File file(path_);
   write_selfplay_tables(file, all);
-  Provenance p;
-  p.command_line = req_.command_line;
-  p.started = started;
-  p.finished = utc_now();
-  p.threads = threads;
-  p.ranks = ranks;
-  p.readme = readme();
-  h5::write_provenance(file, p);
+  h5::write_provenance(file, finished_provenance(req_.command_line, started, threads, ranks, readme()));
   const MatchStats match = match_stats(all.games.game, all.games.result);
   h5::write_attrs(file, ROOT,
                   Root{req_, SELFPLAY_JOB, all.games.size(), all.positions.size(), dropped, match.penta, sprt, match,

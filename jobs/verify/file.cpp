@@ -111,7 +111,7 @@ std::string write_verify_file(const VerifyRequest& req, const std::vector<Verify
     h5::File file(req.out);
     h5::write_table(file, POSITIONS, positions);
     h5::write_table(file, FAULTS, faults);
-    h5::write_provenance(file, {req.command_line, started, utc_now(), req.threads, 1, readme()});
+    h5::write_provenance(file, finished_provenance(req.command_line, started, req.threads, 1, readme()));
     h5::write_attrs(file, ROOT, Root{req, int64_t(positions.size()), int64_t(faults.size())});
     file.commit();
   });

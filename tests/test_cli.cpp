@@ -326,7 +326,7 @@ TEST(Cli, EpdSuitePassesAndReportsMismatchesAndBadLines) {
   EXPECT_EQ(bad.code, 1);
   EXPECT_NE(bad.err.find(":1 depth 2: expected 401, got 400"), std::string::npos) << bad.err;
   EXPECT_NE(bad.err.find(":2: unreadable line"), std::string::npos) << bad.err;
-  EXPECT_NE(bad.out.find("2 positions, 4 counts checked, 1 mismatches, 1 unreadable lines"), std::string::npos)
+  EXPECT_NE(bad.out.find("2 positions, 4 counts checked, 1 mismatch, 1 unreadable line"), std::string::npos)
       << bad.out;
 
   Result json = chesshpc("perft --epd " + dir + "bad.epd --json --max-depth 1 --quiet");
@@ -532,7 +532,7 @@ TEST(Cli, FullDiskAtTheFirstWriteIsOneLineAndExitFour) {
   EXPECT_FALSE(std::filesystem::exists(dir + "s.h5.parts")) << "an empty parts directory passes for a batch";
   // drawstats still printed what it computed.
   Result stats = chesshpc("drawstats " + pgn + " --out " + dir + "w.h5 --quiet", limit);
-  EXPECT_NE(stats.out.find(pgn + ": 1 games replayed, 0 skipped"), std::string::npos) << stats.out;
+  EXPECT_NE(stats.out.find(pgn + ": 1 game replayed, 0 skipped"), std::string::npos) << stats.out;
 }
 
 // The disk fills after the first write: the total is still printed, then one line saying
@@ -1007,7 +1007,7 @@ TEST(Cli, SanMarksTheMoveBeliesAreBadInput) {
   EXPECT_EQ(d.code, 0) << d.err;
   EXPECT_EQ(first_line(d.err), "chesshpc drawstats: " + corpus +
                                    ":7: game 1 skipped: move 'e4#' marks a mate ('#') but does not mate at ply 3");
-  EXPECT_NE(d.out.find(": 1 games replayed, 1 skipped as malformed"), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find(": 1 game replayed, 1 skipped as malformed"), std::string::npos) << d.out;
   EXPECT_EQ(read_all(corpus), corpus_text);
 }
 

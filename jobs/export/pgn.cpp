@@ -51,17 +51,25 @@ std::string move_comment(const PositionColumns& p, size_t row) {
   return s;
 }
 
-// " tc=10000+100ms" in a player's settings as PGN's TimeControl "10+0.1"; "" without one.
+// " tc=10000+100ms" in a player's settings as PGN's TimeControl "10+0.1", " tc=40/60000+0ms"
+// as "40/60+0"; "" without one.
 std::string time_control(const std::string& settings) {
   long base = 0, inc = 0;
-  const size_t at = settings.find("tc=");
-  if (at == std::string::npos || std::sscanf(settings.c_str() + at, "tc=%ld+%ldms", &base, &inc) != 2) return "";
+  int moves = 0;
+  size_t at = settings.find(" tc=");
+  if (at == std::string::npos) return "";
+  std::string text = settings.substr(at + 4);
+  if (std::sscanf(text.c_str(), "%d/", &moves) == 1 && text.find('/') < text.find('+'))
+    text = text.substr(text.find('/') + 1);
+  else
+    moves = 0;
+  if (std::sscanf(text.c_str(), "%ld+%ldms", &base, &inc) != 2) return "";
   auto seconds = [](long ms) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", double(ms) / 1000);
     return std::string(buf);
   };
-  return seconds(base) + "+" + seconds(inc);
+  return (moves ? std::to_string(moves) + "/" : "") + seconds(base) + "+" + seconds(inc);
 }
 
 // Milliseconds as h:mm:ss, as cutechess writes GameDuration.

@@ -123,9 +123,9 @@ int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
   double secs = seconds_since(t0);
   progress.finish();
   if (!req.json)
-    out << req.epd << ": " << file.lines.size() << " positions, " << checks << " counts checked, " << mismatches
-        << " mismatches, " << file.errors.size() << " unreadable lines; " << chess::to_string(nodes) << " nodes in "
-        << format_timing(nodes, secs) << "\n";
+    out << req.epd << ": " << plural(file.lines.size(), "position") << ", " << plural(checks, "count") << " checked, "
+        << plural(mismatches, "mismatch", "mismatches") << ", " << plural(file.errors.size(), "unreadable line") << "; "
+        << chess::to_string(nodes) << " nodes in " << format_timing(nodes, secs) << "\n";
   return mismatches || !file.errors.empty() ? EXIT_MISMATCH : EXIT_OK;
 }
 

@@ -56,7 +56,9 @@ void player_error(GameRecord& rec, const Player& player, const std::exception& e
 // a clock (a node, depth or movetime limit) is shown the mover's own time and increment,
 // as cutechess-cli and fastchess do, so that an engine's time management sees an even game.
 Clocks seen_by(Clocks clocks, chess::Color us, bool opponent_timed) {
-  if (!opponent_timed) clocks.left_ms[~us] = clocks.left_ms[us], clocks.increment_ms[~us] = clocks.increment_ms[us];
+  if (!opponent_timed)
+    clocks.left_ms[~us] = clocks.left_ms[us], clocks.increment_ms[~us] = clocks.increment_ms[us],
+    clocks.moves_to_go[~us] = clocks.moves_to_go[us];
   return clocks;
 }
 
@@ -159,17 +161,29 @@ class GamePlay {
   void start_clocks(uint64_t index) {
     const TimeControl &white_tc = spec_.clocks[index % 2], &black_tc = spec_.clocks[1 - index % 2];
     timed_ = {white_tc.on(), black_tc.on()};
+    tc_ = {white_tc, black_tc};
     if (timed_[chess::WHITE] || timed_[chess::BLACK])
-      clocks_ = Clocks{{white_tc.base_ms, black_tc.base_ms}, {white_tc.increment_ms, black_tc.increment_ms}};
+      clocks_ = Clocks{{white_tc.base_ms, black_tc.base_ms},
+                       {white_tc.increment_ms, black_tc.increment_ms},
+                       {white_tc.moves, black_tc.moves}};
   }
 
-  // Charges the mover's clock with its seconds; true (the game ended) when its flag fell,
-  // else its increment is added.
+  // Charges the mover's clock with its seconds; true (the game ended) when its flag fell
+  // (its time below minus its margin), else its time, at least 0, gets the increment. As
+  // fastchess does, the move that ends a period brings the next period's base before it
+  // is charged.
   bool flag_fell(const chess::Position& pos, chess::Color us, double seconds) {
+    const TimeControl& tc = tc_[us];
     long& left = clocks_->left_ms[us];
+    if (int& to_go = clocks_->moves_to_go[us]; tc.moves > 0) {
+      if (to_go == 1)
+        to_go = tc.moves, left += tc.base_ms;
+      else
+        --to_go;
+    }
     left -= long(seconds * 1000);
-    if (left >= 0) {
-      left += clocks_->increment_ms[us];
+    if (left >= -tc.margin_ms) {
+      left = std::max(left, 0L) + clocks_->increment_ms[us];
       return false;
     }
     // Site: a flag fall in the first 5 moves voids the game. FIDE 6.9: it loses, unless
@@ -188,8 +202,9 @@ class GamePlay {
   Player &white_, &black_;
   chess::Game game_;
   chess::Random vary_, rng_;
-  std::array<bool, 2> timed_{};   // by colour: a player with a clock
-  std::optional<Clocks> clocks_;  // when either player has one
+  std::array<bool, 2> timed_{};      // by colour: a player with a clock
+  std::array<TimeControl, 2> tc_{};  // by colour
+  std::optional<Clocks> clocks_;     // when either player has one
   Streaks streaks_;
 };
 

@@ -29,11 +29,14 @@ MoveChoice UciPlayer::choose(const chess::Game& game, const std::optional<Clocks
   std::vector<std::string> moves;
   for (chess::Move m : game.moves()) moves.push_back(chess::to_uci(m, game.start().is_chess960()));
   UciLimits limits;
+  // A node or depth limit stands beside a clock (both are sent, as fastchess sends them).
+  limits.nodes = game_nodes(limits_.nodes), limits.depth = limits_.depth;
   if (clocks) {
     limits.wtime_ms = clocks->left_ms[chess::WHITE], limits.btime_ms = clocks->left_ms[chess::BLACK];
     limits.winc_ms = clocks->increment_ms[chess::WHITE], limits.binc_ms = clocks->increment_ms[chess::BLACK];
+    limits.movestogo = clocks->moves_to_go[game.position().side_to_move()];
   } else {
-    limits.nodes = game_nodes(limits_.nodes), limits.depth = limits_.depth, limits.movetime_ms = limits_.movetime_ms;
+    limits.movetime_ms = limits_.movetime_ms;
   }
   // From the game's start with every move, so that the engine sees repetitions.
   UciAnswer a = engine_.go(game.start().fen(), moves, limits, timeout_);

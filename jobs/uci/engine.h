@@ -90,16 +90,19 @@ class ChildProcess {
   int to_child_ = -1, from_child_ = -1;
 };
 
-// What to search: exactly one of nodes, depth, movetime, or a clock (wtime/btime in ms).
+// What to search: nodes, depth, movetime, or a clock (wtime/btime in ms), each 0 (or -1)
+// when not given; a node or depth limit may stand beside a clock, as fastchess sends them.
 struct UciLimits {
   long nodes = 0;
   int depth = 0;
   long movetime_ms = 0;
   long wtime_ms = -1, btime_ms = -1, winc_ms = 0, binc_ms = 0;
+  int movestogo = 0;  // with a clock: moves left in its period (0: none)
 };
 
-// The engine's answer: its move and the last score it reported (from the side to move's
-// view; mate in n plies or moves as the engine says it, sign by who mates).
+// The engine's answer: its move and the last exact score it reported (from the side to
+// move's view; mate in n plies or moves as the engine says it, sign by who mates), with
+// the depth of the line that gave it (the last line's without one), and the last nodes.
 struct UciAnswer {
   std::string bestmove;                  // UCI text, e.g. "e2e4"; "(none)" or "0000" with no legal move
   std::optional<int> score_cp, mate_in;  // mate_in in moves, negative when the engine is mated

@@ -6,9 +6,12 @@
 # game's PGN tags, moves, scores and depths, and the per-engine summary (W/D/L, points,
 # pentanomial, Elo, nElo, LOS, LLR). What cannot agree is named and left out: the times
 # (each move's, the game's), fastchess's own tags (Event, Site, EngineWhiteName..., ECO,
-# Opening, TimeControl "-") and chesshpc's (TerminationDetail, Opening as the FEN), the
+# Opening) and chesshpc's (TerminationDetail, Opening as the FEN), Round
+# (fastchess's counts game pairs, chesshpc's games), the nodes in a move's comment
+# (fastchess's: of the info line with the score; chesshpc's: the search's, counted apart), the
 # layout of the movetext and comments; of the commands, the isready pings and the stop before
-# quit that fastchess sends, and its setoption lines again before every game.
+# quit that fastchess sends, its setoption lines again before every game, and the times left
+# on the clocks (each program measures the moves' times itself).
 # Exit 0 when nothing else differs, 1 when something does, 2 on bad usage.
 set -euo pipefail
 
@@ -100,11 +103,11 @@ ENGINE
 done
 
 # The command line, as fastchess's man page writes its second example (one engine per
-# side, nodes per move, the second engine half the first's, fishtest's adjudication, an SPRT, the PGN with nodes).
+# side, nodes per move beside a clock of 300+5, the second engine half the first's, fishtest's adjudication, an SPRT, the PGN with nodes).
 args=(-engine cmd=./engine1.sh name=Engine1 option.Threads=1 nodes="$nodes"
   -engine cmd=./engine2.sh name=Engine2 option.Threads=1 nodes="$((nodes / 2))"
   -openings file=../book.epd format=epd order=sequential -srand 7
-  -each option.Hash=16 -resign movecount=3 score=600 -draw movenumber=34 movecount=8 score=20
+  -each tc=300+5 option.Hash=16 -resign movecount=3 score=600 -draw movenumber=34 movecount=8 score=20
   -sprt elo0=0 elo1=2 alpha=0.05 beta=0.05
   -rounds "$rounds" -concurrency 1 -pgnout notation=san nodes=true file=games.pgn)
 echo "both run: ${args[*]}" >&2
@@ -116,12 +119,15 @@ differences=0
 # The commands each side's engine was sent, by the process that played (one that never got
 # a go was a probe), without isready (fastchess pings between moves) or the stop fastchess
 # sends before quit, and the setoption lines once each, in name order (fastchess sends them
-# again before every game, in an order of its own).
+# again before every game, in an order of its own); the clocks' times left (wtime, btime)
+# as T: they are each program's own measure of the moves' times (and fastchess's clock
+# starts at base + increment, chesshpc's at base).
 for side in 1 2; do
   for tool in fastchess chesshpc; do
     for f in "$dir/$tool"/sent$side.*; do
       grep -q '^go ' "$f" || continue
-      { grep '^setoption' "$f" | sort -u; grep -v '^setoption\|^isready$\|^stop$' "$f"; } >"$dir/$tool.sent$side"
+      { grep '^setoption' "$f" | sort -u; grep -v '^setoption\|^isready$\|^stop$' "$f" |
+        sed -E 's/ (wtime|btime) [0-9]+/ \1 T/g'; } >"$dir/$tool.sent$side"
     done
   done
   if ! diff -q "$dir/fastchess.sent$side" "$dir/chesshpc.sent$side" >/dev/null; then
@@ -134,7 +140,10 @@ for side in 1 2; do
 done
 
 # The summary: fastchess's last block between its dashed lines, against chesshpc's.
-summary() { awk '/^-{50}$/ { if (on) { last = block; on = 0 } else { on = 1; block = "" }; next } on { block = block $0 "\n" } END { printf "%s", last }' "$1"; }
+summary() {
+  awk -v dashes="$(printf -- '-%.0s' {1..50})" '$0 == dashes { if (on) { last = block; on = 0 } else { on = 1; block = "" }; next }
+    on { block = block $0 "\n" } END { printf "%s", last }' "$1"
+}
 summary "$dir/fastchess/out.txt" >"$dir/fastchess.summary"
 summary "$dir/chesshpc/out.txt" >"$dir/chesshpc.summary"
 if diff -q "$dir/fastchess.summary" "$dir/chesshpc.summary" >/dev/null; then
@@ -151,9 +160,9 @@ python3 - "$dir/fastchess/games.pgn" "$dir/chesshpc/games.pgn" <<'PY' || differe
 import re, sys
 
 # Tags one of the two writes alone, or with a value of its own: times, the tool's names,
-# an opening classification.
-IGNORED = {"Event", "Site", "GameDuration", "GameStartTime", "GameEndTime", "EngineWhiteName", "EngineWhiteAuthor",
-           "EngineBlackName", "EngineBlackAuthor", "ECO", "Opening", "TimeControl", "TerminationDetail"}
+# an opening classification, Round (fastchess numbers the game pair, chesshpc the game).
+IGNORED = {"Round", "Event", "Site", "GameDuration", "GameStartTime", "GameEndTime", "EngineWhiteName", "EngineWhiteAuthor",
+           "EngineBlackName", "EngineBlackAuthor", "ECO", "Opening", "TerminationDetail"}
 
 def games(path):
     text = open(path).read()

@@ -38,12 +38,16 @@ std::string pgn_termination(const std::string& t) {
   s.pop_back();  // vsnprintf's terminating zero
 }
 
-// Row `row`'s comment: score/depth, then the time when the file has it, then the nodes.
+// Row `row`'s comment: score/depth, then the time when the file has it, then the nodes. The
+// score as cutechess and fastchess write it: pawns with a sign unless 0 ("+0.35", "0.00"),
+// a mate as the plies to it ("+M5": mate in 3 moves, "-M4": mated in 2).
 std::string move_comment(const PositionColumns& p, size_t row) {
   std::string s;
   const int mate = p.mate_in[row];
   if (mate)
-    append_printf(s, "%sM%d/%d", mate > 0 ? "+" : "-", std::abs(mate), p.depth[row]);
+    append_printf(s, "%sM%lld/%d", mate > 0 ? "+" : "-", mate > 0 ? 2LL * mate - 1 : -2LL * mate, p.depth[row]);
+  else if (std::fabs(p.score_cp[row]) < 0.5)
+    append_printf(s, "0.00/%d", p.depth[row]);
   else
     append_printf(s, "%+.2f/%d", p.score_cp[row] / 100, p.depth[row]);
   if (row < p.time_ms.size()) append_printf(s, " %.3fs", double(p.time_ms[row]) / 1000);

@@ -72,8 +72,16 @@ class Player {
   double node_factor_ = 1;
 };
 
+// Whose rules adjudicate: chesshpc's own, or fastchess's, for its command lines. fastchess
+// resigns a side right after the move whose score makes its run long enough (chesshpc: at
+// its next turn), counts the draw's run over plies of both sides from the start, broken by
+// a capture or a pawn move too, and asks the move number only when it adjudicates, and
+// looks at the ply limit after the scores.
+enum class AdjudicationRules : uint8_t { CHESSHPC, FASTCHESS };
+
 // Game ends decided by the players' scores rather than the rules (0 turns a rule off).
 struct Adjudication {
+  AdjudicationRules rules = AdjudicationRules::CHESSHPC;
   int resign_score = 0;          // centipawns: a side at or below -score for resign_moves moves loses
   int resign_moves = 3;          // consecutive moves of the losing side
   bool resign_two_sided = true;  // the winner's own scores must agree (>= +score) over those moves

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -231,7 +232,11 @@ std::vector<OptionSpec> adjudication_options() {
           {"draw-score", "CP", "adjudicate a draw when both scores stay within CP (default: off)"},
           {"draw-moves", "N", "...for N consecutive moves of each side (default: 8)"},
           {"draw-after", "MOVE", "...from move MOVE on (default: 40)"},
-          {"max-plies", "N", "adjudicate a draw at N plies (default: off)"}};
+          {"max-plies", "N", "adjudicate a draw at N plies (default: off)"},
+          {"adjudicate-as", "chesshpc|fastchess",
+           "whose rules these follow: fastchess resigns a side right after its move, counts a draw's plies from the "
+           "start and breaks them at a capture or pawn move, and asks --draw-after when it adjudicates; fastchess "
+           "command lines choose fastchess (default: chesshpc)"}};
 }
 
 Adjudication read_adjudication(const Options& opt) {
@@ -243,6 +248,10 @@ Adjudication read_adjudication(const Options& opt) {
   a.draw_moves = opt.get_int("draw-moves", a.draw_moves, 1, 1000);
   a.draw_after_move = opt.get_int("draw-after", a.draw_after_move, 1, 10000);
   a.max_plies = opt.get_int("max-plies", 0, 1, 100000);
+  const std::string rules = opt.get("adjudicate-as", "chesshpc");
+  if (rules != "chesshpc" && rules != "fastchess")
+    throw UsageError("--adjudicate-as takes chesshpc or fastchess, not " + chess::quoted(rules));
+  a.rules = rules == "fastchess" ? AdjudicationRules::FASTCHESS : AdjudicationRules::CHESSHPC;
   return a;
 }
 
@@ -330,6 +339,7 @@ const CommandOptions SELFPLAY_OPTIONS = command_options(
         threads_option("games played at once by each rank"),
         out_option("write games, positions and draw statistics to HDF5"),
         {"pgn-out", "FILE", "write the games as PGN to FILE too (as chesshpc export --format pgn writes them)"},
+        {"pgn-append", "", "...after the games FILE holds, if it exists (fastchess's -pgnout append=true)"},
         resume_option("continue the batch recorded in FILE.h5.parts"),
         force_option(),
         with_out_option("dedup", "", "write each position once (the first in game order)"),
@@ -368,8 +378,14 @@ SelfplayRequest selfplay_request(const Options& opt, const std::string& command_
   req.threads = read_threads(opt);
   read_result_file(opt, req, {"dedup"});
   if (auto pgn = opt.get("pgn-out")) {
-    check_output_path("pgn-out", *pgn, opt);
+    std::error_code ec;
+    if (!opt.has("pgn-append") || !std::filesystem::exists(*pgn, ec))
+      check_output_path("pgn-out", *pgn, opt);
+    else if (!std::filesystem::is_regular_file(*pgn, ec))
+      throw UsageError("--pgn-append continues a PGN file, and " + chess::quoted(*pgn) + " is not a regular file");
     req.pgn_out = *pgn;
+  } else if (opt.has("pgn-append")) {
+    throw UsageError("--pgn-append goes with --pgn-out FILE");
   }
   req.dedup = opt.has("dedup");
   read_reporting(opt, req);

@@ -41,9 +41,11 @@ std::string SelfplayRequest::identity() const {
     << ";ruleset=" << ruleset_name(ruleset) << ";claims=" << claims_name(claims);
   const Adjudication& a = adjudication;
   s << ";resign=" << a.resign_score << "/" << a.resign_moves << (a.resign_two_sided ? "/two-sided" : "/one-sided")
-    << ";draw=" << a.draw_score << "/" << a.draw_moves << "/from-move-" << a.draw_after_move
-    << ";max_plies=" << a.max_plies << ";clock=" << clock_identity(clock) << ";nodes=" << limits.nodes
-    << ";depth=" << limits.depth << ";movetime=" << limits.movetime_ms;
+    << ";draw=" << a.draw_score << "/" << a.draw_moves << "/from-move-" << a.draw_after_move << ";max_plies="
+    << a.max_plies
+    // Only fastchess's rules are named: batches with chesshpc's keep the identity of parts written before.
+    << (a.rules == AdjudicationRules::FASTCHESS ? ";adjudicate_as=fastchess" : "") << ";clock=" << clock_identity(clock)
+    << ";nodes=" << limits.nodes << ";depth=" << limits.depth << ";movetime=" << limits.movetime_ms;
   player("first", first);
   player("second", second);
   s << ";hash=" << hash_bytes << ";temperature=" << temperature << ";sample_plies=" << sample_plies;

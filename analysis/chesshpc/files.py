@@ -262,8 +262,8 @@ class StatsFile(ResultFile):
 
 JOBS = {
     c.job: c
-    for c in (PerftFile, PerftDedupFile, PerftEpdFile, DrawstatsFile, SelfplayFile, RescoreFile, PositionsFile, StatsFile,
-              VerifyFile, BenchFile)
+    for c in (PerftFile, PerftDedupFile, PerftEpdFile, DrawstatsFile, SelfplayFile, RescoreFile, PositionsFile,
+              StatsFile, VerifyFile, BenchFile)
 }
 
 

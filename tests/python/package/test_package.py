@@ -204,8 +204,8 @@ def test_bad_and_foreign_files_raise_one_exception(data, tmp_path):
     with pytest.raises(chesshpc.ChesshpcError) as e:
         chesshpc.open(other)
     assert str(e.value) == (f"'{other}' holds a 'tablebase' result, which this package does not know "
-                            "(it reads: bench, drawstats, perft, perft_dedup, perft_epd, positions, rescore, selfplay, stats, "
-                            "verify)")
+                            "(it reads: bench, drawstats, perft, perft_dedup, perft_epd, positions, rescore, selfplay, "
+                            "stats, verify)")
 
     missing = str(tmp_path / "missing.h5")
     with pytest.raises(chesshpc.ChesshpcError) as e:

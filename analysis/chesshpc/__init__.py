@@ -16,5 +16,5 @@ from .files import (BenchFile, DrawstatsFile, PerftDedupFile, PerftEpdFile, Perf
                     ResultFile, SelfplayFile, StatsFile, VerifyFile, open)
 
 __all__ = ["open", "read_export", "ChesshpcError", "ResultFile", "PerftFile", "PerftDedupFile", "PerftEpdFile",
-           "DrawstatsFile", "SelfplayFile", "RescoreFile", "PositionsFile", "StatsFile", "VerifyFile", "BenchFile", "board",
-           "moves"]
+           "DrawstatsFile", "SelfplayFile", "RescoreFile", "PositionsFile", "StatsFile", "VerifyFile", "BenchFile",
+           "board", "moves"]

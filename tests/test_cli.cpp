@@ -1490,9 +1490,7 @@ TEST(Cli, FastchessMistakesAreNamedAsWritten) {
        "depth= (each side has one limit per move, and a clock)"},
       {"-each nodes=5 timemargin=50",
        "chesshpc: --engine timemargin= goes with tc= (the time a flag may run below zero)"},
-      {"-each nodes=5 dir=/",
-       "chesshpc: --engine dir= (the engine's working directory) is not supported: give cmd= the engine's path, and "
-       "its files as absolute paths in option.NAME="},
+      {"-each nodes=5 dir=/", "chesshpc: --engine dir= is for an engine's command, not chesshpc"},
       {"-each nodes=5 -pgnout file=x.pgn seldepth=true",
        "chesshpc: -pgnout seldepth=true is not supported: chesshpc's move comments hold the score, depth, time and "
        "nodes"},
@@ -1508,7 +1506,7 @@ TEST(Cli, FastchessMistakesAreNamedAsWritten) {
 }
 
 // fastchess's man page's second example as written (a node limit beside a clock, per-engine
-// options, -pgnout with nodes=): each engine is sent both (go nodes N wtime ... movestogo
+// options, -pgnout with nodes=), an engine run in its dir=: each engine is sent both (go nodes N wtime ... movestogo
 // for a clock with periods), the PGN names the clock, and -pgnout appends as fastchess does
 // (append=false: a fresh file, so an existing one is refused).
 TEST(Cli, FastchessClockBesideNodesAndPgnAppend) {
@@ -1521,7 +1519,8 @@ TEST(Cli, FastchessClockBesideNodesAndPgnAppend) {
   std::filesystem::permissions(engine, std::filesystem::perms::owner_all);
   const std::string pgn = dir + "sprt.pgn";
   const std::string line =
-      "selfplay -engine cmd=" + engine + " name=Engine1 option.Threads=1 nodes=300 -engine cmd=/usr/games/stockfish " +
+      "selfplay -engine cmd=./logged_engine.sh dir=" + dir + " name=Engine1 option.Threads=1 nodes=300 -engine " +
+      "cmd=/usr/games/stockfish " +
       "name=Engine2 option.Threads=1 nodes=200 -each tc=40/60+0.5 option.Hash=16 -resign movecount=3 score=600 " +
       "-draw movenumber=34 movecount=8 score=20 -rounds 1 -concurrency 1 -pgnout notation=san nodes=true file=" + pgn;
   Result r = chesshpc(line + " --quiet");

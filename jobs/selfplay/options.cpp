@@ -91,7 +91,8 @@ std::vector<OptionSpec> player_options() {
       {"engine", "K=V...",
        "a player as fastchess and cutechess-cli name it, KEY=VALUE..., given twice (the first and the second "
        "player, instead of --white and --black): cmd=chesshpc|COMMAND|uci:COMMAND (a command is a UCI engine), "
-       "name=NAME, proto=uci, args=ARGS (the command's arguments), nodes=N, depth=D (or plies=D), movetime=MS, "
+       "name=NAME, proto=uci, args=ARGS (the command's arguments), dir=DIR (where it runs), nodes=N, depth=D (or "
+       "plies=D), movetime=MS, "
        "st=SECONDS, tc=[MOVES/]BASE+INC, timemargin=MS (together they override the batch's --nodes ... --tc; nodes= "
        "or depth= may go with tc=), option.NAME=VALUE (setoption, after --uci-options), restart=off",
        true},
@@ -274,11 +275,15 @@ PlayerSpec read_engine(const Options& opt, const std::vector<std::string>& items
   if (keys.get("restart", "off") != "off")
     throw UsageError("--engine restart= takes off (an engine restarts only after a game it failed), not " +
                      chess::quoted(*keys.get("restart")));
-  if (keys.has("dir"))
-    throw UsageError(
-        "--engine dir= (the engine's working directory) is not supported: give cmd= the engine's path, and its files "
-        "as absolute paths in option.NAME=");
   PlayerSpec p = read_player_command(opt, *keys.get("cmd"), "--engine cmd=", true);
+  if (auto dir = keys.get("dir")) {
+    // The engine runs there, and a relative cmd= is found from there, as fastchess does.
+    if (p.command.empty()) throw UsageError("--engine dir= is for an engine's command, not chesshpc");
+    std::error_code ec;
+    if (!std::filesystem::is_directory(*dir, ec))
+      throw UsageError("--engine dir= " + chess::quoted(*dir) + " is not a directory");
+    p.dir = *dir;
+  }
   if (auto args = keys.get("args")) {
     if (p.command.empty()) throw UsageError("--engine args= is for an engine's command, not chesshpc");
     // Words of the command line, as split_command_line splits it (quotes keep spaces).

@@ -19,8 +19,8 @@ std::vector<std::pair<std::string, std::string>> with_chess960(
 }  // namespace
 
 UciPlayer::UciPlayer(const std::string& command, const std::vector<std::pair<std::string, std::string>>& options,
-                     MoveLimits limits, bool chess960, double timeout)
-    : engine_(command, with_chess960(options, chess960), timeout),
+                     MoveLimits limits, bool chess960, double timeout, const std::string& dir)
+    : engine_(command, with_chess960(options, chess960), timeout, dir),
       limits_(limits),
       timeout_(timeout),
       name_(engine_.name().empty() ? command : engine_.name()) {}
@@ -53,7 +53,7 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec, const SelfplayReques
   if (spec.command.empty())
     return std::make_unique<SearchPlayer>(req.limits_of(spec), req.hash_bytes, req.temperature, req.sample_plies);
   return std::make_unique<UciPlayer>(spec.command, spec.options, req.limits_of(spec), req.variant != Variant::STANDARD,
-                                     req.engine_timeout);
+                                     req.engine_timeout, spec.dir);
 }
 
 }  // namespace chesshpc

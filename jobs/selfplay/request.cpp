@@ -26,6 +26,7 @@ std::string SelfplayRequest::identity() const {
     for (const auto& [name, value] : p.options) s << "," << name << "=" << value;
     // Only what --engine adds is named: batches without it keep the identity of parts written before.
     if (!p.name.empty()) s << ",name=" << p.name;
+    if (!p.dir.empty()) s << ",dir=" << p.dir;
     if (p.own_limits)
       s << ",limits=" << p.limits.nodes << "/" << p.limits.depth << "/" << p.limits.movetime_ms << "/"
         << clock_identity(p.clock);

@@ -64,6 +64,18 @@ std::string seconds_text(double seconds) {
 
 }  // namespace
 
+namespace {
+
+// words run in dir: through the shell's cd, which any POSIX system has (posix_spawn's
+// chdir action is a late glibc extension); none: words as they are.
+std::vector<std::string> in_directory(const std::string& dir, std::vector<std::string> words) {
+  if (dir.empty() || words.empty()) return words;
+  words.insert(words.begin(), {"/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", dir});
+  return words;
+}
+
+}  // namespace
+
 Deadline deadline_in(double seconds) {
   return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
@@ -211,8 +223,10 @@ std::string ChildProcess::read_line(Deadline deadline) {
 }
 
 UciEngine::UciEngine(const std::string& command, const std::vector<std::pair<std::string, std::string>>& options,
-                     double handshake_seconds)
-    : command_(command), handshake_seconds_(handshake_seconds), child_(split_command_line(command), command) {
+                     double handshake_seconds, const std::string& dir)
+    : command_(command),
+      handshake_seconds_(handshake_seconds),
+      child_(in_directory(dir, split_command_line(command)), command) {
   try {
     send("uci");
     await("uci", "uciok", handshake_seconds, [this](const std::string& line) {

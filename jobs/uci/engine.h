@@ -119,13 +119,14 @@ struct UciPerft {
 
 class UciEngine {
  public:
-  // Starts `command` (split_command_line; the first word is looked up on PATH), sends
+  // Starts `command` (split_command_line; the first word is looked up on PATH; in
+  // directory `dir` when given, a relative command found from there), sends
   // uci and waits for uciok, sets the options, sends isready and waits for readyok, each
   // answer within handshake_seconds of its command (and so for new_game's readyok).
   // Throws UciError naming what went wrong (UciTimeout: "engine 'yes' sent no uciok
   // within 2 s of uci"); a child that timed out is killed at once.
   explicit UciEngine(const std::string& command, const std::vector<std::pair<std::string, std::string>>& options = {},
-                     double handshake_seconds = UCI_HANDSHAKE_SECONDS);
+                     double handshake_seconds = UCI_HANDSHAKE_SECONDS, const std::string& dir = "");
   // Sends quit, or kills the engine at once when it has failed.
   ~UciEngine();
   UciEngine(const UciEngine&) = delete;

@@ -1626,7 +1626,7 @@ TEST(Cli, PerftOutWithoutSplitDepth) {
   const std::string epd = write_file("out_suite.epd", "8/8/8/8/8/8/8/K1k5 w - - 0 1 ;D1 3\n");
   Result suite = chesshpc("perft --epd " + epd + " --out " + dir + "e.h5 --quiet");
   EXPECT_EQ(suite.code, 1) << suite.err;
-  EXPECT_EQ(suite.out.rfind(epd + ": 1 position, 1 count checked, 1 mismatch, 0 unreadable lines; 1 nodes in ", 0), 0u)
+  EXPECT_EQ(suite.out.rfind(epd + ": 1 position, 1 count checked, 1 mismatch, 0 unreadable lines; 1 node in ", 0), 0u)
       << suite.out;
   EXPECT_TRUE(exists(dir + "e.h5"));
   Result again = chesshpc("perft --epd " + epd + " --out " + dir + "e.h5 --quiet");

@@ -130,7 +130,7 @@ int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
   if (!req.json)
     out << req.epd << ": " << plural(file.lines.size(), "position") << ", " << plural(checks, "count") << " checked, "
         << plural(mismatches, "mismatch", "mismatches") << ", " << plural(file.errors.size(), "unreadable line") << "; "
-        << chess::to_string(nodes) << " nodes in " << format_timing(nodes, secs) << "\n";
+        << chess::to_string(nodes) << (nodes == 1 ? " node in " : " nodes in ") << format_timing(nodes, secs) << "\n";
   if (!req.out.empty())
     if (const std::string why = write_epd_file(req, counts, int64_t(file.errors.size()), started); !why.empty())
       return say_unwritten("perft", why, "", err);

@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <new>
 #include <string>
 #include <string_view>
@@ -102,13 +104,26 @@ int drawstats_command(const Options& opt, const std::string& command_line) {
   return run_drawstats(drawstats_request(opt, command_line), std::cout, std::cerr);
 }
 
-// --pgn-out: rank 0 writes the batch's games as export writes them, once the batch is done.
+// The games a PGN file holds, if it exists, before those a run adds (--pgn-append), a
+// blank line between.
+void append_existing(const std::string& path, std::ostream& out) {
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text.empty()) return;
+  out << text;
+  if (text.back() != '\n') out << '\n';
+  if (text.size() < 2 || text.compare(text.size() - 2, 2, "\n\n") != 0) out << '\n';
+}
+
+// --pgn-out: rank 0 writes the batch's games as export writes them, once the batch is done
+// (after the file's own with --pgn-append).
 int selfplay_command(const Options& opt, const std::string& command_line) {
   SelfplayBatch job(selfplay_request(opt, command_line));
   const int code = run_unit_job(job, std::cout, std::cerr);
   const std::string& pgn = opt.get("pgn-out", "");
   if (code != EXIT_OK || pgn.empty() || launch_rank() != 0) return code;
   PublishedFile file(pgn);
+  if (opt.has("pgn-append")) append_existing(pgn, file.stream());
   const int written = write_pgn({job.kept_games(), job.started(), host_name()}, file.stream(), std::cerr);
   if (written != EXIT_OK) return written;
   if (std::string why = file.commit(); !why.empty()) {

@@ -326,8 +326,7 @@ TEST(Cli, EpdSuitePassesAndReportsMismatchesAndBadLines) {
   EXPECT_EQ(bad.code, 1);
   EXPECT_NE(bad.err.find(":1 depth 2: expected 401, got 400"), std::string::npos) << bad.err;
   EXPECT_NE(bad.err.find(":2: unreadable line"), std::string::npos) << bad.err;
-  EXPECT_NE(bad.out.find("2 positions, 4 counts checked, 1 mismatches, 1 unreadable lines"), std::string::npos)
-      << bad.out;
+  EXPECT_NE(bad.out.find("2 positions, 4 counts checked, 1 mismatch, 1 unreadable line"), std::string::npos) << bad.out;
 
   Result json = chesshpc("perft --epd " + dir + "bad.epd --json --max-depth 1 --quiet");
   EXPECT_EQ(json.code, 1);
@@ -532,7 +531,7 @@ TEST(Cli, FullDiskAtTheFirstWriteIsOneLineAndExitFour) {
   EXPECT_FALSE(std::filesystem::exists(dir + "s.h5.parts")) << "an empty parts directory passes for a batch";
   // drawstats still printed what it computed.
   Result stats = chesshpc("drawstats " + pgn + " --out " + dir + "w.h5 --quiet", limit);
-  EXPECT_NE(stats.out.find(pgn + ": 1 games replayed, 0 skipped"), std::string::npos) << stats.out;
+  EXPECT_NE(stats.out.find(pgn + ": 1 game replayed, 0 skipped"), std::string::npos) << stats.out;
 }
 
 // The disk fills after the first write: the total is still printed, then one line saying
@@ -1007,7 +1006,7 @@ TEST(Cli, SanMarksTheMoveBeliesAreBadInput) {
   EXPECT_EQ(d.code, 0) << d.err;
   EXPECT_EQ(first_line(d.err), "chesshpc drawstats: " + corpus +
                                    ":7: game 1 skipped: move 'e4#' marks a mate ('#') but does not mate at ply 3");
-  EXPECT_NE(d.out.find(": 1 games replayed, 1 skipped as malformed"), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find(": 1 game replayed, 1 skipped as malformed"), std::string::npos) << d.out;
   EXPECT_EQ(read_all(corpus), corpus_text);
 }
 
@@ -1474,9 +1473,7 @@ TEST(Cli, FastchessMistakesAreNamedAsWritten) {
       {"-each nodes=abc", "chesshpc: nodes= must be a whole number from 1 to 2000000000, not 'abc'"},
       {"-each nodez=5", "chesshpc: unknown key nodez= for 'selfplay --engine' (did you mean nodes=?)"},
       {"-each nodes=5 proto=xboard", "chesshpc: --engine proto= takes uci, not 'xboard'"},
-      {"-each tc=40/1",
-       "chesshpc: tc= '40/1': moves per time period (MOVES/TIME) are not supported; give "
-       "BASE+INC in seconds, e.g. 60+0.6"},
+      {"-each tc=x/1", "chesshpc: tc= takes MOVES/BASE+INC with MOVES a whole number from 1 to 10000, not 'x/1'"},
       {"-each st=x", "chesshpc: st= must be a number from 0.001 to 86400, not 'x'"},
       {"-each nodes=5 -draw score=0", "chesshpc: -draw score= must be a whole number from 1 to 100000, not '0'"},
       {"-each nodes=5 -draw movecont=3 score=5",
@@ -1488,9 +1485,17 @@ TEST(Cli, FastchessMistakesAreNamedAsWritten) {
        "swapped"},
       {"-each nodes=5 -sprt elo0=0 elo1=5 model=bayesian",
        "chesshpc: --sprt model= takes normalized or logistic, not 'bayesian'"},
-      {"-each nodes=5 tc=1+0",
-       "chesshpc: --engine takes one of nodes=, depth= (plies=), movetime=, st= or tc= (each "
-       "side has one limit per move)"},
+      {"-each st=1 tc=1+0",
+       "chesshpc: --engine takes one of nodes=, depth= (plies=), movetime= and st=, and tc= beside nodes= or "
+       "depth= (each side has one limit per move, and a clock)"},
+      {"-each nodes=5 timemargin=50",
+       "chesshpc: --engine timemargin= goes with tc= (the time a flag may run below zero)"},
+      {"-each nodes=5 dir=/", "chesshpc: --engine dir= is for an engine's command, not chesshpc"},
+      {"-each nodes=5 -pgnout file=x.pgn seldepth=true",
+       "chesshpc: -pgnout seldepth=true is not supported: chesshpc's move comments hold the score, depth, time and "
+       "nodes"},
+      {"-each nodes=5 -pgnout file=x.pgn min=true",
+       "chesshpc: -pgnout min=true is not supported: chesshpc writes every tag and move comment"},
   };
   for (const auto& [args, message] : cases) {
     Result r = chesshpc(engines + args + " --quiet");
@@ -1498,6 +1503,39 @@ TEST(Cli, FastchessMistakesAreNamedAsWritten) {
     EXPECT_EQ(first_line(r.err), message) << args;
     EXPECT_EQ(r.out, "") << args;
   }
+}
+
+// fastchess's man page's second example as written (a node limit beside a clock, per-engine
+// options, -pgnout with nodes=), an engine run in its dir=: each engine is sent both (go nodes N wtime ... movestogo
+// for a clock with periods), the PGN names the clock, and -pgnout appends as fastchess does
+// (append=false: a fresh file, so an existing one is refused).
+TEST(Cli, FastchessClockBesideNodesAndPgnAppend) {
+  const std::string dir = test_dir();
+  // Stockfish behind a shell loop that logs each command it is sent.
+  const std::string engine = dir + "logged_engine.sh";
+  std::ofstream(engine)
+      << "#!/bin/sh\nwhile IFS= read -r line; do printf '%s\\n' \"$line\" >>\"$0.log\"; "
+         "printf '%s\\n' \"$line\"; [ \"$line\" = quit ] && break; done | exec /usr/games/stockfish\n";
+  std::filesystem::permissions(engine, std::filesystem::perms::owner_all);
+  const std::string pgn = dir + "sprt.pgn";
+  const std::string line =
+      "selfplay -engine cmd=./logged_engine.sh dir=" + dir + " name=Engine1 option.Threads=1 nodes=300 -engine " +
+      "cmd=/usr/games/stockfish " +
+      "name=Engine2 option.Threads=1 nodes=200 -each tc=40/60+0.5 option.Hash=16 -resign movecount=3 score=600 " +
+      "-draw movenumber=34 movecount=8 score=20 -rounds 1 -concurrency 1 -pgnout notation=san nodes=true file=" + pgn;
+  Result r = chesshpc(line + " --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\nResults of Engine1 vs Engine2 (40/60+0.5, 1t, 16MB):\n"), std::string::npos) << r.out;
+  EXPECT_EQ(pgn_tags(read_all(pgn), "TimeControl"), (std::vector<std::string>{"40/60+0.5", "40/60+0.5"}));
+  const std::string sent = read_all(engine + ".log");
+  EXPECT_NE(sent.find("\ngo nodes 300 wtime 60000 btime 60000 winc 500 binc 500 movestogo 40\n"), std::string::npos)
+      << sent;
+  ASSERT_EQ(chesshpc(line + " --quiet").code, 0);
+  EXPECT_EQ(pgn_tags(read_all(pgn), "White"), (std::vector<std::string>{"Engine1", "Engine2", "Engine1", "Engine2"}));
+  Result fresh = chesshpc(line + " append=false --quiet");
+  EXPECT_EQ(fresh.code, 2);
+  EXPECT_EQ(first_line(fresh.err).rfind("chesshpc: '" + pgn + "' exists: add --force to overwrite it", 0), 0u)
+      << fresh.err;
 }
 
 // `chesshpc help CMD` is CMD's --help; a mistyped command or option is offered the
@@ -1572,7 +1610,7 @@ TEST(Cli, ExportOfManyFilesIsTheirExportsInTurn) {
 }
 
 // perft --out splits the run into units by itself; --detailed, which runs in one
-// process, is refused with it.
+// process, is refused with it; an EPD suite writes its counts.
 TEST(Cli, PerftOutWithoutSplitDepth) {
   const std::string dir = test_dir();
   Result r = chesshpc("perft --depth 3 --threads 1 --quiet --out " + dir + "p.h5");
@@ -1582,13 +1620,24 @@ TEST(Cli, PerftOutWithoutSplitDepth) {
   Result detailed = chesshpc("perft --depth 3 --detailed --out " + dir + "d.h5");
   EXPECT_EQ(detailed.code, 2);
   EXPECT_EQ(first_line(detailed.err), "chesshpc: --detailed runs in one process and writes no file; drop --out");
-  // An EPD suite's --out was dropped unsaid; it is refused until a suite has a file.
+  // An EPD suite's --out holds every count checked (the Python package's test reads it
+  // back); the mismatch still exits 1, the summary counts in words; a suite has nothing to
+  // resume.
   const std::string epd = write_file("out_suite.epd", "8/8/8/8/8/8/8/K1k5 w - - 0 1 ;D1 3\n");
-  Result suite = chesshpc("perft --epd " + epd + " --out " + dir + "e.h5");
-  EXPECT_EQ(suite.code, 2);
-  EXPECT_EQ(first_line(suite.err),
-            "chesshpc: --epd writes no result file: its checks are printed (--json: one object per count checked)");
-  EXPECT_FALSE(exists(dir + "e.h5"));
+  Result suite = chesshpc("perft --epd " + epd + " --out " + dir + "e.h5 --quiet");
+  EXPECT_EQ(suite.code, 1) << suite.err;
+  EXPECT_EQ(suite.out.rfind(epd + ": 1 position, 1 count checked, 1 mismatch, 0 unreadable lines; 1 node in ", 0), 0u)
+      << suite.out;
+  EXPECT_TRUE(exists(dir + "e.h5"));
+  Result again = chesshpc("perft --epd " + epd + " --out " + dir + "e.h5 --quiet");
+  EXPECT_EQ(again.code, 2);
+  EXPECT_EQ(first_line(again.err).rfind("chesshpc: '" + dir + "e.h5' exists: add --force to overwrite it", 0), 0u)
+      << again.err;
+  EXPECT_EQ(chesshpc("perft --epd " + epd + " --out " + dir + "e.h5 --force --quiet").code, 1);
+  Result resume = chesshpc("perft --epd " + epd + " --out " + dir + "e.h5 --resume");
+  EXPECT_EQ(resume.code, 2);
+  EXPECT_EQ(first_line(resume.err),
+            "chesshpc: --resume goes with a run split into units; --epd writes its --out once, at the end");
 }
 
 // A second bench writes bench-2.h5, said on stderr, and keeps bench.h5; the table marks

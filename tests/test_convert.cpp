@@ -348,7 +348,7 @@ TEST(Stats, CountsOfAFileWrittenByHand) {
   std::ostringstream out, err;
   ASSERT_EQ(run_stats(req, out, err), EXIT_OK) << err.str();
   EXPECT_EQ(out.str(), path +
-                           " (epd): 4 records, 1 duplicates (25.00%)\n"
+                           " (epd): 4 records, 1 duplicate (25.00%)\n"
                            "\npieces\n"
                            "  3                        2  50.00%\n"
                            "  32                       2  50.00%\n"

@@ -167,6 +167,75 @@ TEST(SelfplayGame, FlagFallLosesUnlessTheOpponentCannotMate) {
   EXPECT_EQ(g.result, chess::Result::ONGOING);
 }
 
+// tc=3/1+0.1 with timemargin=300: 1 s for every 3 moves, BASE again with the move that ends
+// a period (before it is charged, as fastchess does), movestogo counting down, and a flag
+// that falls only 300 ms below zero.
+TEST(SelfplayGame, ClockPeriodsComeBackAndTheMarginHoldsTheFlag) {
+  class Recorder : public ScriptedPlayer {
+   public:
+    Recorder(std::string name, double secs) : ScriptedPlayer(std::move(name), {}, 0, secs) {}
+    MoveChoice choose(const chess::Game& game, const std::optional<Clocks>& clocks, chess::Random& rng) override {
+      seen.push_back(*clocks);
+      return ScriptedPlayer::choose(game, clocks, rng);
+    }
+    std::vector<Clocks> seen;
+  };
+  Recorder white("white", 0.4), black("black", 0.0);
+  GameSpec spec;
+  spec.adjudication.max_plies = 14;
+  const TimeControl tc{1000, 100, 3, 300};
+  spec.clocks = {tc, tc};
+  GameRecord g = play_game(spec, 0, white, black);
+  EXPECT_EQ(g.termination, "max_length");
+  ASSERT_EQ(white.seen.size(), 7u);
+  // Each move: -400 + 100; the third of each period +1000 first.
+  const std::vector<long> left = {1000, 700, 400, 1100, 800, 500, 1200};
+  const std::vector<int> to_go = {3, 2, 1, 3, 2, 1, 3};
+  for (size_t k = 0; k < left.size(); ++k) {
+    EXPECT_EQ(white.seen[k].left_ms[chess::WHITE], left[k]) << k;
+    EXPECT_EQ(white.seen[k].moves_to_go[chess::WHITE], to_go[k]) << k;
+  }
+  Recorder slow("slow", 1.25);  // 1000 - 1250 = -250: within the margin, so 0 + 100
+  spec.clocks = {TimeControl{1000, 100, 0, 300}, tc};
+  spec.adjudication.max_plies = 2;
+  black.seen.clear();
+  g = play_game(spec, 0, slow, black);
+  EXPECT_EQ(g.termination, "max_length");
+  ASSERT_EQ(black.seen.size(), 1u);
+  EXPECT_EQ(black.seen[0].left_ms[chess::WHITE], 100);
+  spec.clocks[0].margin_ms = 200;  // -250 is beyond it
+  EXPECT_EQ(play_game(spec, 0, slow, black).termination, "flag_fall");
+}
+
+// fastchess's rules (its command lines): the losing side resigns right after the move that
+// makes its run long enough, not at its next turn; the draw's run is counted from the start,
+// and the move number asked only when it adjudicates.
+TEST(SelfplayGame, FastchessRulesResignAtOnceAndCountDrawsFromTheStart) {
+  ScriptedPlayer loser("loser", {}, -700), winner("winner", {}, 700);
+  GameSpec spec;
+  spec.adjudication.rules = AdjudicationRules::FASTCHESS;
+  spec.adjudication.resign_score = 600, spec.adjudication.resign_moves = 3;
+  spec.adjudication.resign_two_sided = false;
+  GameRecord g = play_game(spec, 0, loser, winner);
+  EXPECT_EQ(g.termination, "resign");
+  EXPECT_EQ(g.result, chess::Result::BLACK_WINS);
+  EXPECT_EQ(g.plies.size(), 5u);  // White's third losing move, and it resigns
+  spec.adjudication.rules = AdjudicationRules::CHESSHPC;
+  EXPECT_EQ(play_game(spec, 0, loser, winner).plies.size(), 6u);  // at its fourth turn
+
+  ScriptedPlayer a("a", {"Nf3", "Ng1", "Nf3", "Ng1", "Nf3", "Ng1", "Nf3", "Ng1"}, 5),
+      b("b", {"Nf6", "Ng8", "Nf6", "Ng8", "Nf6", "Ng8", "Nf6", "Ng8"}, -3);
+  GameSpec level;
+  level.claims = chess::ClaimPolicy::NEVER;
+  level.adjudication.rules = AdjudicationRules::FASTCHESS;
+  level.adjudication.draw_score = 10, level.adjudication.draw_moves = 2, level.adjudication.draw_after_move = 4;
+  g = play_game(level, 0, a, b);
+  EXPECT_EQ(g.termination, "draw_adjudicated");
+  EXPECT_EQ(g.plies.size(), 6u);  // 4 plies near zero long before, asked at move 4
+  level.adjudication.rules = AdjudicationRules::CHESSHPC;
+  EXPECT_EQ(play_game(level, 0, a, b).plies.size(), 10u);  // moves 4 and 5 of both sides
+}
+
 TEST(SelfplayGame, AFailingPlayerEndsTheGameAsAnError) {
   class Broken : public ScriptedPlayer {
    public:

@@ -65,7 +65,7 @@ TEST(Verify, NoUnderPromotionOnCapturePinnedFromDepth5) {
             "mismatch at \"r7/1P6/5k2/8/8/8/8/4K3 w - - 1 3\" depth 1 (from \"r6k/8/8/1P6/8/8/8/4K3 w - - 0 1\" after "
             "b5b6 h8g7 b6b7 g7f6, i.e. 1. b6 Kg7 2. b7 Kf6): engine misses b7a8r (bxa8=R), b7a8b (bxa8=B), b7a8n "
             "(bxa8=N)");
-  EXPECT_EQ(lines_of(r.out)[1].rfind("verify: 1 positions, 69805 nodes, 1 faults, 5 engine queries, ", 0), 0u) << r.out;
+  EXPECT_EQ(lines_of(r.out)[1].rfind("verify: 1 position, 69805 nodes, 1 fault, 5 engine queries, ", 0), 0u) << r.out;
 }
 
 TEST(Verify, NoEnPassantInCheckPinnedFromDepth5OverPerftree) {
@@ -123,7 +123,7 @@ TEST(Verify, CrashAndTimeoutReportedEngineRestartedRunGoesOn) {
         << lines[0];
     EXPECT_NE(lines[0].find("(restarted)"), std::string::npos) << lines[0];
     // 66 + 8902 + 66: chesshpc's counts, the crashed position's too; the others agreed.
-    EXPECT_EQ(lines[1].rfind("verify: 3 positions, 9034 nodes, 1 faults, 3 engine queries", 0), 0u) << lines[1];
+    EXPECT_EQ(lines[1].rfind("verify: 3 positions, 9034 nodes, 1 fault, 3 engine queries", 0), 0u) << lines[1];
     EXPECT_EQ(crash.err, "") << protocol;  // chesshpc's counts are the suite's
 
     Result hang = verify("--engine " + engine("hang-at-depth-3") + " --protocol " + protocol + " --epd " + epd +
@@ -149,7 +149,7 @@ TEST(Verify, SuiteCountChesshpcDoesNotReachIsReported) {
   EXPECT_EQ(r.out.rfind("verify: 2 positions, 466 nodes, 0 faults, ", 0), 0u) << r.out;
   Result shallow = verify("--engine " + STOCKFISH + " --epd " + epd + " --max-depth 1");
   EXPECT_EQ(shallow.code, 0) << shallow.err;  // depth 1's 20 is right; the second line has no depth 1
-  EXPECT_EQ(shallow.out.rfind("verify: 1 positions, 20 nodes, 0 faults, ", 0), 0u) << shallow.out;
+  EXPECT_EQ(shallow.out.rfind("verify: 1 position, 20 nodes, 0 faults, ", 0), 0u) << shallow.out;
 }
 
 // Counts that lie while every move list is right, as a hash table's fault shows: the
@@ -187,7 +187,7 @@ const std::string AFTER_KD1 =
 // answer only; the engine's total 97863 against chesshpc's 97862 is no longer "none".
 TEST(Verify, LieAtTheRootOnlyCaughtOnePlyDown) {
   expect_inconsistent("lie-at-root", "--fen '" + KIWIPETE + "' --depth 3", AFTER_KD1,
-                      "verify: 1 positions, 97862 nodes, 1 faults, 2 engine queries, ");
+                      "verify: 1 position, 97862 nodes, 1 fault, 2 engine queries, ");
   Result json = verify("--engine " + engine("lie-at-root") + " --fen '" + KIWIPETE + "' --depth 3 --json");
   EXPECT_NE(json.out.find("\"nodes\": 97862, \"engine_nodes\": 97863, "), std::string::npos) << json.out;
 }
@@ -195,7 +195,7 @@ TEST(Verify, LieAtTheRootOnlyCaughtOnePlyDown) {
 // One node moved from the second move's count to the first: the total is right.
 TEST(Verify, CountsMovedBetweenMovesCaughtOnePlyDown) {
   expect_inconsistent("shift-at-root", "--fen '" + KIWIPETE + "' --depth 3", AFTER_KD1,
-                      "verify: 1 positions, 97862 nodes, 1 faults, 2 engine queries, ");
+                      "verify: 1 position, 97862 nodes, 1 fault, 2 engine queries, ");
 }
 
 // Every subtree 2 plies deep one too many: consistent down to depth 2, caught at depth 1.
@@ -206,7 +206,7 @@ TEST(Verify, LieAtDepthKOnlyCaughtBelowIt) {
           START +
           "\" after b1a3 b8a6 g1f3, i.e. 1. Na3 Na6 2. Nf3): engine's total 20 is not the 21 it gave for g1f3 at "
           "depth 2",
-      "verify: 1 positions, 197281 nodes, 1 faults, 4 engine queries, ");
+      "verify: 1 position, 197281 nodes, 1 fault, 4 engine queries, ");
 }
 
 // The suite's first and third lines are the same position: the third answer lies.
@@ -214,7 +214,7 @@ TEST(Verify, LieOnASecondQueryOfAPositionCaught) {
   expect_inconsistent("lie-on-second-query", "--epd " + write_file("three_again.epd", THREE),
                       "inconsistent counts at \"4k3/8/8/8/8/8/8/3K3R b - - 1 1\" depth 1 (from \"4k3/8/8/8/8/8/8/4K2R "
                       "w K - 0 1\" after e1d1, i.e. 1. Kd1): engine's total 5 is not the 6 it gave for e1d1 at depth 2",
-                      "verify: 3 positions, 9034 nodes, 1 faults, 4 engine queries, ");
+                      "verify: 3 positions, 9034 nodes, 1 fault, 4 engine queries, ");
 }
 
 // True for the first query (the first line), then one lie: the second line's root.
@@ -224,7 +224,7 @@ TEST(Verify, LieAfterNQueriesCaught) {
                       "(from \"" +
                           START +
                           "\" after b1a3, i.e. 1. Na3): engine's total 400 is not the 401 it gave for b1a3 at depth 3",
-                      "verify: 3 positions, 9034 nodes, 1 faults, 4 engine queries, ");
+                      "verify: 3 positions, 9034 nodes, 1 fault, 4 engine queries, ");
 }
 
 TEST(Verify, WrongNodesSearchedTotalReported) {

@@ -12,8 +12,9 @@ is imported only there, pandas only by frame()).
 from . import board, moves
 from .errors import ChesshpcError
 from .exports import read_export
-from .files import (BenchFile, DrawstatsFile, PerftDedupFile, PerftFile, PositionsFile, RescoreFile, ResultFile,
-                    SelfplayFile, StatsFile, VerifyFile, open)
+from .files import (BenchFile, DrawstatsFile, PerftDedupFile, PerftEpdFile, PerftFile, PositionsFile, RescoreFile,
+                    ResultFile, SelfplayFile, StatsFile, VerifyFile, open)
 
-__all__ = ["open", "read_export", "ChesshpcError", "ResultFile", "PerftFile", "PerftDedupFile", "DrawstatsFile",
-           "SelfplayFile", "RescoreFile", "PositionsFile", "StatsFile", "VerifyFile", "BenchFile", "board", "moves"]
+__all__ = ["open", "read_export", "ChesshpcError", "ResultFile", "PerftFile", "PerftDedupFile", "PerftEpdFile",
+           "DrawstatsFile", "SelfplayFile", "RescoreFile", "PositionsFile", "StatsFile", "VerifyFile", "BenchFile",
+           "board", "moves"]

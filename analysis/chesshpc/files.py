@@ -152,6 +152,21 @@ class PerftDedupFile(PerftFile):
     job = "perft_dedup"
 
 
+class PerftEpdFile(ResultFile):
+    """perft --epd --out: `counts()` {(line, depth): (expected, nodes)}, `mismatches`."""
+
+    job = "perft_epd"
+
+    @property
+    def mismatches(self):
+        return int(self.attrs.get("mismatches"))
+
+    def counts(self):
+        """Each ';Dn count' checked: (line, depth) -> (the suite's count, chesshpc's), as ints."""
+        line, depth, expected, nodes = (self.column("counts", c) for c in ("line", "depth", "expected", "nodes"))
+        return {(int(a), int(d)): (int(e), int(n)) for a, d, e, n in zip(line, depth, expected, nodes)}
+
+
 class DrawstatsFile(ResultFile):
     """drawstats --out: per game `games`, per rule `rules`; rule_counts() {rule: (fired, ended)}."""
 
@@ -247,8 +262,8 @@ class StatsFile(ResultFile):
 
 JOBS = {
     c.job: c
-    for c in (PerftFile, PerftDedupFile, DrawstatsFile, SelfplayFile, RescoreFile, PositionsFile, StatsFile,
-              VerifyFile, BenchFile)
+    for c in (PerftFile, PerftDedupFile, PerftEpdFile, DrawstatsFile, SelfplayFile, RescoreFile, PositionsFile,
+              StatsFile, VerifyFile, BenchFile)
 }
 
 

@@ -54,7 +54,7 @@ def player(field, batch_limits):
     keys = dict(p.split("=", 1) for p in parts[1:] if "=" in p)
     limits = batch_limits
     if "limits" in keys:
-        nodes, depth, movetime, clock = (keys["limits"].split("/") + ["", "", "", ""])[:4]
+        nodes, depth, movetime, clock = (keys["limits"].split("/", 3) + ["", "", "", ""])[:4]  # clock: "/moves=40"...
         limits = limits_text(nodes, depth, movetime, clock)
     return {"name": keys.get("name", parts[0]), "player": parts[0], "limits": limits}
 

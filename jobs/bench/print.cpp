@@ -4,14 +4,13 @@
 #include <cstdio>
 
 #include "jobs/bench/suite.h"
+#include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
 #include "jobs/io/version.h"
 
 namespace chesshpc {
 
 namespace {
-
-std::string plural(long n, const char* one) { return std::to_string(n) + " " + one + (n == 1 ? "" : "s"); }
 
 std::string format(const char* fmt, double v) {
   char buf[64];

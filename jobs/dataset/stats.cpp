@@ -190,8 +190,8 @@ std::string share(uint64_t n, uint64_t of) {
 }
 
 void print_text(const StatsRequest& req, const Distributions& d, std::ostream& out) {
-  out << req.in.path << " (" << req.in.format->name << "): " << d.records << " records, " << d.duplicates
-      << " duplicates (" << share(d.duplicates, d.records) << ")\n";
+  out << req.in.path << " (" << req.in.format->name << "): " << plural(d.records, "record") << ", "
+      << plural(d.duplicates, "duplicate") << " (" << share(d.duplicates, d.records) << ")\n";
   for (int t = 0; t < 5; ++t) {
     out << "\n" << NAMES[t] << "\n";
     for (const Bin& b : bins(d, t)) {

@@ -38,12 +38,16 @@ std::string pgn_termination(const std::string& t) {
   s.pop_back();  // vsnprintf's terminating zero
 }
 
-// Row `row`'s comment: score/depth, then the time when the file has it, then the nodes.
+// Row `row`'s comment: score/depth, then the time when the file has it, then the nodes. The
+// score as cutechess and fastchess write it: pawns with a sign unless 0 ("+0.35", "0.00"),
+// a mate as the plies to it ("+M5": mate in 3 moves, "-M4": mated in 2).
 std::string move_comment(const PositionColumns& p, size_t row) {
   std::string s;
   const int mate = p.mate_in[row];
   if (mate)
-    append_printf(s, "%sM%d/%d", mate > 0 ? "+" : "-", std::abs(mate), p.depth[row]);
+    append_printf(s, "%sM%lld/%d", mate > 0 ? "+" : "-", mate > 0 ? 2LL * mate - 1 : -2LL * mate, p.depth[row]);
+  else if (std::fabs(p.score_cp[row]) < 0.5)
+    append_printf(s, "0.00/%d", p.depth[row]);
   else
     append_printf(s, "%+.2f/%d", p.score_cp[row] / 100, p.depth[row]);
   if (row < p.time_ms.size()) append_printf(s, " %.3fs", double(p.time_ms[row]) / 1000);
@@ -51,17 +55,25 @@ std::string move_comment(const PositionColumns& p, size_t row) {
   return s;
 }
 
-// " tc=10000+100ms" in a player's settings as PGN's TimeControl "10+0.1"; "" without one.
+// " tc=10000+100ms" in a player's settings as PGN's TimeControl "10+0.1", " tc=40/60000+0ms"
+// as "40/60+0"; "" without one.
 std::string time_control(const std::string& settings) {
   long base = 0, inc = 0;
-  const size_t at = settings.find("tc=");
-  if (at == std::string::npos || std::sscanf(settings.c_str() + at, "tc=%ld+%ldms", &base, &inc) != 2) return "";
+  int moves = 0;
+  size_t at = settings.find(" tc=");
+  if (at == std::string::npos) return "";
+  std::string text = settings.substr(at + 4);
+  if (std::sscanf(text.c_str(), "%d/", &moves) == 1 && text.find('/') < text.find('+'))
+    text = text.substr(text.find('/') + 1);
+  else
+    moves = 0;
+  if (std::sscanf(text.c_str(), "%ld+%ldms", &base, &inc) != 2) return "";
   auto seconds = [](long ms) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", double(ms) / 1000);
     return std::string(buf);
   };
-  return seconds(base) + "+" + seconds(inc);
+  return (moves ? std::to_string(moves) + "/" : "") + seconds(base) + "+" + seconds(inc);
 }
 
 // Milliseconds as h:mm:ss, as cutechess writes GameDuration.

@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/position.h"
@@ -27,6 +28,14 @@ enum ExitCode {
   EXIT_STOPPED = 5,
   EXIT_INTERNAL = 6
 };
+
+// A count in words, as every summary line writes one: "1 position", "2 positions",
+// "0 faults", "1 engine query". one: the singular; many: the plural, one + "s" if empty.
+inline std::string plural(unsigned long long n, std::string_view one, std::string_view many = {}) {
+  std::string word(n != 1 && !many.empty() ? many : one);
+  if (n != 1 && many.empty()) word += 's';
+  return std::to_string(n) + " " + word;
+}
 
 // The position of fen (standard chess, or Chess960 when its castling field says so), or
 // nothing after telling err why not ("chesshpc COMMAND: bad FEN: ...").

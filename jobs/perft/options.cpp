@@ -35,7 +35,8 @@ const CommandOptions PERFT_OPTIONS = command_options(
          "plan that does not fit "
          "is refused before any work (the table gets what the positions leave)"},
         out_option("write units, divide, exact total, per-rank load and provenance to HDF5 (the run is split into "
-                   "units: --split-depth K, or the default for the threads and ranks)"),
+                   "units: --split-depth K, or the default for the threads and ranks); with --epd, every count "
+                   "checked"),
         checkpoint_option(
             "rewrite the file with the units done so far this often (default: 5, longer if writing took over 2%)"),
         resume_option("continue the job recorded in FILE.h5, counting only the units it lacks"),
@@ -45,7 +46,7 @@ const CommandOptions PERFT_OPTIONS = command_options(
         reporting_options("print results as JSON (one object; with --epd one per count checked)"),
     },
     "usage: chesshpc perft [--fen FEN] --depth D [options]\n"
-    "       chesshpc perft --epd FILE [--max-depth D] [options]\n");
+    "       chesshpc perft --epd FILE [--max-depth D] [--out FILE.h5 [--force]] [options]\n");
 
 bool checks_epd_suite(const Options& opt) { return opt.has("epd"); }
 
@@ -56,9 +57,13 @@ void read_epd_suite(const Options& opt, PerftRequest& req) {
   if (opt.has("fen") || opt.has("depth") || opt.has("moves") || opt.has("upto"))
     throw UsageError("--epd checks a suite; it takes no --fen, --moves, --depth or --upto");
   if (req.divide || req.detailed) throw UsageError("--epd takes no --divide or --detailed");
-  // Before, --out was read for one position only and an EPD suite dropped it unsaid.
-  if (opt.has("out"))
-    throw UsageError("--epd writes no result file: its checks are printed (--json: one object per count checked)");
+  // --out writes every count checked (jobs/perft/epd_file.h); the suite runs in one go, so
+  // there is nothing to resume.
+  if (opt.has("resume") || opt.has("checkpoint"))
+    throw UsageError(std::string(opt.has("resume") ? "--resume" : "--checkpoint") +
+                     " goes with a run split into units; --epd writes its --out once, at the end");
+  req.out = read_out(opt);
+  req.force = opt.has("force");
   req.epd = opt.get("epd", "");
   req.max_depth = opt.get_int("max-depth", req.max_depth, 1, chess::perft::MAX_DEPTH);
 }

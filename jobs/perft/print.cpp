@@ -6,6 +6,7 @@
 #include "core/uci.h"
 #include "core/zobrist.h"
 #include "jobs/io/byte_size.h"
+#include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
 
 namespace chesshpc {
@@ -66,10 +67,10 @@ void print_text(const PerftRequest& req, const chess::Position& pos, const std::
   if (req.upto) out << "depth " << req.depth << ": " << chess::to_string(nodes) << "\n";
   out << "perft " << req.depth << " of " << pos.fen(req.fen_style) << "\n"
       << "nodes " << chess::to_string(nodes) << " in " << format_timing(units ? units->nodes_counted : nodes, secs)
-      << ", " << threads << (threads == 1 ? " thread" : " threads");
+      << ", " << plural((unsigned long long)threads, "thread");
   if (units)
-    out << ", " << units->ranks << (units->ranks == 1 ? " rank" : " ranks") << ", " << units->units
-        << " units at split depth " << units->split_depth;
+    out << ", " << plural((unsigned long long)units->ranks, "rank") << ", " << plural(units->units, "unit")
+        << " at split depth " << units->split_depth;
   if (units && units->dedup_ply)
     out << ", deduplicated at ply " << units->dedup_ply << " (" << units->unique_positions << " unique positions)";
   if (units && units->units_resumed) out << " (" << units->units_resumed << " resumed)";

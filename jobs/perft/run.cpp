@@ -8,7 +8,9 @@
 #include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
 #include "jobs/io/progress.h"
+#include "jobs/io/provenance.h"
 #include "jobs/perft/epd.h"
+#include "jobs/perft/epd_file.h"
 #include "jobs/perft/print.h"
 
 namespace chesshpc {
@@ -87,6 +89,8 @@ int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
 
   std::unique_ptr<chess::PerftTable> table = make_perft_table(req);
   Progress progress(err, "epd", !req.quiet, req.progress_interval);
+  const std::string started = utc_now();
+  std::vector<EpdCount> counts;
   size_t checks = 0, mismatches = 0;
   u128 nodes = 0;
   auto t0 = std::chrono::steady_clock::now();
@@ -102,6 +106,7 @@ int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
       ++checks;
       nodes += got;
       bool ok = got == expected;
+      counts.push_back({int32_t(line.line_number), line.fen, int32_t(depth), expected, uint64_t(got), secs});
       if (!ok) {
         ++mismatches;
         err << "MISMATCH " << req.epd << ":" << line.line_number << " depth " << depth << ": expected " << expected
@@ -123,9 +128,12 @@ int run_epd(const PerftRequest& req, std::ostream& out, std::ostream& err) {
   double secs = seconds_since(t0);
   progress.finish();
   if (!req.json)
-    out << req.epd << ": " << file.lines.size() << " positions, " << checks << " counts checked, " << mismatches
-        << " mismatches, " << file.errors.size() << " unreadable lines; " << chess::to_string(nodes) << " nodes in "
-        << format_timing(nodes, secs) << "\n";
+    out << req.epd << ": " << plural(file.lines.size(), "position") << ", " << plural(checks, "count") << " checked, "
+        << plural(mismatches, "mismatch", "mismatches") << ", " << plural(file.errors.size(), "unreadable line") << "; "
+        << chess::to_string(nodes) << (nodes == 1 ? " node in " : " nodes in ") << format_timing(nodes, secs) << "\n";
+  if (!req.out.empty())
+    if (const std::string why = write_epd_file(req, counts, int64_t(file.errors.size()), started); !why.empty())
+      return say_unwritten("perft", why, "", err);
   return mismatches || !file.errors.empty() ? EXIT_MISMATCH : EXIT_OK;
 }
 

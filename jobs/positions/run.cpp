@@ -277,9 +277,10 @@ int run_positions(const PositionsRequest& req, std::ostream& out, std::ostream& 
     char rate[64];
     std::snprintf(rate, sizeof rate, "%.3f s (%.2f M plies/s)", n.seconds,
                   n.seconds > 0 ? double(n.plies) / n.seconds / 1e6 : 0.0);
-    out << req.pgn << ": " << n.games << " games read, " << n.skipped << " skipped; " << n.plies << " positions, "
-        << n.filtered << " filtered out, " << n.sampled_out << " sampled out, " << n.duplicates << " duplicates; "
-        << n.positions << " written to " << req.out << " in " << rate << "\n";
+    out << req.pgn << ": " << plural(n.games, "game") << " read, " << n.skipped << " skipped; "
+        << plural(n.plies, "position") << ", " << n.filtered << " filtered out, " << n.sampled_out << " sampled out, "
+        << plural(n.duplicates, "duplicate") << "; " << n.positions << " written to " << req.out << " in " << rate
+        << "\n";
   }
   return EXIT_OK;
 }

@@ -190,8 +190,9 @@ int Rescore::finish(const UnitRun& run, std::ostream& out, std::ostream& err) {
   } else {
     char line[64];
     std::snprintf(line, sizeof line, " in %.3f s", run.seconds);
-    out << req_.in << ": " << in_.size() << " positions rescored by " << req_.player() << " (" << earlier_
-        << " by an earlier run)" << line << ", " << run.ranks << " ranks x " << threads_ << " threads\n";
+    out << req_.in << ": " << plural(in_.size(), "position") << " rescored by " << req_.player() << " (" << earlier_
+        << " by an earlier run)" << line << ", " << plural((unsigned long long)run.ranks, "rank") << " x "
+        << plural((unsigned long long)threads_, "thread") << "\n";
   }
   return say_unwritten("rescore", unwritten, "the positions searched stay in '" + checkpoint_path(req_) + "'", err)
              ? unwritten_code

@@ -148,8 +148,9 @@ void print_summary(const DrawstatsRequest& req, const DrawstatsResult& r, std::o
   std::snprintf(line, sizeof line, "%.3f s (%.2f M plies/s)", r.seconds,
                 r.seconds > 0 ? double(r.plies) / r.seconds / 1e6 : 0.0);
   const int64_t variants = r.skipped_variants;
-  out << req.pgn << ": " << r.replayed << " games replayed, " << r.skipped_games - variants << " skipped as malformed, "
-      << variants << " as of other variants; " << r.plies << " plies in " << line << "; ruleset "
+  out << req.pgn << ": " << plural((unsigned long long)r.replayed, "game") << " replayed, "
+      << r.skipped_games - variants << " skipped as malformed, " << variants << " as of other variants; "
+      << plural((unsigned long long)r.plies, "ply", "plies") << " in " << line << "; ruleset "
       << ruleset_name(req.ruleset) << ", claims " << claims_name(req.claims) << "\n";
   std::snprintf(line, sizeof line, "%-22s %10s %10s %8s %8s %8s\n", "rule", "fired", "ended", "q1", "median", "q3");
   out << line;

@@ -100,34 +100,44 @@ struct Translation {
       add({"--pgn-out", file});
       return;
     }
-    // The tracking flags name what a move's comment holds; chesshpc's always holds the
-    // score, depth, time and nodes.
+    // The tracking flags name what a move's comment holds: chesshpc's always holds the
+    // score, depth, time and nodes (nodes= either way), and nothing else it can add.
     auto v = read_items("-pgnout", items,
                         {"file", "notation", "append", "nodes", "seldepth", "nps", "hashfull", "tbhits", "pv",
                          "timeleft", "latency", "min"});
-    for (const auto& [key, value] : v)
-      if (key != "file" && key != "notation") boolean("-pgnout " + key + "=", value);
+    for (const auto& [key, value] : v) {
+      if (key == "file" || key == "notation") continue;
+      const bool on = boolean("-pgnout " + key + "=", value);
+      if (on && key == "min")
+        throw UsageError("-pgnout min=true is not supported: chesshpc writes every tag and move comment");
+      if (on && key != "append" && key != "nodes")
+        throw UsageError("-pgnout " + key +
+                         "=true is not supported: chesshpc's move comments hold the score, depth, time and nodes");
+    }
     if (v.count("notation") && v["notation"] != "san")
       throw UsageError("-pgnout notation= takes san (chesshpc writes SAN), not " + chess::quoted(v["notation"]));
     if (!v.count("file")) throw UsageError("-pgnout needs file=FILE");
     add({"--pgn-out", v["file"]});
+    // fastchess appends unless append=false.
+    if (!v.count("append") || v["append"] == "true") add({"--pgn-append"});
   }
 
   void draw(const std::vector<std::string>& items) {
     auto v = read_items("-draw", items, {"movenumber", "movecount", "score"});
-    // fastchess checks from move number movenumber on; 0 (its default) is chesshpc's move 1.
-    const long from = v.count("movenumber") ? whole_number("-draw movenumber=", v["movenumber"], 0, 10000) : 0;
-    add({"--draw-after", std::to_string(std::max(from, 1L))});
-    if (v.count("movecount"))
-      add({"--draw-moves", std::to_string(whole_number("-draw movecount=", v["movecount"], 1, 1000))});
+    // fastchess adjudicates once the moves played, the move number less 1, reach
+    // movenumber (default 0): under its rules (--adjudicate-as) from move movenumber + 1.
+    const long from = v.count("movenumber") ? whole_number("-draw movenumber=", v["movenumber"], 0, 9999) : 0;
+    add({"--draw-after", std::to_string(from + 1)});
+    const std::string moves = v.count("movecount") ? v["movecount"] : "1";  // fastchess's default
+    add({"--draw-moves", std::to_string(whole_number("-draw movecount=", moves, 1, 1000))});
     if (!v.count("score")) throw UsageError("-draw needs score=CP (the draw's score bound, 1 or more)");
     add({"--draw-score", std::to_string(whole_number("-draw score=", v["score"], 1, 100000))});
   }
 
   void resign(const std::vector<std::string>& items) {
     auto v = read_items("-resign", items, {"movecount", "score", "twosided"});
-    if (v.count("movecount"))
-      add({"--resign-moves", std::to_string(whole_number("-resign movecount=", v["movecount"], 1, 1000))});
+    const std::string moves = v.count("movecount") ? v["movecount"] : "1";  // fastchess's default
+    add({"--resign-moves", std::to_string(whole_number("-resign movecount=", moves, 1, 1000))});
     if (!v.count("score")) throw UsageError("-resign needs score=CP (the loss's score bound, 1 or more)");
     add({"--resign-score", std::to_string(whole_number("-resign score=", v["score"], 1, 100000))});
     // Both tools resign on the loser's score alone unless twosided=true.
@@ -195,6 +205,8 @@ struct Translation {
     bool varied = false;
     for (const std::string& word : out) varied = varied || word == "--variation" || word.rfind("--variation=", 0) == 0;
     if (!varied) add({"--variation", "0"});
+    // -draw and -resign mean what fastchess means by them.
+    add({"--adjudicate-as", "fastchess"});
     return out;
   }
 };

@@ -15,10 +15,11 @@ namespace chesshpc {
 //   -rounds N -games G | -repeat    --games N x G (G must be 2: an opening is a game pair)
 //   -concurrency N                  --threads N
 //   -openings file= format= order= plies= start=   --book --book-order --book-plies --book-start
-//   -pgnout file=F (or cutechess's -pgnout F)      --pgn-out F
+//   -pgnout file=F [append=true] (or cutechess's -pgnout F)  --pgn-out F [--pgn-append]
 //   -sprt K=V...                    --sprt
-//   -draw movenumber= movecount= score=            --draw-after --draw-moves --draw-score
+//   -draw movenumber= movecount= score=            --draw-after N+1 --draw-moves --draw-score
 //   -resign movecount= score= twosided=            --resign-moves --resign-score [--resign-one-sided]
+//   (and --adjudicate-as fastchess: these follow fastchess's rules; movecount= is 1 if not given)
 //   -maxmoves N                     --max-plies 2N
 //   -srand S                        --seed S
 //   -variant standard|fischerandom  --variant standard|chess960

@@ -27,20 +27,39 @@ bool legal(const chess::Position& pos, chess::Move m) {
 struct Streaks {
   int losing[2] = {0, 0}, winning[2] = {0, 0};  // per side, its own moves
   int level = 0;                                // plies in a row near zero, both sides
+  int decided = 0;                              // fastchess's two-sided run: plies of either side's
+                                                // score beyond the bound
+  std::optional<int> last;                      // the last mover's score
 
-  void add(const Adjudication& a, chess::Color us, std::optional<int> score, int fullmove) {
+  // us moved with score; fullmove: the move's number; reset: the move was a capture or a
+  // pawn move.
+  void add(const Adjudication& a, chess::Color us, std::optional<int> score, int fullmove, bool reset) {
+    last = score;
+    const bool fastchess = a.rules == AdjudicationRules::FASTCHESS;
+    if (fastchess && reset) level = 0;
     if (!score) {
-      losing[us] = winning[us] = level = 0;
+      losing[us] = winning[us] = level = decided = 0;
       return;
     }
     losing[us] = a.resign_score && *score <= -a.resign_score ? losing[us] + 1 : 0;
     winning[us] = a.resign_score && *score >= a.resign_score ? winning[us] + 1 : 0;
-    level = a.draw_score && fullmove >= a.draw_after_move && std::abs(*score) <= a.draw_score ? level + 1 : 0;
+    decided = a.resign_score && std::abs(*score) >= a.resign_score ? decided + 1 : 0;
+    const bool counts = fastchess || fullmove >= a.draw_after_move;
+    level = a.draw_score && counts && std::abs(*score) <= a.draw_score ? level + 1 : 0;
   }
+  // chesshpc's: us, to move, resigns; fastchess's: us, who just moved, resigns.
   bool resigns(const Adjudication& a, chess::Color us) const {
-    return a.resign_score && losing[us] >= a.resign_moves && (!a.resign_two_sided || winning[~us] >= a.resign_moves);
+    if (!a.resign_score) return false;
+    if (a.rules == AdjudicationRules::FASTCHESS)
+      return last && *last < 0 &&
+             (a.resign_two_sided ? decided >= 2 * a.resign_moves : std::max(losing[0], losing[1]) >= a.resign_moves);
+    return losing[us] >= a.resign_moves && (!a.resign_two_sided || winning[~us] >= a.resign_moves);
   }
-  bool level_draw(const Adjudication& a) const { return a.draw_score && level >= 2 * a.draw_moves; }
+  // fullmove: the number of the move to play next.
+  bool level_draw(const Adjudication& a, int fullmove) const {
+    const bool from = a.rules == AdjudicationRules::CHESSHPC || fullmove >= a.draw_after_move;
+    return a.draw_score && from && level >= 2 * a.draw_moves;
+  }
 };
 
 void finish(GameRecord& rec, Ending ending, chess::Result result, std::string termination) {
@@ -56,7 +75,9 @@ void player_error(GameRecord& rec, const Player& player, const std::exception& e
 // a clock (a node, depth or movetime limit) is shown the mover's own time and increment,
 // as cutechess-cli and fastchess do, so that an engine's time management sees an even game.
 Clocks seen_by(Clocks clocks, chess::Color us, bool opponent_timed) {
-  if (!opponent_timed) clocks.left_ms[~us] = clocks.left_ms[us], clocks.increment_ms[~us] = clocks.increment_ms[us];
+  if (!opponent_timed)
+    clocks.left_ms[~us] = clocks.left_ms[us], clocks.increment_ms[~us] = clocks.increment_ms[us],
+    clocks.moves_to_go[~us] = clocks.moves_to_go[us];
   return clocks;
 }
 
@@ -103,14 +124,20 @@ class GamePlay {
     const chess::Position& pos = game_.position();
     const chess::Color us = pos.side_to_move();
     const Adjudication& adj = spec_.adjudication;
+    const bool fastchess = adj.rules == AdjudicationRules::FASTCHESS;
+    const bool too_long = adj.max_plies && game_.ply() >= adj.max_plies;
+    // fastchess's resigning side is the one that just moved.
+    const chess::Color loser = fastchess ? ~us : us;
     if (std::string full = pos.clock_overflow(); !full.empty())
       finish(rec_, Ending::ERROR, chess::Result::ONGOING, "error: " + full);
-    else if (adj.max_plies && game_.ply() >= adj.max_plies)
+    else if (too_long && !fastchess)
       finish(rec_, Ending::MAX_LENGTH, chess::Result::DRAW, "max_length");
     else if (streaks_.resigns(adj, us) && game_.may_resign())
-      finish(rec_, Ending::RESIGN, win_for(~us), "resign");
-    else if (streaks_.level_draw(adj))
+      finish(rec_, Ending::RESIGN, win_for(~loser), "resign");
+    else if (streaks_.level_draw(adj, pos.fullmove()))
       finish(rec_, Ending::DRAW_ADJUDICATED, chess::Result::DRAW, "draw_adjudicated");
+    else if (too_long)
+      finish(rec_, Ending::MAX_LENGTH, chess::Result::DRAW, "max_length");
     else
       return false;
     return true;
@@ -137,8 +164,9 @@ class GamePlay {
       finish(rec_, Ending::ERROR, chess::Result::ONGOING, "error: " + player.name() + " played an illegal move");
       return false;
     }
-    streaks_.add(spec_.adjudication, us, adjudication_score(c), pos.fullmove());
+    const int fullmove = pos.fullmove();  // pos is the game's position: the move changes it
     game_.play(c.move);
+    streaks_.add(spec_.adjudication, us, adjudication_score(c), fullmove, game_.position().rule50() == 0);
     rec_.plies.push_back(
         {c.move, c.best, c.score_cp, c.mate_in, c.depth, c.nodes, false, int32_t(std::lround(c.seconds * 1000))});
     return true;
@@ -159,17 +187,29 @@ class GamePlay {
   void start_clocks(uint64_t index) {
     const TimeControl &white_tc = spec_.clocks[index % 2], &black_tc = spec_.clocks[1 - index % 2];
     timed_ = {white_tc.on(), black_tc.on()};
+    tc_ = {white_tc, black_tc};
     if (timed_[chess::WHITE] || timed_[chess::BLACK])
-      clocks_ = Clocks{{white_tc.base_ms, black_tc.base_ms}, {white_tc.increment_ms, black_tc.increment_ms}};
+      clocks_ = Clocks{{white_tc.base_ms, black_tc.base_ms},
+                       {white_tc.increment_ms, black_tc.increment_ms},
+                       {white_tc.moves, black_tc.moves}};
   }
 
-  // Charges the mover's clock with its seconds; true (the game ended) when its flag fell,
-  // else its increment is added.
+  // Charges the mover's clock with its seconds; true (the game ended) when its flag fell
+  // (its time below minus its margin), else its time, at least 0, gets the increment. As
+  // fastchess does, the move that ends a period brings the next period's base before it
+  // is charged.
   bool flag_fell(const chess::Position& pos, chess::Color us, double seconds) {
+    const TimeControl& tc = tc_[us];
     long& left = clocks_->left_ms[us];
+    if (int& to_go = clocks_->moves_to_go[us]; tc.moves > 0) {
+      if (to_go == 1)
+        to_go = tc.moves, left += tc.base_ms;
+      else
+        --to_go;
+    }
     left -= long(seconds * 1000);
-    if (left >= 0) {
-      left += clocks_->increment_ms[us];
+    if (left >= -tc.margin_ms) {
+      left = std::max(left, 0L) + clocks_->increment_ms[us];
       return false;
     }
     // Site: a flag fall in the first 5 moves voids the game. FIDE 6.9: it loses, unless
@@ -188,8 +228,9 @@ class GamePlay {
   Player &white_, &black_;
   chess::Game game_;
   chess::Random vary_, rng_;
-  std::array<bool, 2> timed_{};   // by colour: a player with a clock
-  std::optional<Clocks> clocks_;  // when either player has one
+  std::array<bool, 2> timed_{};      // by colour: a player with a clock
+  std::array<TimeControl, 2> tc_{};  // by colour
+  std::optional<Clocks> clocks_;     // when either player has one
   Streaks streaks_;
 };
 

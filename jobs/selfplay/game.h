@@ -18,15 +18,22 @@
 
 namespace chesshpc {
 
-// A clock in milliseconds: base time and increment per move (0: no clock).
+// A clock in milliseconds: base time and increment per move (0: no clock), the moves of
+// each period when base_ms comes again after every `moves` moves of its side (0: one period
+// for the game, tc=40/60 is 40), and how far below zero its time may go before the flag
+// falls (fastchess's timemargin).
 struct TimeControl {
   long base_ms = 0, increment_ms = 0;
+  int moves = 0;
+  long margin_ms = 0;
   bool on() const { return base_ms > 0; }
 };
 
-// Both clocks at a move, by colour (White, Black): time left and increment per move.
+// Both clocks at a move, by colour (White, Black): time left, increment per move, and the
+// moves left in the period (UCI's movestogo; 0: the clock has no periods).
 struct Clocks {
   std::array<long, 2> left_ms{}, increment_ms{};
+  std::array<int, 2> moves_to_go{};
 };
 
 // What a player decided at one position.
@@ -65,8 +72,16 @@ class Player {
   double node_factor_ = 1;
 };
 
+// Whose rules adjudicate: chesshpc's own, or fastchess's, for its command lines. fastchess
+// resigns a side right after the move whose score makes its run long enough (chesshpc: at
+// its next turn), counts the draw's run over plies of both sides from the start, broken by
+// a capture or a pawn move too, and asks the move number only when it adjudicates, and
+// looks at the ply limit after the scores.
+enum class AdjudicationRules : uint8_t { CHESSHPC, FASTCHESS };
+
 // Game ends decided by the players' scores rather than the rules (0 turns a rule off).
 struct Adjudication {
+  AdjudicationRules rules = AdjudicationRules::CHESSHPC;
   int resign_score = 0;          // centipawns: a side at or below -score for resign_moves moves loses
   int resign_moves = 3;          // consecutive moves of the losing side
   bool resign_two_sided = true;  // the winner's own scores must agree (>= +score) over those moves

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -22,7 +23,8 @@ std::vector<OptionSpec> move_limit_options() {
   return {{"nodes", "N", "search nodes per move"},
           {"depth", "D", "search depth per move"},
           {"movetime", "MS", "milliseconds per move"},
-          {"tc", "BASE+INC", "a clock per game in seconds, e.g. 10+0.1 (flag falls end games)"}};
+          {"tc", "[MOVES/]BASE+INC",
+           "a clock per game in seconds, e.g. 10+0.1, or BASE for every MOVES moves, 40/60 (flag falls end games)"}};
 }
 
 // One number of --tc: digits with at most one decimal point, at least one digit, and no
@@ -38,14 +40,21 @@ std::optional<double> clock_seconds(std::string_view text) {
   return value;
 }
 
-// --tc BASE+INC in seconds (+INC may be left out): BASE above 0, INC 0 or more, both at
-// most a day; cutechess's minutes:seconds for BASE too (1:30+1). what: the option as the
-// user wrote it ("--tc", "tc="). Moves per period (40/60) are refused: the clock has none.
+// --tc [MOVES/]BASE+INC in seconds (+INC may be left out): BASE above 0, INC 0 or more,
+// both at most a day; cutechess's minutes:seconds for BASE too (1:30+1); MOVES, 1 to 10000,
+// the moves of each period, BASE added again after each (40/60). what: the option as the
+// user wrote it ("--tc", "tc=").
 TimeControl read_clock(const std::string& what, const std::string& given) {
   std::string text = given;
-  if (text.find('/') != std::string::npos)
-    throw UsageError(what + " " + chess::quoted(given) +
-                     ": moves per time period (MOVES/TIME) are not supported; give BASE+INC in seconds, e.g. 60+0.6");
+  int moves = 0;
+  if (const size_t slash = text.find('/'); slash != std::string::npos) {
+    const std::string count = text.substr(0, slash);
+    auto [end, ec] = std::from_chars(count.data(), count.data() + count.size(), moves);
+    if (count.empty() || ec != std::errc() || end != count.data() + count.size() || moves < 1 || moves > 10000)
+      throw UsageError(what + " takes MOVES/BASE+INC with MOVES a whole number from 1 to 10000, not " +
+                       chess::quoted(given));
+    text = text.substr(slash + 1);
+  }
   std::optional<double> minutes;
   if (const size_t colon = text.find(':'); colon != std::string::npos && colon < text.find('+')) {
     minutes = clock_seconds(std::string_view(text).substr(0, colon));
@@ -60,7 +69,7 @@ TimeControl read_clock(const std::string& what, const std::string& given) {
   if (!base || !inc || !(*base > 0) || *base > MAX_CLOCK_SECONDS)
     throw UsageError(what + " takes BASE+INC in seconds (BASE above 0, each at most 86400), e.g. 10+0.1, not " +
                      chess::quoted(given));
-  return {long(*base * 1000), long(*inc * 1000)};
+  return {long(*base * 1000), long(*inc * 1000), moves};
 }
 
 // The limits opt gives (any of --nodes, --depth, --movetime and --tc, checked), into
@@ -82,8 +91,10 @@ std::vector<OptionSpec> player_options() {
       {"engine", "K=V...",
        "a player as fastchess and cutechess-cli name it, KEY=VALUE..., given twice (the first and the second "
        "player, instead of --white and --black): cmd=chesshpc|COMMAND|uci:COMMAND (a command is a UCI engine), "
-       "name=NAME, proto=uci, nodes=N, depth=D (or plies=D), movetime=MS, st=SECONDS, tc=BASE+INC (each overrides "
-       "the batch's --nodes ... --tc), option.NAME=VALUE (setoption, after --uci-options), restart=off",
+       "name=NAME, proto=uci, args=ARGS (the command's arguments), dir=DIR (where it runs), nodes=N, depth=D (or "
+       "plies=D), movetime=MS, "
+       "st=SECONDS, tc=[MOVES/]BASE+INC, timemargin=MS (together they override the batch's --nodes ... --tc; nodes= "
+       "or depth= may go with tc=), option.NAME=VALUE (setoption, after --uci-options), restart=off",
        true},
       {"variation", "F",
        "node limits vary by up to F (a fraction) either way at each move, drawn from (seed, game), so that "
@@ -130,11 +141,12 @@ Options read_keys(const std::string& what, const std::vector<std::string>& items
 }
 
 // The keys of one --engine but its option.NAME=VALUE.
-// proto=, st=, plies= and restart= are fastchess's and cutechess-cli's.
-const std::vector<OptionSpec> ENGINE_KEYS = {{"cmd", "PLAYER", ""},  {"name", "NAME", ""},  {"proto", "uci", ""},
-                                             {"nodes", "N", ""},     {"depth", "D", ""},    {"plies", "D", ""},
-                                             {"movetime", "MS", ""}, {"st", "SECONDS", ""}, {"tc", "BASE+INC", ""},
-                                             {"restart", "off", ""}};
+// proto=, st=, plies=, restart=, args= and timemargin= are fastchess's and cutechess-cli's.
+const std::vector<OptionSpec> ENGINE_KEYS = {{"cmd", "PLAYER", ""},  {"name", "NAME", ""},     {"proto", "uci", ""},
+                                             {"nodes", "N", ""},     {"depth", "D", ""},       {"plies", "D", ""},
+                                             {"movetime", "MS", ""}, {"st", "SECONDS", ""},    {"tc", "BASE+INC", ""},
+                                             {"restart", "off", ""}, {"timemargin", "MS", ""}, {"args", "ARGS", ""},
+                                             {"dir", "DIR", ""}};
 
 // st=SECONDS (fastchess's and cutechess-cli's movetime) in milliseconds.
 long read_seconds_per_move(const Options& keys) {
@@ -221,7 +233,11 @@ std::vector<OptionSpec> adjudication_options() {
           {"draw-score", "CP", "adjudicate a draw when both scores stay within CP (default: off)"},
           {"draw-moves", "N", "...for N consecutive moves of each side (default: 8)"},
           {"draw-after", "MOVE", "...from move MOVE on (default: 40)"},
-          {"max-plies", "N", "adjudicate a draw at N plies (default: off)"}};
+          {"max-plies", "N", "adjudicate a draw at N plies (default: off)"},
+          {"adjudicate-as", "chesshpc|fastchess",
+           "whose rules these follow: fastchess resigns a side right after its move, counts a draw's plies from the "
+           "start and breaks them at a capture or pawn move, and asks --draw-after when it adjudicates; fastchess "
+           "command lines choose fastchess (default: chesshpc)"}};
 }
 
 Adjudication read_adjudication(const Options& opt) {
@@ -233,6 +249,10 @@ Adjudication read_adjudication(const Options& opt) {
   a.draw_moves = opt.get_int("draw-moves", a.draw_moves, 1, 1000);
   a.draw_after_move = opt.get_int("draw-after", a.draw_after_move, 1, 10000);
   a.max_plies = opt.get_int("max-plies", 0, 1, 100000);
+  const std::string rules = opt.get("adjudicate-as", "chesshpc");
+  if (rules != "chesshpc" && rules != "fastchess")
+    throw UsageError("--adjudicate-as takes chesshpc or fastchess, not " + chess::quoted(rules));
+  a.rules = rules == "fastchess" ? AdjudicationRules::FASTCHESS : AdjudicationRules::CHESSHPC;
   return a;
 }
 
@@ -256,6 +276,19 @@ PlayerSpec read_engine(const Options& opt, const std::vector<std::string>& items
     throw UsageError("--engine restart= takes off (an engine restarts only after a game it failed), not " +
                      chess::quoted(*keys.get("restart")));
   PlayerSpec p = read_player_command(opt, *keys.get("cmd"), "--engine cmd=", true);
+  if (auto dir = keys.get("dir")) {
+    // The engine runs there, and a relative cmd= is found from there, as fastchess does.
+    if (p.command.empty()) throw UsageError("--engine dir= is for an engine's command, not chesshpc");
+    std::error_code ec;
+    if (!std::filesystem::is_directory(*dir, ec))
+      throw UsageError("--engine dir= " + chess::quoted(*dir) + " is not a directory");
+    p.dir = *dir;
+  }
+  if (auto args = keys.get("args")) {
+    if (p.command.empty()) throw UsageError("--engine args= is for an engine's command, not chesshpc");
+    // Words of the command line, as split_command_line splits it (quotes keep spaces).
+    if (!args->empty()) p.command += " " + *args;
+  }
   if (p.command.empty() && !options.empty())
     throw UsageError("--engine option." + options.front().first + " is for uci: engines, not chesshpc");
   // A later value of an option replaces the earlier one. (No structured binding: clang
@@ -269,14 +302,21 @@ PlayerSpec read_engine(const Options& opt, const std::vector<std::string>& items
       p.options.push_back(option);
   }
   p.name = keys.get("name", "");
-  int given = read_move_limits(keys, p.limits, p.clock);
-  if (keys.has("plies")) p.limits.depth = keys.get_int("plies", 0, 1, 100), ++given;
-  if (keys.has("st")) p.limits.movetime_ms = read_seconds_per_move(keys), ++given;
-  if (given > 1)
+  const int given = read_move_limits(keys, p.limits, p.clock) + keys.has("plies") + keys.has("st");
+  if (keys.has("plies")) p.limits.depth = keys.get_int("plies", 0, 1, 100);
+  if (keys.has("st")) p.limits.movetime_ms = read_seconds_per_move(keys);
+  // A clock may have a node or a depth limit beside it (fastchess sends both); a fixed
+  // time per move replaces a clock.
+  const int per_move = given - keys.has("tc");
+  if (per_move > 1 || (keys.has("tc") && (keys.has("movetime") || keys.has("st"))))
     throw UsageError(
-        "--engine takes one of nodes=, depth= (plies=), movetime=, st= or tc= (each side has one "
-        "limit per move)");
-  p.own_limits = given == 1;
+        "--engine takes one of nodes=, depth= (plies=), movetime= and st=, and tc= beside nodes= or depth= (each "
+        "side has one limit per move, and a clock)");
+  if (keys.has("timemargin")) {
+    if (!keys.has("tc")) throw UsageError("--engine timemargin= goes with tc= (the time a flag may run below zero)");
+    p.clock.margin_ms = keys.get_int("timemargin", 0, 0, 86400000);
+  }
+  p.own_limits = given > 0;
   return p;
 }
 
@@ -304,6 +344,7 @@ const CommandOptions SELFPLAY_OPTIONS = command_options(
         threads_option("games played at once by each rank"),
         out_option("write games, positions and draw statistics to HDF5"),
         {"pgn-out", "FILE", "write the games as PGN to FILE too (as chesshpc export --format pgn writes them)"},
+        {"pgn-append", "", "...after the games FILE holds, if it exists (fastchess's -pgnout append=true)"},
         resume_option("continue the batch recorded in FILE.h5.parts"),
         force_option(),
         with_out_option("dedup", "", "write each position once (the first in game order)"),
@@ -342,8 +383,14 @@ SelfplayRequest selfplay_request(const Options& opt, const std::string& command_
   req.threads = read_threads(opt);
   read_result_file(opt, req, {"dedup"});
   if (auto pgn = opt.get("pgn-out")) {
-    check_output_path("pgn-out", *pgn, opt);
+    std::error_code ec;
+    if (!opt.has("pgn-append") || !std::filesystem::exists(*pgn, ec))
+      check_output_path("pgn-out", *pgn, opt);
+    else if (!std::filesystem::is_regular_file(*pgn, ec))
+      throw UsageError("--pgn-append continues a PGN file, and " + chess::quoted(*pgn) + " is not a regular file");
     req.pgn_out = *pgn;
+  } else if (opt.has("pgn-append")) {
+    throw UsageError("--pgn-append goes with --pgn-out FILE");
   }
   req.dedup = opt.has("dedup");
   read_reporting(opt, req);

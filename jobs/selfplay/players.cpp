@@ -19,8 +19,8 @@ std::vector<std::pair<std::string, std::string>> with_chess960(
 }  // namespace
 
 UciPlayer::UciPlayer(const std::string& command, const std::vector<std::pair<std::string, std::string>>& options,
-                     MoveLimits limits, bool chess960, double timeout)
-    : engine_(command, with_chess960(options, chess960), timeout),
+                     MoveLimits limits, bool chess960, double timeout, const std::string& dir)
+    : engine_(command, with_chess960(options, chess960), timeout, dir),
       limits_(limits),
       timeout_(timeout),
       name_(engine_.name().empty() ? command : engine_.name()) {}
@@ -29,11 +29,14 @@ MoveChoice UciPlayer::choose(const chess::Game& game, const std::optional<Clocks
   std::vector<std::string> moves;
   for (chess::Move m : game.moves()) moves.push_back(chess::to_uci(m, game.start().is_chess960()));
   UciLimits limits;
+  // A node or depth limit stands beside a clock (both are sent, as fastchess sends them).
+  limits.nodes = game_nodes(limits_.nodes), limits.depth = limits_.depth;
   if (clocks) {
     limits.wtime_ms = clocks->left_ms[chess::WHITE], limits.btime_ms = clocks->left_ms[chess::BLACK];
     limits.winc_ms = clocks->increment_ms[chess::WHITE], limits.binc_ms = clocks->increment_ms[chess::BLACK];
+    limits.movestogo = clocks->moves_to_go[game.position().side_to_move()];
   } else {
-    limits.nodes = game_nodes(limits_.nodes), limits.depth = limits_.depth, limits.movetime_ms = limits_.movetime_ms;
+    limits.movetime_ms = limits_.movetime_ms;
   }
   // From the game's start with every move, so that the engine sees repetitions.
   UciAnswer a = engine_.go(game.start().fen(), moves, limits, timeout_);
@@ -50,7 +53,7 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec, const SelfplayReques
   if (spec.command.empty())
     return std::make_unique<SearchPlayer>(req.limits_of(spec), req.hash_bytes, req.temperature, req.sample_plies);
   return std::make_unique<UciPlayer>(spec.command, spec.options, req.limits_of(spec), req.variant != Variant::STANDARD,
-                                     req.engine_timeout);
+                                     req.engine_timeout, spec.dir);
 }
 
 }  // namespace chesshpc

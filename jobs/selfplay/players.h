@@ -27,7 +27,8 @@ struct MoveLimits {
 class UciPlayer : public Player {
  public:
   UciPlayer(const std::string& command, const std::vector<std::pair<std::string, std::string>>& options,
-            MoveLimits limits, bool chess960 = false, double timeout = UCI_HANDSHAKE_SECONDS);
+            MoveLimits limits, bool chess960 = false, double timeout = UCI_HANDSHAKE_SECONDS,
+            const std::string& dir = "");
   std::string name() const override { return name_; }
   void new_game() override { engine_.new_game(); }
   MoveChoice choose(const chess::Game& game, const std::optional<Clocks>& clocks, chess::Random& rng) override;

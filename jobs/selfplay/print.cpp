@@ -7,6 +7,7 @@
 #include <string>
 #include <tuple>
 
+#include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
 
 namespace chesshpc {
@@ -20,15 +21,15 @@ std::string shortest(double value) {
   return ec == std::errc() ? std::string(text, end) : std::string();
 }
 
-// What a player was asked per move, as fastchess's summary names it: "10+0.1", "0.1/move",
-// "12 plies", "1000 nodes".
+// What a player was asked per move, as fastchess's summary names it: "10+0.1", "40/60",
+// "0.1/move", "12 plies", "1000 nodes".
 std::string limit_text(const SelfplayRequest& req, const PlayerSpec& p) {
   const TimeControl& clock = req.clock_of(p);
   const MoveLimits& limits = req.limits_of(p);
   if (clock.on()) {
     char inc[32] = "";
     if (clock.increment_ms > 0) std::snprintf(inc, sizeof inc, "+%.2g", double(clock.increment_ms) / 1000);
-    return shortest(double(clock.base_ms) / 1000) + inc;
+    return (clock.moves ? std::to_string(clock.moves) + "/" : "") + shortest(double(clock.base_ms) / 1000) + inc;
   }
   if (limits.movetime_ms) return shortest(double(limits.movetime_ms) / 1000) + "/move";
   if (limits.depth) return std::to_string(limits.depth) + " plies";
@@ -150,9 +151,10 @@ void print_json(const BatchSummary& s, const SummaryCounts& c, std::ostream& out
 // The summary as lines: the games, results, terminations, pairs, and the SPRT's decision.
 void print_text(const BatchSummary& s, const SummaryCounts& c, std::ostream& out) {
   const int threads = s.threads, ranks = s.run.ranks;
-  out << "selfplay: " << s.tables.games.size() << " games (" << s.resumed << " resumed), " << s.tables.positions.size()
-      << " positions in " << s.run.seconds << " s, " << threads << (threads == 1 ? " thread" : " threads") << ", "
-      << ranks << (ranks == 1 ? " rank" : " ranks") << "\nresults:";
+  out << "selfplay: " << plural(s.tables.games.size(), "game") << " (" << s.resumed << " resumed), "
+      << plural(s.tables.positions.size(), "position") << " in " << s.run.seconds << " s, "
+      << plural((unsigned long long)threads, "thread") << ", " << plural((unsigned long long)ranks, "rank")
+      << "\nresults:";
   for (const auto& [k, v] : c.results) out << " " << k << " " << v;
   out << "\nterminations:";
   for (const auto& [k, v] : c.terminations) out << " " << k << " " << v;

@@ -21,6 +21,7 @@ struct PlayerSpec {
   std::string name;                                          // --engine name=...; empty: the player's own
   std::string command;                                       // e.g. "/usr/games/stockfish"; empty: built-in
   std::vector<std::pair<std::string, std::string>> options;  // UCI setoption name/value
+  std::string dir;                                           // --engine dir=: where it runs; empty: here
   // This side's own limits when its --engine set them (own_limits); otherwise the batch's
   // (SelfplayRequest::limits_of, clock_of).
   MoveLimits limits;

@@ -33,11 +33,13 @@ MoveChoice SearchPlayer::choose(const chess::Game& game, const std::optional<Clo
   for (int ply = 0; ply < game.ply(); ++ply) history.push_back(game.position_at(ply).key());
   if (temperature_ > 0 && game.ply() < sample_plies_ && !clocks) return sample(game, std::move(history), rng);
   chess::SearchLimits limits;
+  // A node or depth limit stands beside a clock: whichever comes first ends the search.
+  limits.nodes = uint64_t(game_nodes(limits_.nodes)), limits.depth = limits_.depth;
   if (clocks) {
     limits.wtime = clocks->left_ms[chess::WHITE], limits.btime = clocks->left_ms[chess::BLACK];
     limits.winc = clocks->increment_ms[chess::WHITE], limits.binc = clocks->increment_ms[chess::BLACK];
+    limits.movestogo = clocks->moves_to_go[game.position().side_to_move()];
   } else {
-    limits.nodes = uint64_t(game_nodes(limits_.nodes)), limits.depth = limits_.depth,
     limits.movetime = limits_.movetime_ms;
   }
   auto t0 = std::chrono::steady_clock::now();

@@ -38,16 +38,20 @@ std::optional<std::string> field(const std::vector<std::string>& words, const st
   return std::nullopt;
 }
 
-void parse_info(const std::string& line, UciAnswer& a) {
+// One info line into a: its nodes (the search's so far); its score when exact, with the
+// depth of that line, so that a score and its depth are one iteration's (as fastchess
+// reads them: a bound from an iteration cut short, "upperbound", is not the verdict).
+// last_depth: the latest line's depth, the answer's when no line had an exact score.
+void parse_info(const std::string& line, UciAnswer& a, int& last_depth) {
   std::vector<std::string> w = split_words(line);
-  if (auto d = field(w, "depth")) a.depth = std::atoi(d->c_str());
+  int depth = last_depth;
+  if (auto d = field(w, "depth")) depth = last_depth = std::atoi(d->c_str());
   if (auto n = field(w, "nodes")) a.nodes = std::atoll(n->c_str());
   for (size_t i = 0; i + 2 < w.size(); ++i) {
     if (w[i] != "score") continue;
-    // "lowerbound"/"upperbound" scores are fail-high/low bounds, not the engine's verdict.
     if (i + 3 < w.size() && (w[i + 3] == "lowerbound" || w[i + 3] == "upperbound")) return;
-    if (w[i + 1] == "cp") a.score_cp = std::atoi(w[i + 2].c_str()), a.mate_in.reset();
-    if (w[i + 1] == "mate") a.mate_in = std::atoi(w[i + 2].c_str()), a.score_cp.reset();
+    if (w[i + 1] == "cp") a.score_cp = std::atoi(w[i + 2].c_str()), a.mate_in.reset(), a.depth = depth;
+    if (w[i + 1] == "mate") a.mate_in = std::atoi(w[i + 2].c_str()), a.score_cp.reset(), a.depth = depth;
   }
 }
 
@@ -56,6 +60,18 @@ std::string seconds_text(double seconds) {
   std::ostringstream s;
   s << seconds << " s";
   return s.str();
+}
+
+}  // namespace
+
+namespace {
+
+// words run in dir: through the shell's cd, which any POSIX system has (posix_spawn's
+// chdir action is a late glibc extension); none: words as they are.
+std::vector<std::string> in_directory(const std::string& dir, std::vector<std::string> words) {
+  if (dir.empty() || words.empty()) return words;
+  words.insert(words.begin(), {"/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", dir});
+  return words;
 }
 
 }  // namespace
@@ -207,8 +223,10 @@ std::string ChildProcess::read_line(Deadline deadline) {
 }
 
 UciEngine::UciEngine(const std::string& command, const std::vector<std::pair<std::string, std::string>>& options,
-                     double handshake_seconds)
-    : command_(command), handshake_seconds_(handshake_seconds), child_(split_command_line(command), command) {
+                     double handshake_seconds, const std::string& dir)
+    : command_(command),
+      handshake_seconds_(handshake_seconds),
+      child_(in_directory(dir, split_command_line(command)), command) {
   try {
     send("uci");
     await("uci", "uciok", handshake_seconds, [this](const std::string& line) {
@@ -320,12 +338,14 @@ UciAnswer UciEngine::go(const std::string& position, const std::vector<std::stri
   if (limits.wtime_ms >= 0) {
     go += " wtime " + std::to_string(limits.wtime_ms) + " btime " + std::to_string(limits.btime_ms) + " winc " +
           std::to_string(limits.winc_ms) + " binc " + std::to_string(limits.binc_ms);
+    if (limits.movestogo > 0) go += " movestogo " + std::to_string(limits.movestogo);
     budget = std::max(limits.wtime_ms, limits.btime_ms) / 1e3;
   }
   auto start = Clock::now();
   send(go);
   const Deadline deadline = deadline_in(budget + margin_seconds);
   UciAnswer a;
+  int last_depth = 0;
   for (std::string line;;) {
     try {
       line = read_line(deadline);
@@ -339,8 +359,9 @@ UciAnswer UciEngine::go(const std::string& position, const std::vector<std::stri
                          " of go");
       throw;
     }
-    if (line.rfind("info ", 0) == 0) parse_info(line, a);
+    if (line.rfind("info ", 0) == 0) parse_info(line, a, last_depth);
     if (line.rfind("bestmove", 0) != 0) continue;
+    if (!a.score_cp && !a.mate_in) a.depth = last_depth;
     std::vector<std::string> w = split_words(line);
     if (w.size() < 2) throw UciError("engine '" + command_ + "' sent " + chess::quoted(line));
     a.bestmove = w[1];

@@ -90,16 +90,19 @@ class ChildProcess {
   int to_child_ = -1, from_child_ = -1;
 };
 
-// What to search: exactly one of nodes, depth, movetime, or a clock (wtime/btime in ms).
+// What to search: nodes, depth, movetime, or a clock (wtime/btime in ms), each 0 (or -1)
+// when not given; a node or depth limit may stand beside a clock, as fastchess sends them.
 struct UciLimits {
   long nodes = 0;
   int depth = 0;
   long movetime_ms = 0;
   long wtime_ms = -1, btime_ms = -1, winc_ms = 0, binc_ms = 0;
+  int movestogo = 0;  // with a clock: moves left in its period (0: none)
 };
 
-// The engine's answer: its move and the last score it reported (from the side to move's
-// view; mate in n plies or moves as the engine says it, sign by who mates).
+// The engine's answer: its move and the last exact score it reported (from the side to
+// move's view; mate in n plies or moves as the engine says it, sign by who mates), with
+// the depth of the line that gave it (the last line's without one), and the last nodes.
 struct UciAnswer {
   std::string bestmove;                  // UCI text, e.g. "e2e4"; "(none)" or "0000" with no legal move
   std::optional<int> score_cp, mate_in;  // mate_in in moves, negative when the engine is mated
@@ -116,13 +119,14 @@ struct UciPerft {
 
 class UciEngine {
  public:
-  // Starts `command` (split_command_line; the first word is looked up on PATH), sends
+  // Starts `command` (split_command_line; the first word is looked up on PATH; in
+  // directory `dir` when given, a relative command found from there), sends
   // uci and waits for uciok, sets the options, sends isready and waits for readyok, each
   // answer within handshake_seconds of its command (and so for new_game's readyok).
   // Throws UciError naming what went wrong (UciTimeout: "engine 'yes' sent no uciok
   // within 2 s of uci"); a child that timed out is killed at once.
   explicit UciEngine(const std::string& command, const std::vector<std::pair<std::string, std::string>>& options = {},
-                     double handshake_seconds = UCI_HANDSHAKE_SECONDS);
+                     double handshake_seconds = UCI_HANDSHAKE_SECONDS, const std::string& dir = "");
   // Sends quit, or kills the engine at once when it has failed.
   ~UciEngine();
   UciEngine(const UciEngine&) = delete;

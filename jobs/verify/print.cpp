@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
 #include "jobs/verify/random_positions.h"
 
@@ -74,8 +75,9 @@ void print_suite(const VerifyRequest& req, const std::vector<VerifyTask>& tasks,
   } else {
     for (const CheckResult& r : results)
       if (r.fault.kind != FaultKind::NONE) out << fault_line(r) << "\n";
-    out << "verify: " << tasks.size() << " positions, " << nodes << " nodes, " << faults << " faults, " << queries
-        << " engine queries, engine " << format_seconds(engine_seconds) << "\n";
+    out << "verify: " << plural(tasks.size(), "position") << ", " << plural(nodes, "node") << ", "
+        << plural((unsigned long long)faults, "fault") << ", " << plural(queries, "engine query", "engine queries")
+        << ", engine " << format_seconds(engine_seconds) << "\n";
     if (req.random) {
       out << "traps:";
       for (int t = 0; t < TRAP_COUNT; ++t)

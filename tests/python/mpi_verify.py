@@ -41,7 +41,7 @@ def main(mpiexec, binary, engine):
             assert one.returncode == 1, (one.returncode, one.stderr)
             lines = summary_without_time(one.stdout)
             assert lines[0] == first, lines
-            assert lines[faults].startswith("verify: 5 positions, ") and f" {faults} faults, " in lines[faults], lines
+            assert lines[faults].startswith("verify: 5 positions, ") and f" {faults} fault{'' if faults == 1 else 's'}, " in lines[faults], lines
             for n in (2, 3):
                 ranks = subprocess.run([mpiexec, "-np", str(n), "--oversubscribe", "--bind-to", "none"] + verify,
                                        capture_output=True, text=True, timeout=120)

@@ -1,4 +1,5 @@
 """The chesshpc package against the files the built binary writes (fixtures: conftest.py)."""
+import os
 import shutil
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from chesshpc import board, exports, moves
 from chesshpc.errors import EXIT_BAD_INPUT, EXIT_IO
 from chesshpc.stream import Filters, PositionStream
 
-from conftest import run
+from conftest import KIWIPETE, run
 
 
 def h5_column(path, table, name):
@@ -105,6 +106,24 @@ def test_perft_totals_equal_the_json(data, name):
         assert f.total == {"perft": 197281, "dedup": 97862}[name]
 
 
+def test_perft_epd_counts_read_back(tmp_path):
+    """perft --epd --out: each line's published counts and chesshpc's, a wrong one flagged."""
+    epd = tmp_path / "suite.epd"
+    epd.write_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902\n"
+                   f"{KIWIPETE} ;D1 48 ;D2 2039\n"
+                   "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1 ;D1 14 ;D2 190\n")
+    out = str(tmp_path / "suite.h5")
+    r = subprocess.run([os.environ["CHESSHPC"], "perft", "--epd", str(epd), "--out", out, "--threads", "1", "--quiet"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1, r.stderr  # one count of the suite is wrong
+    with chesshpc.open(out) as f:
+        assert isinstance(f, chesshpc.PerftEpdFile) and f.job == "perft_epd"
+        assert f.counts() == {(1, 1): (20, 20), (1, 2): (400, 400), (1, 3): (8902, 8902), (2, 1): (48, 48),
+                              (2, 2): (2039, 2039), (3, 1): (14, 14), (3, 2): (190, 191)}
+        assert f.mismatches == 1 and f.attrs["counts"] == 7 and f.attrs["unreadable"] == 0
+        assert list(f.column("counts", "ok")) == [1, 1, 1, 1, 1, 1, 0]
+
+
 def test_each_export_format_reads_back_equal_to_positions(data, tmp_path):
     with chesshpc.open(data["sp.h5"]) as f:
         p = f.positions(["fen", "move", "score_cp", "mate_in", "result", "ply"])
@@ -185,7 +204,8 @@ def test_bad_and_foreign_files_raise_one_exception(data, tmp_path):
     with pytest.raises(chesshpc.ChesshpcError) as e:
         chesshpc.open(other)
     assert str(e.value) == (f"'{other}' holds a 'tablebase' result, which this package does not know "
-                            "(it reads: bench, drawstats, perft, perft_dedup, positions, rescore, selfplay, stats, verify)")
+                            "(it reads: bench, drawstats, perft, perft_dedup, perft_epd, positions, rescore, selfplay, "
+                            "stats, verify)")
 
     missing = str(tmp_path / "missing.h5")
     with pytest.raises(chesshpc.ChesshpcError) as e:

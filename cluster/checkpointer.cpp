@@ -80,8 +80,8 @@ void say_stopped(const StopNotice& n, int sig, size_t done) {
   std::cerr.flush();
 }
 
-void stop_for_lost_rank(const StopNotice& n, const std::string& who, std::optional<size_t> done,
-                        const std::string& kept_on) {
+void say_lost_rank(const StopNotice& n, const std::string& who, std::optional<size_t> done,
+                   const std::string& kept_on) {
   std::cerr << "\nchesshpc " << n.command << ": lost " << who << "; ";
   if (n.kept_in.empty())
     std::cerr << "without --out nothing is kept\n";
@@ -92,6 +92,10 @@ void stop_for_lost_rank(const StopNotice& n, const std::string& who, std::option
     std::cerr << "'" << n.kept_in << "' on " << kept_on << " keeps the " << n.items
               << " of its last checkpoint: rerun with --resume\n";
   std::cerr.flush();
+}
+
+void stop_for_lost_rank(const StopNotice& notice, const std::string& who, size_t done) {
+  say_lost_rank(notice, who, done);
   std::_Exit(EXIT_STOPPED);
 }
 

@@ -122,7 +122,9 @@ StopNotice notice_from_lines(const std::string& lines) {
 // Where a lost rank ends the job. On rank 0, before the farm (phase A's routing, whose stop
 // needs every rank): said at once, with the file as open() left it; during the farm: a
 // stop, which the checkpoint thread saves and says (stop_handler). On another rank, rank
-// 0 lost: the reporter says where the checkpoint is, and every such rank ends.
+// 0 lost: the reporter says where the checkpoint is, and the launcher ends the ranks (were
+// they to end first, Open MPI 4.1's mpirun, ending the job for them while it still waits
+// for the daemon of a node cut off, would never exit).
 PeerWatch::OnLost lost_rank_handler(const Ranks& ranks, const UnitJobInfo& opened, const std::atomic<bool>& farming) {
   return [&ranks, &opened, &farming](const LostRank& lost, const PeerWatch& watch) {
     if (ranks.root()) {
@@ -131,8 +133,7 @@ PeerWatch::OnLost lost_rank_handler(const Ranks& ranks, const UnitJobInfo& opene
       stop_for_lost_rank(stop_notice(opened), describe(lost), opened.total_items - opened.items_to_do);
     }
     if (ranks.rank == watch.reporter())
-      stop_for_lost_rank(notice_from_lines(watch.note()), describe(lost), std::nullopt, lost.host);
-    std::_Exit(EXIT_STOPPED);
+      say_lost_rank(notice_from_lines(watch.note()), describe(lost), std::nullopt, lost.host);
   };
 }
 

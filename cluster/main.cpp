@@ -3,12 +3,10 @@
 // process or the MPI farm.
 #include <unistd.h>
 
-#include <chrono>
 #include <iostream>
 #include <new>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "cluster/bench_farm.h"
@@ -225,14 +223,13 @@ std::string join_command_line(int argc, char** argv) {
   return s;
 }
 
-// Bad usage, said once: every rank refuses the same arguments, rank 0 alone prints why,
-// and the others end with the same exit code silently, after a pause: mpirun ends the
-// whole job when a rank first exits non-zero, and by then rank 0 must have said why.
+// Bad usage, said once: every rank refuses the same arguments, rank 0 alone prints why and
+// ends with the code, and the others end at once with none: mpirun ends the whole job
+// when a rank first exits non-zero, and rank 0 must have said why by then; the job's code
+// (mpirun's, srun's) is rank 0's.
 int usage_exit(const std::string& message) {
-  if (launch_rank() == 0)
-    std::cerr << message;
-  else
-    std::this_thread::sleep_for(std::chrono::seconds(2));
+  if (launch_rank() != 0) return EXIT_OK;
+  std::cerr << message;
   return EXIT_USAGE;
 }
 

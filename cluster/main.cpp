@@ -71,7 +71,9 @@ int perft_command(const Options& opt, const std::string& command_line) {
   PerftRequest req = perft_request(opt, command_line);
   // Positions keep the keys they were made with: switch before any FEN is read.
   if (req.verify_keys) chess::zobrist::init(chess::zobrist::VERIFY_SEED);
-  if (checks_epd_suite(opt)) return run_epd(req, std::cout, std::cerr);
+  // An EPD suite runs in one process: started as ranks, rank 0 runs it (it alone reads the
+  // file) and the others end at once, as drawstats' do.
+  if (checks_epd_suite(opt)) return launch_rank() == 0 ? run_epd(req, std::cout, std::cerr) : EXIT_OK;
   // Under mpirun or srun, when asked for units, or for a result file (which holds units), the
   // run is a task farm over the ranks; alone, split as deep as the default for its threads.
   bool farm = req.split_depth != 0 || req.dedup_ply != 0 || launched_with_ranks() || !req.out.empty();

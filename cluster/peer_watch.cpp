@@ -10,10 +10,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "cluster/mpi_session.h"
 #include "cluster/task_farm.h"
+#include "jobs/io/job_common.h"
 
 namespace chesshpc {
 
@@ -193,7 +195,12 @@ void PeerWatch::loop() {
       char got = 0;
       const int state = read_state(fd, got);
       if (state == 2) continue;
-      if (state == 1 && got == FAREWELL) return;  // rank 0 ends the job: its end is no loss
+      // Rank 0 ends the job itself: its end is no loss, and this rank leaves too, with
+      // rank 0's code, before its messages to rank 0 fail (Open MPI says each failure).
+      if (state == 1 && got == FAREWELL) {
+        if (armed_) std::_Exit(EXIT_STOPPED);
+        return;
+      }
       if (state == 1) continue;
       lose({who, who == 0 ? root_host_ : hosts_[size_t(who)], state < 0});
       return;

@@ -76,7 +76,8 @@ class PeerWatch {
 };
 
 // Rank 0, just before it ends the job itself (a stop, a lost rank): tells every rank's
-// watch that the end of rank 0 that follows is no loss to report.
+// watch that the end of rank 0 that follows is no loss to report; a rank whose watch is
+// armed then ends at once, with EXIT_STOPPED.
 void watch_farewell();
 
 }  // namespace chesshpc

@@ -122,9 +122,10 @@ StopNotice notice_from_lines(const std::string& lines) {
 // Where a lost rank ends the job. On rank 0, before the farm (phase A's routing, whose stop
 // needs every rank): said at once, with the file as open() left it; during the farm: a
 // stop, which the checkpoint thread saves and says (stop_handler). On another rank, rank
-// 0 lost: the reporter says where the checkpoint is, and the launcher ends the ranks (were
-// they to end first, Open MPI 4.1's mpirun, ending the job for them while it still waits
-// for the daemon of a node cut off, would never exit).
+// 0 lost: the reporter says where the checkpoint is, and every such rank ends when rank 0's
+// processes ended (mpirun saw its node's daemon end too), but not when rank 0 went silent:
+// Open MPI 4.1's mpirun, ending the job for ranks that ended while it still waits for the
+// daemon of a node cut off, never exits; the launcher ends them then.
 PeerWatch::OnLost lost_rank_handler(const Ranks& ranks, const UnitJobInfo& opened, const std::atomic<bool>& farming) {
   return [&ranks, &opened, &farming](const LostRank& lost, const PeerWatch& watch) {
     if (ranks.root()) {
@@ -134,6 +135,7 @@ PeerWatch::OnLost lost_rank_handler(const Ranks& ranks, const UnitJobInfo& opene
     }
     if (ranks.rank == watch.reporter())
       say_lost_rank(notice_from_lines(watch.note()), describe(lost), std::nullopt, lost.host);
+    if (!lost.silent) std::_Exit(EXIT_STOPPED);
   };
 }
 

@@ -21,7 +21,9 @@ namespace chesshpc {
 
 namespace {
 
-constexpr char FAREWELL = 'F';  // rank 0 to every rank: rank 0 ends the job itself
+// Rank 0 to every rank: rank 0 ends the job itself; the rank leaves too, or stays for the
+// launcher to end it (when a rank went silent: see watch_farewell).
+constexpr char FAREWELL = 'F', FAREWELL_STAY = 'S';
 
 std::mutex farewell_mutex;
 std::vector<int> farewell_fds;  // rank 0's connections to the other ranks
@@ -197,8 +199,8 @@ void PeerWatch::loop() {
       if (state == 2) continue;
       // Rank 0 ends the job itself: its end is no loss, and this rank leaves too, with
       // rank 0's code, before its messages to rank 0 fail (Open MPI says each failure).
-      if (state == 1 && got == FAREWELL) {
-        if (armed_) std::_Exit(EXIT_STOPPED);
+      if (state == 1 && (got == FAREWELL || got == FAREWELL_STAY)) {
+        if (armed_ && got == FAREWELL) std::_Exit(EXIT_STOPPED);
         return;
       }
       if (state == 1) continue;
@@ -208,9 +210,10 @@ void PeerWatch::loop() {
   }
 }
 
-void watch_farewell() {
+void watch_farewell(bool leave) {
   std::lock_guard lock(farewell_mutex);
-  for (int fd : farewell_fds) send(fd, &FAREWELL, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+  const char* say = leave ? &FAREWELL : &FAREWELL_STAY;
+  for (int fd : farewell_fds) send(fd, say, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
 }  // namespace chesshpc

@@ -102,10 +102,10 @@ std::function<void(int, size_t)> stop_handler(const UnitJobInfo& info, const Pee
   return [notice = stop_notice(info), watch](int sig, size_t done) {
     if (watch && watch->watching())
       if (std::optional<LostRank> lost = watch->lost(LOST_GRACE)) {
-        watch_farewell();
+        watch_farewell(!lost->silent);
         stop_for_lost_rank(notice, describe(*lost), done);
       }
-    watch_farewell();
+    watch_farewell(true);
     stop_job(notice, sig, done);
   };
 }
@@ -119,19 +119,25 @@ StopNotice notice_from_lines(const std::string& lines) {
   return n;
 }
 
-// Where a lost rank ends the job. On rank 0, before the farm (phase A's routing, whose stop
-// needs every rank): said at once, with the file as open() left it; during the farm: a
-// stop, which the checkpoint thread saves and says (stop_handler). On another rank, rank
-// 0 lost: the reporter says where the checkpoint is, and every such rank ends when rank 0's
-// processes ended (mpirun saw its node's daemon end too), but not when rank 0 went silent:
-// Open MPI 4.1's mpirun, ending the job for ranks that ended while it still waits for the
-// daemon of a node cut off, never exits; the launcher ends them then.
+// Where a lost rank ends the job. A rank whose processes ended, on rank 0: before the farm
+// (phase A's routing, whose stop needs every rank) said at once, with the file as open()
+// left it; during the farm a stop, which the checkpoint thread saves and says
+// (stop_handler). A rank gone silent (a link down) ends nothing here: Open MPI 4.1's
+// mpirun, when ranks end the job while a node's daemon is cut off, never exits; its own
+// keepalive ends the job (SIGTERM), and the stop then names the silent rank (before the
+// farm, said at once). On another rank, rank 0 lost: the reporter says where the
+// checkpoint is, and the rank ends when rank 0's processes ended.
 PeerWatch::OnLost lost_rank_handler(const Ranks& ranks, const UnitJobInfo& opened, const std::atomic<bool>& farming) {
   return [&ranks, &opened, &farming](const LostRank& lost, const PeerWatch& watch) {
     if (ranks.root()) {
+      const size_t kept = opened.total_items - opened.items_to_do;
+      if (lost.silent) {
+        if (!farming) say_lost_rank(stop_notice(opened), describe(lost), kept);
+        return;
+      }
       if (farming) return request_stop(SIGTERM);
-      watch_farewell();
-      stop_for_lost_rank(stop_notice(opened), describe(lost), opened.total_items - opened.items_to_do);
+      watch_farewell(!lost.silent);
+      stop_for_lost_rank(stop_notice(opened), describe(lost), kept);
     }
     if (ranks.rank == watch.reporter())
       say_lost_rank(notice_from_lines(watch.note()), describe(lost), std::nullopt, lost.host);

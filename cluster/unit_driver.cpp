@@ -181,7 +181,7 @@ int run_unit_job(UnitJob& job, std::ostream& out, std::ostream& err) {
   if (int status = broadcast(ranks.root() ? job.open(started, err) : EXIT_OK); status != EXIT_OK) return status;
 
   // From here every rank watches for a lost one (cluster/peer_watch), until the farm is done.
-  const UnitJobInfo opened = ranks.root() ? job.info() : UnitJobInfo{};
+  const UnitJobInfo opened = mpi && ranks.root() ? job.info() : UnitJobInfo{};
   std::atomic<bool> farming{false};
   std::optional<PeerWatch> watch;
   if (mpi) watch.emplace(lost_rank_handler(ranks, opened, farming), notice_lines(opened));

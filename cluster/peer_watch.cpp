@@ -43,22 +43,31 @@ void set_timeout(int fd, int option, int seconds) {
   setsockopt(fd, SOL_SOCKET, option, &tv, sizeof tv);
 }
 
-// A listening TCP socket on every address of this host, or -1; its port in port.
+// A listening TCP socket on every address of this host (IPv6 and IPv4, or IPv4 alone where
+// the host has no IPv6), or -1; its port in port.
 int listen_any(int backlog, int& port) {
-  const int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return -1;
-  set_int(fd, IPPROTO_IPV6, IPV6_V6ONLY, 0);  // IPv4 peers too
-  sockaddr_in6 addr{};
-  addr.sin6_family = AF_INET6;
-  addr.sin6_addr = in6addr_any;
-  socklen_t len = sizeof addr;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || listen(fd, backlog) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+  for (const int family : {AF_INET6, AF_INET}) {
+    const int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) continue;
+    sockaddr_storage addr{};
+    socklen_t len = family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
+    if (family == AF_INET6) {
+      set_int(fd, IPPROTO_IPV6, IPV6_V6ONLY, 0);  // IPv4 peers too
+      auto* a = reinterpret_cast<sockaddr_in6*>(&addr);
+      a->sin6_family = AF_INET6, a->sin6_addr = in6addr_any;
+    } else {
+      auto* a = reinterpret_cast<sockaddr_in*>(&addr);
+      a->sin_family = AF_INET, a->sin_addr.s_addr = htonl(INADDR_ANY);
+    }
+    sockaddr* at = reinterpret_cast<sockaddr*>(&addr);
+    if (bind(fd, at, len) == 0 && listen(fd, backlog) == 0 && getsockname(fd, at, &len) == 0) {
+      port = ntohs(family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port
+                                      : reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
+      return fd;
+    }
     close(fd);
-    return -1;
   }
-  port = ntohs(addr.sin6_port);
-  return fd;
+  return -1;
 }
 
 // A connection to host:port that says which rank it is, or -1.

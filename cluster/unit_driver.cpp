@@ -105,7 +105,7 @@ std::function<void(int, size_t)> stop_handler(const UnitJobInfo& info, const Pee
         watch_farewell(!lost->silent);
         stop_for_lost_rank(notice, describe(*lost), done);
       }
-    watch_farewell(true);
+    watch_farewell(false);  // a signal: the ranks end as they did before the watch, by the launcher
     stop_job(notice, sig, done);
   };
 }

@@ -2,8 +2,9 @@
 exit code silently (every rank printed it, the lines interleaved). The line of our own
 for more --threads than cores is said once too. An input file that only rank 0 can read
 (the ranks started in different folders, as on separate machines: verify's EPD suite,
-selfplay's book) is enough: rank 0 reads it and sends it to every rank; one that no rank
-can read is said once, by rank 0.
+selfplay's book) is enough: rank 0 reads it and sends it to every rank (perft --epd runs
+on rank 0 alone, its summary printed once); one that no rank can read is said once, by
+rank 0.
 
 usage: mpi_usage.py MPIEXEC CHESSHPC
 """
@@ -63,6 +64,13 @@ def main(mpiexec, binary):
         failed += not ok
         print(f"verify of an EPD suite only rank 0 reads: exit {r.returncode}, {r.stdout.splitlines()[-1:]}: "
               f"{'ok' if ok else 'FAILED'}")
+        if not ok:
+            print(r.stdout, r.stderr)
+        r = in_two_folders("perft", "--epd", "suite.epd", "--quiet")
+        summary = [l for l in r.stdout.splitlines() if l.startswith("suite.epd: ")]
+        ok = r.returncode == 0 and len(summary) == 1 and "1 counts checked, 0 mismatches" in summary[0]
+        failed += not ok
+        print(f"perft --epd, a suite only rank 0 reads: exit {r.returncode}, {summary}: {'ok' if ok else 'FAILED'}")
         if not ok:
             print(r.stdout, r.stderr)
         r = in_two_folders("selfplay", "--games", "2", "--nodes", "10", "--book", "book.epd", "--threads", "1",

@@ -146,8 +146,7 @@ PeerWatch::~PeerWatch() {
   armed_ = false;
   if (thread_.joinable()) {
     const char c = 0;
-    if (write(wake_[1], &c, 1) != 1) {
-    }
+    [[maybe_unused]] const ssize_t woken = write(wake_[1], &c, 1);  // a pipe's first byte: never fails
     thread_.join();
   }
   for (int fd : wake_)

@@ -80,4 +80,23 @@ void say_stopped(const StopNotice& n, int sig, size_t done) {
   std::cerr.flush();
 }
 
+void say_lost_rank(const StopNotice& n, const std::string& who, std::optional<size_t> done,
+                   const std::string& kept_on) {
+  std::cerr << "\nchesshpc " << n.command << ": lost " << who << "; ";
+  if (n.kept_in.empty())
+    std::cerr << "without --out nothing is kept\n";
+  else if (done)
+    std::cerr << "'" << n.kept_in << "' keeps " << *done << " of " << n.total << " " << n.items
+              << ": rerun with --resume\n";
+  else
+    std::cerr << "'" << n.kept_in << "' on " << kept_on << " keeps the " << n.items
+              << " of its last checkpoint: rerun with --resume\n";
+  std::cerr.flush();
+}
+
+void stop_for_lost_rank(const StopNotice& notice, const std::string& who, size_t done) {
+  say_lost_rank(notice, who, done);
+  std::_Exit(EXIT_STOPPED);
+}
+
 }  // namespace chesshpc

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -70,5 +71,12 @@ struct StopNotice {
 [[noreturn]] void stop_job(const StopNotice& notice, int sig, size_t done);
 // The notice alone, for a job that stops by returning (every rank then finalizes MPI).
 void say_stopped(const StopNotice& notice, int sig, size_t done);
+// A job that lost a rank (cluster/peer_watch; who: "rank 2 on node c2 (its processes
+// ended)"), in one line. done: the items the checkpoint holds; none when it is on the lost
+// rank's node (kept_on), which saved it last. stop_for_lost_rank then ends the process
+// (EXIT_STOPPED).
+void say_lost_rank(const StopNotice& notice, const std::string& who, std::optional<size_t> done,
+                   const std::string& kept_on = "");
+[[noreturn]] void stop_for_lost_rank(const StopNotice& notice, const std::string& who, size_t done);
 
 }  // namespace chesshpc

@@ -10,7 +10,6 @@
 #include <new>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "cluster/bench_farm.h"
@@ -75,7 +74,9 @@ int perft_command(const Options& opt, const std::string& command_line) {
   PerftRequest req = perft_request(opt, command_line);
   // Positions keep the keys they were made with: switch before any FEN is read.
   if (req.verify_keys) chess::zobrist::init(chess::zobrist::VERIFY_SEED);
-  if (checks_epd_suite(opt)) return run_epd(req, std::cout, std::cerr);
+  // An EPD suite runs in one process: started as ranks, rank 0 runs it (it alone reads the
+  // file) and the others end at once, as drawstats' do.
+  if (checks_epd_suite(opt)) return launch_rank() == 0 ? run_epd(req, std::cout, std::cerr) : EXIT_OK;
   // Under mpirun or srun, when asked for units, or for a result file (which holds units), the
   // run is a task farm over the ranks; alone, split as deep as the default for its threads.
   bool farm = req.split_depth != 0 || req.dedup_ply != 0 || launched_with_ranks() || !req.out.empty();
@@ -240,14 +241,13 @@ std::string join_command_line(int argc, char** argv) {
   return s;
 }
 
-// Bad usage, said once: every rank refuses the same arguments, rank 0 alone prints why,
-// and the others end with the same exit code silently, after a pause: mpirun ends the
-// whole job when a rank first exits non-zero, and by then rank 0 must have said why.
+// Bad usage, said once: every rank refuses the same arguments, rank 0 alone prints why and
+// ends with the code, and the others end at once with none: mpirun ends the whole job
+// when a rank first exits non-zero, and rank 0 must have said why by then; the job's code
+// (mpirun's, srun's) is rank 0's.
 int usage_exit(const std::string& message) {
-  if (launch_rank() == 0)
-    std::cerr << message;
-  else
-    std::this_thread::sleep_for(std::chrono::seconds(2));
+  if (launch_rank() != 0) return EXIT_OK;
+  std::cerr << message;
   return EXIT_USAGE;
 }
 

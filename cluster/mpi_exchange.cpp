@@ -84,4 +84,15 @@ bool MpiExchange::all(bool mine) {
   return out != 0;
 }
 
+void MpiExchange::broadcast(Payload& bytes) {
+  uint64_t size = bytes.size();
+  MPI_Request req;
+  MPI_Ibcast(&size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &req);
+  gentle_wait(&req);
+  if (size > uint64_t(std::numeric_limits<int>::max())) throw std::length_error("broadcast: over 2 GB");
+  bytes.resize(size_t(size));
+  MPI_Ibcast(bytes.data(), int(size), MPI_BYTE, 0, MPI_COMM_WORLD, &req);
+  gentle_wait(&req);
+}
+
 }  // namespace chesshpc

@@ -17,6 +17,8 @@ class MpiExchange : public Exchange {
   // spinning while it waits for a slower one takes a core from it where ranks share cores.
   void all_to_all(const Blocks& to, Blocks& from) override;
   bool all(bool mine) override;
+  // The size, then the bytes, down MPI's tree; under 2 GB.
+  void broadcast(Payload& bytes) override;
 };
 
 }  // namespace chesshpc

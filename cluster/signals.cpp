@@ -10,12 +10,14 @@ namespace {
 std::atomic<int> received{0};
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free flag");
 
-extern "C" void on_stop_signal(int sig) {
+extern "C" void on_stop_signal(int sig) { request_stop(sig); }
+
+}  // namespace
+
+void request_stop(int sig) {
   int none = 0;
   received.compare_exchange_strong(none, sig);
 }
-
-}  // namespace
 
 void catch_stop_signals() {
   struct sigaction sa {};

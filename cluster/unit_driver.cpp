@@ -1,12 +1,16 @@
 #include "cluster/unit_driver.h"
 
+#include <atomic>
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <optional>
 #include <sstream>
 
 #include "cluster/checkpointer.h"
 #include "cluster/mpi_exchange.h"
 #include "cluster/mpi_session.h"
+#include "cluster/peer_watch.h"
 #include "cluster/signals.h"
 #include "cluster/task_farm.h"
 #include "jobs/io/job_common.h"
@@ -89,8 +93,56 @@ StopNotice stop_notice(const UnitJobInfo& info) {
   return {info.command, info.items, info.total_items, info.kept_in, info.command_line, info.resumed};
 }
 
-std::function<void(int, size_t)> stop_handler(const UnitJobInfo& info) {
-  return [notice = stop_notice(info)](int sig, size_t done) { stop_job(notice, sig, done); };
+// Rank 0's end after a stop: a lost rank says so, a signal says it was one. The launcher's
+// SIGTERM and the watch's verdict on a lost peer come in either order: a stop by a signal
+// waits a moment for the verdict.
+constexpr std::chrono::milliseconds LOST_GRACE{200};
+
+std::function<void(int, size_t)> stop_handler(const UnitJobInfo& info, const PeerWatch* watch) {
+  return [notice = stop_notice(info), watch](int sig, size_t done) {
+    if (watch && watch->watching())
+      if (std::optional<LostRank> lost = watch->lost(LOST_GRACE)) {
+        watch_farewell(!lost->silent);
+        stop_for_lost_rank(notice, describe(*lost), done);
+      }
+    watch_farewell(false);  // a signal: the ranks end as they did before the watch, by the launcher
+    stop_job(notice, sig, done);
+  };
+}
+
+// What the other ranks need to say that rank 0 was lost: rank 0's notice, as lines.
+std::string notice_lines(const UnitJobInfo& info) { return info.command + "\n" + info.items + "\n" + info.kept_in; }
+StopNotice notice_from_lines(const std::string& lines) {
+  StopNotice n;
+  std::istringstream in(lines);
+  std::getline(in, n.command), std::getline(in, n.items), std::getline(in, n.kept_in);
+  return n;
+}
+
+// Where a lost rank ends the job. A rank whose processes ended, on rank 0: before the farm
+// (phase A's routing, whose stop needs every rank) said at once, with the file as open()
+// left it; during the farm a stop, which the checkpoint thread saves and says
+// (stop_handler). A rank gone silent (a link down) ends nothing here: Open MPI 4.1's
+// mpirun, when ranks end the job while a node's daemon is cut off, never exits; its own
+// keepalive ends the job (SIGTERM), and the stop then names the silent rank (before the
+// farm, said at once). On another rank, rank 0 lost: the reporter says where the
+// checkpoint is, and the rank ends when rank 0's processes ended.
+PeerWatch::OnLost lost_rank_handler(const Ranks& ranks, const UnitJobInfo& opened, const std::atomic<bool>& farming) {
+  return [&ranks, &opened, &farming](const LostRank& lost, const PeerWatch& watch) {
+    if (ranks.root()) {
+      const size_t kept = opened.total_items - opened.items_to_do;
+      if (lost.silent) {
+        if (!farming) say_lost_rank(stop_notice(opened), describe(lost), kept);
+        return;
+      }
+      if (farming) return request_stop(SIGTERM);
+      watch_farewell(!lost.silent);
+      stop_for_lost_rank(stop_notice(opened), describe(lost), kept);
+    }
+    if (ranks.rank == watch.reporter())
+      say_lost_rank(notice_from_lines(watch.note()), describe(lost), std::nullopt, lost.host);
+    if (!lost.silent) std::_Exit(EXIT_STOPPED);
+  };
 }
 
 }  // namespace
@@ -128,6 +180,12 @@ int run_unit_job(UnitJob& job, std::ostream& out, std::ostream& err) {
   // Step 3. Rank 0 opens or resumes the result file; every rank follows its verdict.
   if (int status = broadcast(ranks.root() ? job.open(started, err) : EXIT_OK); status != EXIT_OK) return status;
 
+  // From here every rank watches for a lost one (cluster/peer_watch), until the farm is done.
+  const UnitJobInfo opened = mpi && ranks.root() ? job.info() : UnitJobInfo{};
+  std::atomic<bool> farming{false};
+  std::optional<PeerWatch> watch;
+  if (mpi) watch.emplace(lost_rank_handler(ranks, opened, farming), notice_lines(opened));
+
   // Step 4. What the ranks prepare together; a stop there keeps the file as open() left it.
   if (int status = job.prepare(ranks, err); status != EXIT_OK) {
     if (status == EXIT_STOPPED && ranks.root()) {
@@ -149,12 +207,14 @@ int run_unit_job(UnitJob& job, std::ostream& out, std::ostream& err) {
   std::optional<Checkpointer> checkpointer;
   if (ranks.root())
     checkpointer.emplace(checkpoint_hooks(info, ledger, hosts, std::chrono::steady_clock::now(), job.concurrency()),
-                         info.checkpoint_interval, stop_handler(info));
+                         info.checkpoint_interval, stop_handler(info, watch ? &*watch : nullptr));
+  farming = true;
 
   // Step 6. The units, over every rank.
   UnitRun run;
   run.started = started, run.ranks = ranks.size;
   run.load = run_units(job, ledger);
+  if (watch) watch->disarm();  // the ranks leave the job from here on
   if (checkpointer) {
     checkpointer->stop();  // first, or a save between the counts and the end goes uncounted
     run.checkpoints = checkpointer->writes(), run.checkpoint_seconds = checkpointer->seconds_writing();

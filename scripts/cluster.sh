@@ -49,9 +49,11 @@ usage() {
 # Open MPI's options for this cluster: TCP only, on the nodes' eth0, and the TCP
 # keepalive of the daemons' out-of-band channel shortened from 300 + 9 x 20 s to
 # 2 + 3 x 1 s, so that a node whose link went down is declared lost within seconds.
+# --quiet: Open MPI's own notices (a daemon lost, a rank's exit code) are left out, so that
+# chesshpc's line on a lost rank is the one a user reads; mpirun's exit code stays its own.
 mpi_options() {
   local dir=$1
-  printf '%s\n' --hostfile "$dir/hostfile" --wdir /tmp/work \
+  printf '%s\n' --hostfile "$dir/hostfile" --wdir /tmp/work --quiet \
     --mca plm_rsh_agent "$dir/bin/rsh" --mca plm_rsh_no_tree_spawn 1 \
     --mca btl tcp,self --mca btl_tcp_if_include eth0 --mca oob_tcp_if_include eth0 \
     --mca oob_tcp_keepalive_time 2 --mca oob_tcp_keepalive_intvl 1 --mca oob_tcp_keepalive_probes 3

@@ -24,6 +24,7 @@
 #include "cluster/checkpointer.h"
 #include "cluster/ledger.h"
 #include "cluster/mpi_session.h"
+#include "cluster/peer_watch.h"
 #include "cluster/signals.h"
 #include "cluster/task_farm.h"
 #include "cluster/unit_driver.h"
@@ -614,6 +615,27 @@ TEST(StopJob, WithoutAFileSaysNothingIsKept) {
   StopNotice notice{"selfplay", "games", 100, "", "chesshpc selfplay --games 100", false};
   EXPECT_EXIT(stop_job(notice, SIGTERM, 64), testing::ExitedWithCode(EXIT_STOPPED),
               "\nchesshpc selfplay: stopped by SIGTERM after 64 of 100 games; without --out nothing is kept\n$");
+}
+
+// A rank lost is one line: which rank, on which node, why, and what the checkpoint keeps.
+TEST(StopJob, ALostRankIsOneLineNamingItsNodeAndWhatTheFileKeeps) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EQ(describe({2, "c2", false}), "rank 2 on node c2 (its processes ended)");
+  EXPECT_EQ(describe({1, "c1", true}), "rank 1 on node c1 (no answer for 4 s)");
+  StopNotice notice{"perft", "buckets", 16384, "f.h5", "chesshpc perft --depth 7 --out f.h5", false};
+  EXPECT_EXIT(stop_for_lost_rank(notice, describe({2, "c2", false}), 13903), testing::ExitedWithCode(EXIT_STOPPED),
+              "^\nchesshpc perft: lost rank 2 on node c2 \\(its processes ended\\); 'f\\.h5' keeps 13903 of 16384 "
+              "buckets: rerun with --resume\n$");
+  testing::internal::CaptureStderr();
+  say_lost_rank(notice, describe({0, "c0", true}), std::nullopt, "c0");
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "\nchesshpc perft: lost rank 0 on node c0 (no answer for 4 s); 'f.h5' on c0 keeps the buckets of its last "
+            "checkpoint: rerun with --resume\n");
+  notice.kept_in.clear();
+  testing::internal::CaptureStderr();
+  say_lost_rank(notice, describe({1, "c1", false}), 3);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "\nchesshpc perft: lost rank 1 on node c1 (its processes ended); without --out nothing is kept\n");
 }
 
 // ---- The unit-job driver, in one process ----

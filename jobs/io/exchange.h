@@ -32,6 +32,9 @@ class Exchange {
   virtual void all_to_all(const Blocks& to, Blocks& from);
   // Whether every rank passed true: how rounds of all_to_all agree to end.
   virtual bool all(bool mine) = 0;
+  // Rank 0's bytes on every rank (what the others pass is replaced). By default through
+  // all_to_all; an implementation may send them down a tree.
+  virtual void broadcast(Payload& bytes);
 };
 
 // One process: what it sends to itself comes back.
@@ -42,6 +45,12 @@ class SoloExchange : public Exchange {
   std::vector<Payload> all_to_all(std::vector<Payload> to) override { return to; }
   bool all(bool mine) override { return mine; }
 };
+
+inline void Exchange::broadcast(Payload& bytes) {
+  std::vector<Payload> to(static_cast<size_t>(size()));
+  if (rank() == 0) to.assign(to.size(), bytes);
+  bytes = std::move(all_to_all(std::move(to))[0]);
+}
 
 inline void Exchange::all_to_all(const Blocks& to, Blocks& from) {
   std::vector<Payload> parts(to.at.size());

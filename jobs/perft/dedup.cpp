@@ -312,13 +312,15 @@ void seed(const PerftPlan& plan, Router& router, const Exchange& ex) {
       router);
 }
 
-// The next level from the positions of `level`.
-void expand(const DedupLevel& level, const chess::CastlingSetup& setup, Router& router) {
+// The next level from the positions of `level`; expanded() after each.
+void expand(const DedupLevel& level, const chess::CastlingSetup& setup, Router& router,
+            const std::function<void()>& expanded) {
   RootPaths roots;
   run_level(
       level.slots(),
       [&](size_t i) {
         if (!level.used(i)) return;
+        if (expanded) expanded();
         roots.clear();
         level.for_each_path(i, [&](unsigned root, uint64_t paths) { roots.push_back({uint8_t(root), paths}); });
         const Position pos = chess::decode(level.code(i), false, setup);
@@ -438,8 +440,10 @@ DedupShard expand_and_route(const PerftPlan& plan, int dedup_ply, Exchange& ex, 
     Router router(ex, next, ply == dedup_ply ? last_skip : nullptr, t, options);
     if (ply == plan.split_depth)
       seed(plan, router, ex);
-    else
-      expand(current, plan.root.castling_setup(), router);
+    else {
+      if (options.on_expand) options.on_expand(ply, current.size());
+      expand(current, plan.root.castling_setup(), router, options.expanded);
+    }
     if (ply > plan.split_depth && current.size()) growth = double(next.size()) / double(current.size());
     current = std::move(next);
     t.unique = current.size(), t.seconds = since(t0);

@@ -193,6 +193,10 @@ struct RouteOptions {
   // in flight stays bounded whatever the level's size.
   size_t round_bytes = DEDUP_ROUND_BYTES;
   std::function<void(const LevelTraffic&)> on_level;  // hears each level as it ends
+  // Hear a level's expansion start (the ply it makes, the positions of the ply before it
+  // this rank expands) and each position expanded: phase A's progress.
+  std::function<void(int ply, uint64_t positions)> on_expand;
+  std::function<void()> expanded;
   // Polled every round, on every rank or on none: when it is true on any rank, every
   // rank throws RoutingStopped after the same round.
   std::function<bool()> stop;

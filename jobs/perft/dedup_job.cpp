@@ -1,11 +1,13 @@
 #include "jobs/perft/dedup_job.h"
 
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 
 #include "core/perft_table.h"
 #include "jobs/io/byte_size.h"
+#include "jobs/io/progress.h"
 #include "jobs/perft/options.h"
 
 namespace chesshpc {
@@ -193,9 +195,21 @@ int DedupPerft::prepare(const Ranks& ranks, std::ostream& err) {
   const bool talk = ranks.root() && !req_.quiet;
   RouteOptions options;
   options.skip = done_buckets(ex);
+  // Progress while a level is routed, as phase B's: rank 0's share of the level before it
+  // expanded (the ranks own about equal shares).
+  std::optional<Progress> routing;
   options.on_level = [&](const LevelTraffic& t) {
+    routing.reset();
     if (talk) print_level(t, err);
   };
+  if (talk) {
+    options.on_expand = [&](int ply, uint64_t positions) {
+      routing.emplace(err, "perft: routing ply " + std::to_string(ply), true, req_.progress_interval, "positions/s");
+      routing->set_unit_name("positions of ply " + std::to_string(ply - 1) + " expanded on rank 0");
+      routing->add_total(positions);
+    };
+    options.expanded = [&] { routing->done(1, 1); };
+  }
   if (ranks.stop_signal) options.stop = [&ranks] { return ranks.stop_signal() != 0; };
   try {
     shard_ = expand_and_route(plan_, req_.dedup_ply, ex, options);

@@ -9,6 +9,7 @@
 #include "jobs/io/h5.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
+#include "jobs/io/root_file.h"
 #include "jobs/selfplay/game_bytes.h"
 #include "jobs/selfplay/print.h"
 
@@ -28,10 +29,13 @@ void cut_line(BookLine& line, int plies) {
 
 SelfplayBatch::SelfplayBatch(SelfplayRequest req) : req_(std::move(req)), store_(req_.out, req_) {}
 
-int SelfplayBatch::plan(const Ranks&, std::ostream& err) {
+int SelfplayBatch::plan(const Ranks& ranks, std::ostream& err) {
   if (!req_.book.empty()) {
     try {
-      book_ = read_book(req_.book, &req_.book_digest);
+      // Read by rank 0 and sent to every rank: the book need only be on rank 0's node.
+      const RootFile file = read_on_root(ranks.exchange, req_.book);
+      if (!file.why.empty()) throw BookError("cannot read book '" + req_.book + "': " + file.why);
+      book_ = parse_book(req_.book, file.bytes, &req_.book_digest);
       if (size_t(req_.book_start) > book_.size())
         throw BookError("'" + req_.book + "' has " + std::to_string(book_.size()) + " lines: it cannot start at line " +
                         std::to_string(req_.book_start));

@@ -128,7 +128,10 @@ std::vector<BookLine> read_book(const std::string& path, std::string* digest) {
     throw BookError("cannot read book '" + path + "': " + why);
   std::stringstream buffer;
   buffer << in.rdbuf();
-  std::string text = buffer.str();
+  return parse_book(path, buffer.str(), digest);
+}
+
+std::vector<BookLine> parse_book(const std::string& path, const std::string& text, std::string* digest) {
   if (digest) *digest = fnv1a_hex(text);
   size_t first = text.find_first_not_of(" \t\r\n");
   bool pgn = path.size() >= 4 && path.compare(path.size() - 4, 4, ".pgn") == 0;

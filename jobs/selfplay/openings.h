@@ -32,6 +32,8 @@ struct BookLine {
 // and the fault; a book without a line is an error too. With digest, also a hash of the
 // file's bytes (64-bit FNV-1a, 16 hex digits), so that a batch can tell the book changed.
 std::vector<BookLine> read_book(const std::string& path, std::string* digest = nullptr);
+// The same over the file's bytes, read already (by rank 0, for every rank: jobs/io/root_file.h).
+std::vector<BookLine> parse_book(const std::string& path, const std::string& text, std::string* digest = nullptr);
 
 enum class BookOrder : uint8_t { SEQUENTIAL, RANDOM };
 

@@ -1,6 +1,6 @@
 #include "jobs/verify/request.h"
 
-#include <fstream>
+#include <sstream>
 
 #include "jobs/io/job_common.h"
 #include "jobs/perft/epd.h"
@@ -23,7 +23,8 @@ std::optional<chess::Position> root_position(const std::string& fen, bool chess9
 
 }  // namespace
 
-bool verify_tasks(const VerifyRequest& req, std::vector<VerifyTask>& tasks, int& code, std::ostream& err) {
+bool verify_tasks(const VerifyRequest& req, const std::string& epd, std::vector<VerifyTask>& tasks, int& code,
+                  std::ostream& err) {
   code = EXIT_INPUT;
   const bool c960 = req.engine.chess960;
   if (!req.fen.empty()) {
@@ -33,12 +34,7 @@ bool verify_tasks(const VerifyRequest& req, std::vector<VerifyTask>& tasks, int&
     if (!play_moves(*root, req.moves, "verify", err, &t.moves)) return false;
     tasks.push_back(t);
   } else if (!req.epd.empty()) {
-    std::ifstream in(req.epd);
-    if (std::string why = unreadable_input(req.epd, in); !why.empty()) {
-      err << "chesshpc verify: cannot read '" << req.epd << "': " << why << "\n";
-      code = EXIT_IO;
-      return false;
-    }
+    std::istringstream in(epd);
     EpdFile file = read_epd(in);
     if (!file.errors.empty()) {
       const EpdError& e = file.errors.front();

@@ -39,8 +39,10 @@ struct VerifyTask {
   int line = 0;
 };
 
-// The positions a request names; false after saying on err why not (with *code the exit
-// code: EXIT_INPUT for a bad FEN, move or EPD line, EXIT_IO for an unreadable file).
-bool verify_tasks(const VerifyRequest& req, std::vector<VerifyTask>& tasks, int& code, std::ostream& err);
+// The positions a request names (with --epd, in epd: the suite's text, read by the caller);
+// false after saying on err why not (with *code the exit code: EXIT_INPUT for a bad FEN,
+// move or EPD line).
+bool verify_tasks(const VerifyRequest& req, const std::string& epd, std::vector<VerifyTask>& tasks, int& code,
+                  std::ostream& err);
 
 }  // namespace chesshpc

@@ -4,6 +4,7 @@
 
 #include "jobs/io/byte_codec.h"
 #include "jobs/io/job_common.h"
+#include "jobs/io/root_file.h"
 #include "jobs/verify/file.h"
 #include "jobs/verify/print.h"
 
@@ -51,10 +52,17 @@ CheckResult decode_result(const Payload& bytes) {
   return r;
 }
 
-int VerifySuite::plan(const Ranks&, std::ostream& err) {
+int VerifySuite::plan(const Ranks& ranks, std::ostream& err) {
   int code = EXIT_OK;
-  // Every rank reads the same positions (the driver shows what rank 0 says of them).
-  if (!verify_tasks(req_, tasks_, code, err)) return code;
+  // Rank 0 reads the suite and sends it to every rank: the file need only be on its node.
+  RootFile suite;
+  if (!req_.epd.empty()) suite = read_on_root(ranks.exchange, req_.epd);
+  if (!suite.why.empty()) {
+    err << "chesshpc verify: cannot read '" << req_.epd << "': " << suite.why << "\n";
+    return EXIT_IO;
+  }
+  // Every rank makes the same positions of it (the driver shows what rank 0 says of them).
+  if (!verify_tasks(req_, suite.bytes, tasks_, code, err)) return code;
   // A position that reads only as Chess960 (its castling rooks off the corners) needs the
   // engine in Chess960 mode, --chess960 given or not.
   for (const VerifyTask& t : tasks_) req_.engine.chess960 |= t.root.is_chess960();

@@ -1,8 +1,10 @@
 """Under mpirun, bad usage is said once: by rank 0, the other ranks ending with the same
 exit code silently (every rank printed it, the lines interleaved). The line of our own
 for more --threads than cores is said once too. An input file that only rank 0 can read
-(the ranks started in different folders, as on separate machines) ends the job at once,
-rank 0 saying rank 1's line: it once hung, rank 0 waiting for ranks that had returned.
+(the ranks started in different folders, as on separate machines: verify's EPD suite,
+selfplay's book) is enough: rank 0 reads it and sends it to every rank (perft --epd runs
+on rank 0 alone, its summary printed once); one that no rank can read is said once, by
+rank 0.
 
 usage: mpi_usage.py MPIEXEC CHESSHPC
 """
@@ -47,15 +49,43 @@ def main(mpiexec, binary):
         os.mkdir(here), os.mkdir(there)
         with open(os.path.join(here, "suite.epd"), "w") as f:
             f.write("4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n")
-        verify = [binary, "verify", "--engine", "/usr/games/stockfish", "--epd", "suite.epd", "--quiet"]
-        cmd = [mpiexec, "--oversubscribe", "--bind-to", "none", "-np", "1", "--wdir", here, *verify, ":",
-               "-np", "1", "--wdir", there, *verify]
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=ENV)
-        line = "chesshpc verify: cannot read 'suite.epd': No such file or directory (rank 1 on "
-        ok = r.returncode == 4 and r.stderr.startswith(line) and r.stderr.count("chesshpc verify:") == 1
+        with open(os.path.join(here, "book.epd"), "w") as f:
+            f.write("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n")
+
+        def in_two_folders(*args):
+            cmd = [mpiexec, "--oversubscribe", "--bind-to", "none", "-np", "1", "--wdir", here, binary, *args, ":",
+                   "-np", "1", "--wdir", there, binary, *args]
+            return subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=ENV)
+
+        # Input files are read by rank 0 and sent to every rank: a file only rank 0 can
+        # read is enough.
+        r = in_two_folders("verify", "--engine", "/usr/games/stockfish", "--epd", "suite.epd", "--quiet")
+        ok = r.returncode == 0 and "verify: 1 positions, 15 nodes, 0 faults" in r.stdout
         failed += not ok
-        print(f"an EPD suite only rank 0 reads: exit {r.returncode}, {r.stderr.splitlines()[:1]}: "
+        print(f"verify of an EPD suite only rank 0 reads: exit {r.returncode}, {r.stdout.splitlines()[-1:]}: "
               f"{'ok' if ok else 'FAILED'}")
+        if not ok:
+            print(r.stdout, r.stderr)
+        r = in_two_folders("perft", "--epd", "suite.epd", "--quiet")
+        summary = [l for l in r.stdout.splitlines() if l.startswith("suite.epd: ")]
+        ok = r.returncode == 0 and len(summary) == 1 and "1 counts checked, 0 mismatches" in summary[0]
+        failed += not ok
+        print(f"perft --epd, a suite only rank 0 reads: exit {r.returncode}, {summary}: {'ok' if ok else 'FAILED'}")
+        if not ok:
+            print(r.stdout, r.stderr)
+        r = in_two_folders("selfplay", "--games", "2", "--nodes", "10", "--book", "book.epd", "--threads", "1",
+                           "--json", "--quiet")
+        ok = r.returncode == 0 and '"games":2' in r.stdout.replace(" ", "") and '"ranks":2' in r.stdout.replace(" ", "")
+        failed += not ok
+        print(f"selfplay from a book only rank 0 reads: exit {r.returncode}: {'ok' if ok else 'FAILED'}")
+        if not ok:
+            print(r.stdout, r.stderr)
+        # A file no rank can read: rank 0 says so, once.
+        r = in_two_folders("verify", "--engine", "/usr/games/stockfish", "--epd", "none.epd", "--quiet")
+        line = "chesshpc verify: cannot read 'none.epd': No such file or directory\n"
+        ok = r.returncode == 4 and r.stderr.startswith(line) and r.stderr.count("chesshpc") == 1
+        failed += not ok
+        print(f"an EPD suite no rank reads: exit {r.returncode}, {r.stderr!r}: {'ok' if ok else 'FAILED'}")
     sys.exit(1 if failed else 0)
 
 

@@ -149,6 +149,26 @@ inline void pawn_group(Bitboard pawns, Bitboard empty, Bitboard enemies, Bitboar
   }
 }
 
+// Of the squares in zone, those attacked by the enemy pawns, knights and sliders (the
+// enemy king's are the caller's), sliders seeing through the occupancy given. One map
+// of the whole enemy army, built only from the pieces that can reach the zone, costs
+// less than testing each square for every kind of attacker.
+template <Color Us>
+inline Bitboard danger(Bitboard zone, Bitboard occupied, Bitboard pawns, Bitboard knights, Bitboard diag,
+                       Bitboard orth) {
+  Bitboard d = pawn_attacks_bb<~Us>(pawns);
+  for (Bitboard b = knights; b;) d |= KNIGHT_ATTACKS[pop_lsb(b)];
+  for (Bitboard b = diag; b;) {
+    Square s = pop_lsb(b);
+    if (BISHOP_RAYS[s] & zone) d |= bishop_attacks(s, occupied);
+  }
+  for (Bitboard b = orth; b;) {
+    Square s = pop_lsb(b);
+    if (ROOK_RAYS[s] & zone) d |= rook_attacks(s, occupied);
+  }
+  return d;
+}
+
 // The squares a Chess960 castling needs empty, by king square and castling rook square
 // (both on one back rank; zero otherwise): every square from the lowest of the king's,
 // the rook's and their destinations' squares to the highest, but the king's and the
@@ -261,14 +281,23 @@ inline void generate_legal_as(const Position& pos, Sink& sink) {
            ((ROOK_RAYS[s] & their_orth) && (rook_attacks(s, no_king) & their_orth));
   };
   Bitboard king_to = KING_ATTACKS[ksq] & ~us & ~their_king_zone;
-  for (Bitboard b = king_to; b;) {
-    Square s = pop_lsb(b);
-    if (attacked(s)) king_to ^= square_bb(s);
-  }
+  // A king with few free squares is cheaper to test square by square.
+  if (popcount(king_to) > 3)
+    king_to &= ~detail::danger<Us>(king_to, no_king, their_pawns, their_knights, their_diag, their_orth);
+  else
+    for (Bitboard b = king_to; b;) {
+      Square s = pop_lsb(b);
+      if (attacked(s)) king_to ^= square_bb(s);
+    }
   sink.piece_moves(KING, ksq, king_to);
   if (more_than_one(checkers)) return;
 
   const Bitboard target = checkers ? BETWEEN[ksq][lsb(checkers)] | checkers : ~us;
+  // A sink may have counted the moves of some unpinned pieces already (perft's last ply,
+  // from its parent's board): it names them, given the pins and checks, and the loops
+  // below skip them. Never a pinned piece; nothing while in check.
+  Bitboard known = 0;
+  if constexpr (requires { sink.known_pieces(pinned, checkers); }) known = sink.known_pieces(pinned, checkers);
 
   if (!checkers && (pos.castling() & castling_rights(Us))) {
     if constexpr (!Chess960) {
@@ -291,19 +320,19 @@ inline void generate_legal_as(const Position& pos, Sink& sink) {
     }
   }
 
-  for (Bitboard b = pos.pieces(Us, KNIGHT) & ~pinned; b;) {
+  for (Bitboard b = pos.pieces(Us, KNIGHT) & ~pinned & ~known; b;) {
     Square s = pop_lsb(b);
     sink.piece_moves(KNIGHT, s, KNIGHT_ATTACKS[s] & target);
   }
-  for (Bitboard b = pos.pieces(Us, BISHOP) & ~pinned; b;) {
+  for (Bitboard b = pos.pieces(Us, BISHOP) & ~pinned & ~known; b;) {
     Square s = pop_lsb(b);
     sink.piece_moves(BISHOP, s, bishop_attacks(s, occupied) & target);
   }
-  for (Bitboard b = pos.pieces(Us, ROOK) & ~pinned; b;) {
+  for (Bitboard b = pos.pieces(Us, ROOK) & ~pinned & ~known; b;) {
     Square s = pop_lsb(b);
     sink.piece_moves(ROOK, s, rook_attacks(s, occupied) & target);
   }
-  for (Bitboard b = pos.pieces(Us, QUEEN) & ~pinned; b;) {
+  for (Bitboard b = pos.pieces(Us, QUEEN) & ~pinned & ~known; b;) {
     Square s = pop_lsb(b);
     sink.piece_moves(QUEEN, s, queen_attacks(s, occupied) & target);
   }

@@ -306,11 +306,6 @@ inline void generate_legal_as(const Position& pos, Sink& sink) {
   if (more_than_one(checkers)) return;
 
   const Bitboard target = checkers ? BETWEEN[ksq][lsb(checkers)] | checkers : ~us;
-  // A sink may have counted the moves of some unpinned pieces already (perft's last ply,
-  // from its parent's board): it names them, given the pins and checks, and the loops
-  // below skip them. Never a pinned piece; nothing while in check.
-  Bitboard known = 0;
-  if constexpr (requires { sink.known_pieces(pinned, checkers); }) known = sink.known_pieces(pinned, checkers);
 
   if (!checkers && (pos.castling() & castling_rights(Us))) {
     if constexpr (!Chess960) {
@@ -333,19 +328,19 @@ inline void generate_legal_as(const Position& pos, Sink& sink) {
     }
   }
 
-  for (Bitboard b = pos.pieces(Us, KNIGHT) & ~pinned & ~known; b;) {
+  for (Bitboard b = pos.pieces(Us, KNIGHT) & ~pinned; b;) {
     Square s = pop_lsb(b);
     sink.piece_moves(KNIGHT, s, KNIGHT_ATTACKS[s] & target);
   }
-  for (Bitboard b = pos.pieces(Us, BISHOP) & ~pinned & ~known; b;) {
+  for (Bitboard b = pos.pieces(Us, BISHOP) & ~pinned; b;) {
     Square s = pop_lsb(b);
     sink.piece_moves(BISHOP, s, bishop_attacks(s, occupied) & target);
   }
-  for (Bitboard b = pos.pieces(Us, ROOK) & ~pinned & ~known; b;) {
+  for (Bitboard b = pos.pieces(Us, ROOK) & ~pinned; b;) {
     Square s = pop_lsb(b);
     sink.piece_moves(ROOK, s, rook_attacks(s, occupied) & target);
   }
-  for (Bitboard b = pos.pieces(Us, QUEEN) & ~pinned & ~known; b;) {
+  for (Bitboard b = pos.pieces(Us, QUEEN) & ~pinned; b;) {
     Square s = pop_lsb(b);
     sink.piece_moves(QUEEN, s, queen_attacks(s, occupied) & target);
   }

@@ -38,85 +38,23 @@ template <Color Us, bool Chess960>
   return sink.n;
 }
 
-// The moves of one side's knights, bishops, rooks and queens on a board where the other
-// side is to move, piece by piece: each reply count one ply down reuses those of the
-// pieces the move played cannot have changed.
-template <Color Them>
-struct ReplyCache {
-  Bitboard pieces = 0, knights, diag, orth, occupied;
-  uint64_t total = 0;
-  uint8_t moves[64];
-
-  explicit ReplyCache(const Position& pos)
-      : knights(pos.pieces(Them, KNIGHT)),
-        diag(pos.pieces(Them, BISHOP, QUEEN)),
-        orth(pos.pieces(Them, ROOK, QUEEN)),
-        occupied(pos.pieces()) {
-    const Bitboard free = ~pos.pieces(Them);
-    auto add = [&](Square s, Bitboard attacks) {
-      moves[s] = uint8_t(popcount(attacks & free));
-      total += moves[s];
-    };
-    for (Bitboard b = knights; b;) {
-      Square s = pop_lsb(b);
-      add(s, KNIGHT_ATTACKS[s]);
-    }
-    for (Bitboard b = diag & ~orth; b;) {
-      Square s = pop_lsb(b);
-      add(s, bishop_attacks(s, occupied));
-    }
-    for (Bitboard b = orth & ~diag; b;) {
-      Square s = pop_lsb(b);
-      add(s, rook_attacks(s, occupied));
-    }
-    for (Bitboard b = diag & orth; b;) {
-      Square s = pop_lsb(b);
-      add(s, queen_attacks(s, occupied));
-    }
-    pieces = knights | diag | orth;
-  }
-};
-
-// Counts the replies after one move from..to of the parent: a piece's count on the
-// parent's board still holds when it is not pinned now and its attack set held neither
-// square (so that it neither gained nor lost a square, and no own piece of it was
-// taken within reach). Castling and en passant change other squares: counted in full.
-template <Color Them>
-struct ReplySink : CountSink {
-  const ReplyCache<Them>& cache;
-  Square from, to;
-  MoveKind kind;
-
-  Bitboard known_pieces(Bitboard pinned, Bitboard checkers) {
-    if (checkers || kind == CASTLING || kind == EN_PASSANT) return 0;
-    const Bitboard occ = cache.occupied;
-    const Bitboard reach = ((bishop_attacks(from, occ) | bishop_attacks(to, occ)) & cache.diag) |
-                           ((rook_attacks(from, occ) | rook_attacks(to, occ)) & cache.orth) |
-                           (KNIGHT_ATTACKS[to] & cache.knights);
-    const Bitboard redo = cache.pieces & (reach | pinned | square_bb(to));
-    n += cache.total;
-    for (Bitboard b = redo; b;) n -= cache.moves[pop_lsb(b)];
-    return cache.pieces & ~redo;
-  }
-};
-
-template <Color Us, bool Chess960>
-[[gnu::flatten]] CHESSHPC_COUNT_CLONES uint64_t count_replies(const Position& child, const ReplyCache<Us>& cache,
-                                                              Square from, Square to, MoveKind kind) {
-  ReplySink<Us> sink{{}, cache, from, to, kind};
-  generate_legal_as<Us, Chess960>(child, sink);
-  return sink.n;
-}
-
-// Plays each generated move on a copy; the subtree below it is counted by Count.
-template <Color Us, class Count>
-struct PlayEach {
+// Plays each generated move on a copy and counts the subtree below it.
+template <Color Us, bool Chess960, bool Hashed>
+struct TreeSink {
   const Position& pos;
-  Count count;
+  int depth;          // of the subtrees below the moves
+  PerftTable* table;  // null unless Hashed
   uint64_t n = 0;
 
   void play(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo = KNIGHT) {
-    n += count(pos, from, to, pt, kind, promo);
+    Position child = pos;
+    if (depth == 1) {
+      child.apply<Us, false>(from, to, pt, kind, promo);
+      n += count_moves<~Us, Chess960>(child);
+    } else {
+      child.apply<Us, Hashed>(from, to, pt, kind, promo);
+      n += bulk<~Us, Chess960, Hashed>(child, depth, table);
+    }
   }
   void piece_moves(PieceType pt, Square from, Bitboard to) {
     while (to) play(from, pop_lsb(to), pt, NORMAL);
@@ -145,40 +83,10 @@ uint64_t bulk(const Position& pos, int depth, PerftTable* table) {
   uint64_t n;
   if constexpr (Hashed)
     if (table->probe(pos.key(), depth, n)) return n;
-  const Bitboard their_pieces = pos.pieces(~Us) & ~pos.pieces(PAWN) & ~pos.pieces(KING);
-  if (depth == 2 && popcount(their_pieces) < 3) {
-    auto last = [](const Position& parent, Square from, Square to, PieceType pt, MoveKind kind, PieceType promo) {
-      Position child = parent;
-      child.apply<Us, false>(from, to, pt, kind, promo);
-      return count_moves<~Us, Chess960>(child);
-    };
-    PlayEach<Us, decltype(last)> sink{pos, last};
-    generate_legal_as<Us, Chess960>(pos, sink);
-    n = sink.n;
-  } else if (depth == 2) {
-    // The last ply: each child's replies are counted, reusing the parent's piece counts.
-    const ReplyCache<~Us> cache(pos);
-    auto last = [&cache](const Position& parent, Square from, Square to, PieceType pt, MoveKind kind, PieceType promo) {
-      Position child = parent;
-      child.apply<Us, false>(from, to, pt, kind, promo);
-      return count_replies<~Us, Chess960>(child, cache, from, to, kind);
-    };
-    PlayEach<Us, decltype(last)> sink{pos, last};
-    generate_legal_as<Us, Chess960>(pos, sink);
-    n = sink.n;
-  } else {
-    auto deeper = [depth, table](const Position& parent, Square from, Square to, PieceType pt, MoveKind kind,
-                                 PieceType promo) {
-      Position child = parent;
-      child.apply<Us, Hashed>(from, to, pt, kind, promo);
-      return bulk<~Us, Chess960, Hashed>(child, depth - 1, table);
-    };
-    PlayEach<Us, decltype(deeper)> sink{pos, deeper};
-    generate_legal_as<Us, Chess960>(pos, sink);
-    n = sink.n;
-  }
-  if constexpr (Hashed) table->store(pos.key(), depth, n);
-  return n;
+  TreeSink<Us, Chess960, Hashed> sink{pos, depth - 1, table};
+  generate_legal_as<Us, Chess960>(pos, sink);
+  if constexpr (Hashed) table->store(pos.key(), depth, sink.n);
+  return sink.n;
 }
 
 template <bool Hashed>

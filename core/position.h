@@ -157,7 +157,7 @@ class Position {
   // With Full false the key and the clocks are left stale: only for a position that is
   // counted and dropped, such as the parents of perft leaves.
   template <Color Us, bool Full = true>
-  [[gnu::always_inline]] void apply(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo);
+  void apply(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo);
   // Passes the move: for null-move search and tests; illegal when in check.
   void do_null_move();
 
@@ -273,8 +273,7 @@ template <Color Us, bool Full>
 }
 
 template <Color Us, bool Full>
-[[gnu::always_inline]] inline void Position::apply(Square from, Square to, PieceType pt, MoveKind kind,
-                                                   PieceType promo) {
+inline void Position::apply(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo) {
   constexpr Color Them = ~Us;
   const auto& z = zobrist::keys;
   Bitboard from_bb = square_bb(from), to_bb = square_bb(to), move_bb = from_bb | to_bb;

@@ -129,12 +129,10 @@ int king_steps(const MoveList& moves, Square ksq) {
 
 // What the random games ran into, so that no rule goes untested by a change of seeds.
 // open_king: the side to move's king has more than three squares to judge (the
-// generator then maps the enemy's attacks at once); reused: the side not to move has
-// three or more knights, bishops, rooks and queens (the kernel's last ply then reuses
-// their move counts from the parent's board).
+// generator then maps the enemy's attacks at once).
 struct KernelCoverage {
   int positions = 0, chess960 = 0, en_passant = 0, castling = 0, promotion = 0, in_check = 0;
-  int open_king = 0, reused = 0;
+  int open_king = 0;
 };
 
 // Plays a seeded random game from fen (a double push, where one exists, a third of the
@@ -152,7 +150,6 @@ void kernel_along_game(const std::string& fen, uint64_t seed, PerftTable& table,
     const Color us = pos.side_to_move();
     seen.open_king +=
         popcount(KING_ATTACKS[pos.king_square(us)] & ~pos.pieces(us) & ~KING_ATTACKS[pos.king_square(~us)]) > 3;
-    seen.reused += popcount(pos.pieces(~us) & ~pos.pieces(PAWN) & ~pos.pieces(KING)) >= 3;
     ASSERT_EQ(king_steps_by_make_and_test(pos), king_steps(legal_moves(pos), pos.king_square(us)));
     ASSERT_EQ(perft::count(pos, 2), list_perft(pos, 2));
     if (ply % 8 == 0) {
@@ -200,7 +197,6 @@ TEST(PerftKernel, AgreesWithMoveListsAlongRandomGames) {
   EXPECT_GT(seen.promotion, 0);
   EXPECT_GT(seen.in_check, 0);
   EXPECT_GT(seen.open_king, 1000);
-  EXPECT_GT(seen.reused, 1000);
 }
 
 // ---- Bulk counts ----------------------------------------------------------------------

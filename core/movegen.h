@@ -173,9 +173,10 @@ inline Bitboard danger(Bitboard zone, Bitboard occupied, Bitboard pawns, Bitboar
 // back rank; zero otherwise). path: every square from the lowest of the king's, the
 // rook's and their destinations' squares to the highest, but the king's and the rook's
 // own; while a right is held its king and rook have not moved, so this one mask test is
-// the whole occupancy rule, and it fails in most positions. king: the squares the king
-// crosses and lands on. Both from one table: computing them per call made Chess960
-// perft cost 15% or more per node than standard chess's constant paths.
+// the whole occupancy rule, and it fails in most positions (computing that run per call
+// made Chess960 perft cost 15% more per node than standard chess's constant paths).
+// king: the squares the king crosses and lands on, from the same entry rather than
+// worked out per call.
 struct CastlingPath {
   Bitboard path = 0, king = 0;
 };

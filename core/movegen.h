@@ -149,15 +149,39 @@ inline void pawn_group(Bitboard pawns, Bitboard empty, Bitboard enemies, Bitboar
   }
 }
 
-// The squares a Chess960 castling needs empty, by king square and castling rook square
-// (both on one back rank; zero otherwise): every square from the lowest of the king's,
-// the rook's and their destinations' squares to the highest, but the king's and the
-// rook's own. While a right is held its king and rook have not moved, so this one mask
-// test is the whole occupancy rule, and it fails in most positions: computing the run
-// per call (two tests, min and max) made Chess960 perft cost 15% more per node than
-// standard chess's constant paths.
-constexpr std::array<std::array<Bitboard, 64>, 64> castling_paths() {
-  std::array<std::array<Bitboard, 64>, 64> paths{};
+// Of the squares in zone, those attacked by the enemy pawns, knights and sliders (the
+// enemy king's are the caller's), sliders seeing through the occupancy given. One map
+// of the whole enemy army, built only from the pieces that can reach the zone, costs
+// less than testing each square for every kind of attacker.
+template <Color Us>
+inline Bitboard danger(Bitboard zone, Bitboard occupied, Bitboard pawns, Bitboard knights, Bitboard diag,
+                       Bitboard orth) {
+  Bitboard d = pawn_attacks_bb<~Us>(pawns);
+  for (Bitboard b = knights; b;) d |= KNIGHT_ATTACKS[pop_lsb(b)];
+  for (Bitboard b = diag; b;) {
+    Square s = pop_lsb(b);
+    if (BISHOP_RAYS[s] & zone) d |= bishop_attacks(s, occupied);
+  }
+  for (Bitboard b = orth; b;) {
+    Square s = pop_lsb(b);
+    if (ROOK_RAYS[s] & zone) d |= rook_attacks(s, occupied);
+  }
+  return d;
+}
+
+// What a Chess960 castling needs, by king square and castling rook square (both on one
+// back rank; zero otherwise). path: every square from the lowest of the king's, the
+// rook's and their destinations' squares to the highest, but the king's and the rook's
+// own; while a right is held its king and rook have not moved, so this one mask test is
+// the whole occupancy rule, and it fails in most positions (computing that run per call
+// made Chess960 perft cost 15% more per node than standard chess's constant paths).
+// king: the squares the king crosses and lands on, from the same entry rather than
+// worked out per call.
+struct CastlingPath {
+  Bitboard path = 0, king = 0;
+};
+constexpr std::array<std::array<CastlingPath, 64>, 64> castling_paths() {
+  std::array<std::array<CastlingPath, 64>, 64> paths{};
   for (int k = 0; k < 64; ++k)
     for (int r = 0; r < 64; ++r) {
       const int back = k & 56;
@@ -165,25 +189,27 @@ constexpr std::array<std::array<Bitboard, 64>, 64> castling_paths() {
       const int king_to = back + (r > k ? FILE_G : FILE_C), rook_to = back + (r > k ? FILE_F : FILE_D);
       const int lo = std::min({k, r, king_to, rook_to}), hi = std::max({k, r, king_to, rook_to});
       for (int s = lo; s <= hi; ++s)
-        if (s != k && s != r) paths[k][r] |= Bitboard(1) << s;
+        if (s != k && s != r) paths[k][r].path |= Bitboard(1) << s;
+      for (int s = std::min(k, king_to); s <= std::max(k, king_to); ++s)
+        if (s != k) paths[k][r].king |= Bitboard(1) << s;
     }
   return paths;
 }
-inline constexpr std::array<std::array<Bitboard, 64>, 64> CASTLING_PATH = castling_paths();
+inline constexpr std::array<std::array<CastlingPath, 64>, 64> CASTLING_PATH = castling_paths();
 
 // Castling by FIDE's Chess960 rule, which standard chess is a case of, once its squares
 // are known empty (CASTLING_PATH): no square the king passes or lands on is attacked.
 // king_to holds the king's safe steps; attacked(s) tests a square with the king off the
 // board.
 template <Color Us, bool KingSide, class Attacked, class Sink>
-inline void castle_if_safe(Square ksq, Square rsq, Bitboard occupied, Bitboard us, Bitboard king_to,
-                           Bitboard their_king_zone, Bitboard their_orth, const Attacked& attacked, Sink& sink) {
+inline void castle_if_safe(Square ksq, Square rsq, Bitboard king_crosses, Bitboard occupied, Bitboard us,
+                           Bitboard king_to, Bitboard their_king_zone, Bitboard their_orth, const Attacked& attacked,
+                           Sink& sink) {
   constexpr Rank Back = relative_rank(Us, RANK_1);
   constexpr Square KTo = make_square(KingSide ? FILE_G : FILE_C, Back);
   constexpr Square RTo = make_square(KingSide ? FILE_F : FILE_D, Back);
   constexpr Bitboard KToBB = square_bb(KTo), RToBB = square_bb(RTo);
   const Bitboard king_bb = square_bb(ksq), rook_bb = square_bb(rsq);
-  const Bitboard king_crosses = ((std::max(king_bb, KToBB) << 1) - std::min(king_bb, KToBB)) & ~king_bb;
   if (king_crosses & their_king_zone) return;
   // The king's free neighbours were judged above already (king_to).
   const Bitboard judged = king_crosses & KING_ATTACKS[ksq] & ~us;
@@ -210,10 +236,18 @@ inline void generate_castling_960(const Position& pos, Square ksq, Bitboard occu
   // hoisted the rare safety tests' set-up out of it, which cost more than the tests saved.
   const Bitboard king_bb = square_bb(ksq), rooks = pos.castling_squares() & BackRank;
   const Bitboard king_side = rooks & ~(2 * king_bb - 1), queen_side = rooks & (king_bb - 1);
-  if (king_side && !(occupied & CASTLING_PATH[ksq][lsb(king_side)]))
-    castle_if_safe<Us, true>(ksq, lsb(king_side), occupied, us, king_to, their_king_zone, their_orth, attacked, sink);
-  if (queen_side && !(occupied & CASTLING_PATH[ksq][lsb(queen_side)]))
-    castle_if_safe<Us, false>(ksq, lsb(queen_side), occupied, us, king_to, their_king_zone, their_orth, attacked, sink);
+  if (king_side) {
+    const CastlingPath& c = CASTLING_PATH[ksq][lsb(king_side)];
+    if (!(occupied & c.path))
+      castle_if_safe<Us, true>(ksq, lsb(king_side), c.king, occupied, us, king_to, their_king_zone, their_orth,
+                               attacked, sink);
+  }
+  if (queen_side) {
+    const CastlingPath& c = CASTLING_PATH[ksq][lsb(queen_side)];
+    if (!(occupied & c.path))
+      castle_if_safe<Us, false>(ksq, lsb(queen_side), c.king, occupied, us, king_to, their_king_zone, their_orth,
+                                attacked, sink);
+  }
 }
 
 }  // namespace detail
@@ -261,10 +295,14 @@ inline void generate_legal_as(const Position& pos, Sink& sink) {
            ((ROOK_RAYS[s] & their_orth) && (rook_attacks(s, no_king) & their_orth));
   };
   Bitboard king_to = KING_ATTACKS[ksq] & ~us & ~their_king_zone;
-  for (Bitboard b = king_to; b;) {
-    Square s = pop_lsb(b);
-    if (attacked(s)) king_to ^= square_bb(s);
-  }
+  // A king with few free squares is cheaper to test square by square.
+  if (popcount(king_to) > 3)
+    king_to &= ~detail::danger<Us>(king_to, no_king, their_pawns, their_knights, their_diag, their_orth);
+  else
+    for (Bitboard b = king_to; b;) {
+      Square s = pop_lsb(b);
+      if (attacked(s)) king_to ^= square_bb(s);
+    }
   sink.piece_moves(KING, ksq, king_to);
   if (more_than_one(checkers)) return;
 

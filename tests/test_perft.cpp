@@ -108,9 +108,31 @@ uint64_t list_perft(const Position& pos, int depth) {
   return n;
 }
 
+// The king's steps (not castling) by playing each and looking for attackers: nothing of
+// the generator's king-safety maps, which list_perft shares.
+int king_steps_by_make_and_test(const Position& pos) {
+  const Color us = pos.side_to_move();
+  const Square ksq = pos.king_square(us);
+  int n = 0;
+  for (Bitboard b = KING_ATTACKS[ksq] & ~pos.pieces(us); b;) {
+    const Square s = pop_lsb(b);
+    const Position after = pos.after(Move(ksq, s));
+    n += !(after.attackers_to(s, after.pieces()) & after.pieces(~us));
+  }
+  return n;
+}
+
+int king_steps(const MoveList& moves, Square ksq) {
+  return int(
+      std::count_if(moves.begin(), moves.end(), [ksq](Move m) { return m.from() == ksq && m.kind() == NORMAL; }));
+}
+
 // What the random games ran into, so that no rule goes untested by a change of seeds.
+// open_king: the side to move's king has more than three squares to judge (the
+// generator then maps the enemy's attacks at once).
 struct KernelCoverage {
   int positions = 0, chess960 = 0, en_passant = 0, castling = 0, promotion = 0, in_check = 0;
+  int open_king = 0;
 };
 
 // Plays a seeded random game from fen (a double push, where one exists, a third of the
@@ -125,6 +147,10 @@ void kernel_along_game(const std::string& fen, uint64_t seed, PerftTable& table,
     seen.chess960 += pos.is_chess960();
     seen.en_passant += pos.ep_square() != SQ_NONE;
     seen.in_check += pos.in_check();
+    const Color us = pos.side_to_move();
+    seen.open_king +=
+        popcount(KING_ATTACKS[pos.king_square(us)] & ~pos.pieces(us) & ~KING_ATTACKS[pos.king_square(~us)]) > 3;
+    ASSERT_EQ(king_steps_by_make_and_test(pos), king_steps(legal_moves(pos), pos.king_square(us)));
     ASSERT_EQ(perft::count(pos, 2), list_perft(pos, 2));
     if (ply % 8 == 0) {
       const uint64_t expected = list_perft(pos, 3);
@@ -170,6 +196,7 @@ TEST(PerftKernel, AgreesWithMoveListsAlongRandomGames) {
   EXPECT_GT(seen.castling, 0);
   EXPECT_GT(seen.promotion, 0);
   EXPECT_GT(seen.in_check, 0);
+  EXPECT_GT(seen.open_king, 1000);
 }
 
 // ---- Bulk counts ----------------------------------------------------------------------

@@ -15,8 +15,12 @@ chesshpc's JSON "seconds", perft_cpu_2026's last "Perft(DD)" line (it counts eve
 from 1; the earlier depths are left out), ellxor_perft's "Time taken" (milliseconds, so a
 --quick run's figures are coarse), mperft's "leaves in".
 
-Nothing is built here. Python 3 standard library only. See bench/README.md, "perft against
-the anchors".
+Nothing of chesshpc is built here. ellxor_perft, when the anchors folder lacks it, is built
+from its public source: cloned at the commit the anchors' README names into a scratch
+folder (a temporary one, removed at the end, or --scratch DIR), compiled as its README says
+(the unity build, -O3 -march=x86-64-v3); a clone or build that fails is one line on stderr
+and its column is left out. Python 3 standard library only. See bench/README.md, "perft
+against the anchors".
 """
 
 from __future__ import annotations
@@ -29,37 +33,52 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 
 PROG = "bench/perft_anchors.py"
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PUBLISHED = os.path.join(REPO_ROOT, "core", "published.cpp")
 
-# (name in core/published.cpp, label in the table, depth, --quick depth): the six
-# measurements perft comparisons quote; --quick lowers each by one except position 4,
-# whose perft 5 is too small to time (16 M nodes), so that every run counts at least
+SUITES = os.path.join(REPO_ROOT, "jobs", "bench", "suite.cpp")
+
+# (name in core/published.cpp, label in the table, --quick depth): the six measurements
+# perft comparisons quote, at the depths of `chesshpc bench --suite perft` (read from
+# jobs/bench/suite.cpp, their one declaration); --quick lowers each by one except position
+# 4, whose perft 5 is too small to time (16 M nodes), so that every run counts at least
 # 89 M nodes.
-POSITIONS = [
-    ("start", "startpos", 7, 6),
-    ("kiwipete", "Kiwipete", 6, 5),
-    ("pos3", "position 3", 8, 7),
-    ("pos4", "position 4", 6, 6),
-    ("pos5", "position 5", 6, 5),
-    ("pos6", "position 6", 6, 5),
-]
+LABELS = [("start", "startpos"), ("kiwipete", "Kiwipete"), ("pos3", "position 3"), ("pos4", "position 4"),
+          ("pos5", "position 5"), ("pos6", "position 6")]
+
+
+def read_suite_depths(path: str) -> dict[str, int]:
+    """{position: depth} of the bench's perft suite in jobs/bench/suite.cpp."""
+    with open(path, encoding="utf-8") as f:
+        body = re.search(r'\{"perft", \{\{(.*?)\}\}\}\}', f.read(), re.S).group(1)
+    return {name: int(depth) for name, depth in re.findall(r'\{"(\w+)", (\d+)', body)}
+
+
+DEPTHS = read_suite_depths(SUITES)
+POSITIONS = [(name, label, DEPTHS[name], DEPTHS[name] - (name != "pos4")) for name, label in LABELS]
 LEAST_DEPTH = min(d for _, _, d, _ in POSITIONS)
 
 PORTABLE, NATIVE = "chesshpc portable", "chesshpc native"
 CPU_2026, ELLXOR, MPERFT = "perft_cpu_2026", "ellxor_perft", "mperft"
+# ellxor/perft as the anchors folder's README names it: where, at which commit, and its
+# README's build (one translation unit, a C++ compiler, performance flags; PEXT needed).
+ELLXOR_URL = "https://github.com/ellxor/perft"
+ELLXOR_COMMIT = "604c4be"
+ELLXOR_FLAGS = ["-std=c++20", "-O3", "-flto", "-fno-exceptions", "-fno-rtti", "-march=x86-64-v3", "-pthread"]
 # The anchors whose speed the issue's targets are ratios to.
 RATIO_ANCHORS = [CPU_2026, ELLXOR]
 
 USAGE_TAIL = """\
 The anchors are programs built from their public sources, one binary each in ANCHORS under
 the names perft_cpu_2026, ellxor_perft and mperft; that folder's README.md says where each
-comes from, at which version, how it was built and how it is run. This script builds
-nothing: an anchor missing from ANCHORS is named on stderr and its column left out (with
---require-all: exit 2).
+comes from, at which version, how it was built and how it is run. An anchor missing from
+ANCHORS is named on stderr and its column left out (with --require-all: exit 2), but for
+ellxor_perft, which is first built from a clone of ellxor/perft at 604c4be (git, and $CXX,
+clang++ or g++): in --scratch DIR, or in a temporary folder removed at the end.
 
 Exit status: 0 done, every count as published; 1 a program counted differently (one line
 names the program, the position and both counts; nothing is printed on stdout); 2 bad usage
@@ -161,6 +180,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--require-all", action="store_true",
                    help="exit 2 if an anchor is missing instead of leaving its column out")
     p.add_argument("--json", metavar="FILE", help="also write the results to FILE as JSON")
+    p.add_argument("--scratch", metavar="DIR",
+                   help="where ellxor_perft is cloned and built when ANCHORS lacks it (default: a temporary "
+                   "folder, removed at the end)")
+    p.add_argument("--ellxor-url", default=ELLXOR_URL, metavar="URL",
+                   help=f"the repository ellxor_perft is cloned from (default: {ELLXOR_URL})")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = p.parse_args(argv)
     if args.runs < 1:
@@ -176,7 +200,38 @@ def executable(path: str) -> bool:
     return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
-def programs(args: argparse.Namespace) -> list[Program]:
+def compiler() -> str | None:
+    for name in (os.environ.get("CXX"), "clang++", "g++"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def build_ellxor(args: argparse.Namespace, scratch: str) -> str:
+    """ellxor_perft built in scratch from a clone at ELLXOR_COMMIT; its path, or a reason."""
+    source = os.path.join(scratch, "ellxor_perft_src")
+    binary = os.path.join(scratch, ELLXOR)
+    if executable(binary):
+        return binary
+    cxx = compiler()
+    if cxx is None or shutil.which("git") is None:
+        raise Usage("git and a C++ compiler ($CXX, clang++ or g++) are needed")
+    log(args, f"{PROG}: no {ELLXOR} in '{args.anchors}': building it from {args.ellxor_url} at {ELLXOR_COMMIT} "
+        f"in '{scratch}'")
+    steps = [(["git", "clone", "--quiet", args.ellxor_url, source], "git clone"),
+             (["git", "-C", source, "checkout", "--quiet", ELLXOR_COMMIT], f"git checkout {ELLXOR_COMMIT}"),
+             ([cxx, *ELLXOR_FLAGS, os.path.join(source, "src", "unity_build.cc"), "-o", binary], "the build")]
+    if os.path.isdir(source):
+        steps = steps[1:]
+    for cmd, what in steps:
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+        if proc.returncode != 0:
+            last = (proc.stderr.strip() or proc.stdout.strip()).splitlines()
+            raise Usage(f"{what} failed ({last[-1] if last else f'exit {proc.returncode}'})")
+    return binary
+
+
+def programs(args: argparse.Namespace, scratch: str) -> list[Program]:
     given = [(PORTABLE, args.chesshpc)] + ([(NATIVE, args.native)] if args.native else [])
     for name, path in given:
         if not executable(path):
@@ -186,6 +241,15 @@ def programs(args: argparse.Namespace) -> list[Program]:
     found = [Program(n, p) for n, p in given]
     for name in (CPU_2026, ELLXOR, MPERFT):
         path = os.path.join(args.anchors, name)
+        if not executable(path) and name == ELLXOR:
+            try:
+                path = build_ellxor(args, scratch)
+            except Usage as e:
+                why = f"{PROG}: no {name} in '{args.anchors}', and it could not be built from {args.ellxor_url}: {e}"
+                if args.require_all:
+                    raise Usage(why.removeprefix(f"{PROG}: ")) from None
+                print(f"{why}: its column is left out", file=sys.stderr)
+                continue
         if executable(path):
             found.append(Program(name, path))
         elif args.require_all:
@@ -292,7 +356,15 @@ def table(positions: list[Position], names: list[str]) -> list[str]:
 
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
-    progs = programs(args)
+    if args.scratch:
+        os.makedirs(args.scratch, exist_ok=True)
+        return measured(args, args.scratch)
+    with tempfile.TemporaryDirectory(prefix="perft_anchors.") as scratch:
+        return measured(args, scratch)
+
+
+def measured(args: argparse.Namespace, scratch: str) -> int:
+    progs = programs(args, scratch)
     published = read_published(PUBLISHED)
     positions = []
     for name, label, depth, quick in POSITIONS:

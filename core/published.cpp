@@ -10,7 +10,9 @@ constexpr uint64_t START[] = {
 constexpr uint64_t KIWIPETE[] = {48, 2039, 97862, 4085603, 193690690, 8031647685};
 constexpr uint64_t POS3[] = {14, 191, 2812, 43238, 674624, 11030083, 178633661, 3009794393};
 constexpr uint64_t POS4[] = {6, 264, 9467, 422333, 15833292, 706045033};
-constexpr uint64_t POS5[] = {44, 1486, 62379, 2103487, 89941194};
+// Depth 6 as chessprogramming.org's Perft Results gives it; Stockfish's go perft and
+// chesshpc count it too.
+constexpr uint64_t POS5[] = {44, 1486, 62379, 2103487, 89941194, 3048196529};
 constexpr uint64_t POS6[] = {46, 2079, 89890, 3894594, 164075551, 6923051137, 287188994746, 11923589843526};
 
 // Chess960 start position 0 (data/chess960.epd to depth 5; depth 6 by Stockfish 15.1 with

@@ -3,12 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/published.h"
 #include "jobs/bench/measure.h"
+#include "jobs/bench/print.h"
 #include "jobs/bench/results.h"
+#include "jobs/bench/run.h"
 #include "jobs/bench/search_bench.h"
 #include "jobs/bench/suite.h"
 
@@ -45,6 +48,15 @@ TEST(BenchSuite, EveryPerftOfEverySuiteHasAPublishedCount) {
     }
     // The measurement that needs every rank comes last, after rank 0's own.
     EXPECT_EQ(suite->specs.back().benchmark, Benchmark::CLUSTER_PERFT) << name;
+  }
+  for (const char* name : {"perft", "perft-quick"}) {
+    const Suite* suite = find_suite(name);
+    ASSERT_NE(suite, nullptr) << name;
+    ASSERT_EQ(suite->specs.size(), chess::published_positions().size()) << name;
+    for (size_t i = 0; i < suite->specs.size(); ++i) {
+      EXPECT_EQ(suite->specs[i].set, chess::published_positions()[i].name) << name;
+      EXPECT_TRUE(expected_nodes(suite->specs[i]).has_value()) << name << " " << suite->specs[i].set;
+    }
   }
   EXPECT_EQ(find_suite("fast"), nullptr);
 }
@@ -94,14 +106,20 @@ TEST(BenchSuite, SuitesHoldTheMeasurementsOfTheirVersion) {
                                                            "hashed_perft start 5 hash=16",
                                                            "search bench 5",
                                                            "cluster_perft start 5 hash=16 split=2"}));
-  EXPECT_EQ(suite_names(), "standard or quick");
+  // The six positions on one thread at the depths of bench/perft_anchors.py, and small.
+  EXPECT_EQ(suite_text("perft"), (std::vector<std::string>{"perft start 7", "perft kiwipete 6", "perft pos3 8",
+                                                           "perft pos4 6", "perft pos5 6", "perft pos6 6"}));
+  EXPECT_EQ(suite_text("perft-quick"), (std::vector<std::string>{"perft start 4", "perft kiwipete 3", "perft pos3 5",
+                                                                 "perft pos4 3", "perft pos5 3", "perft pos6 3"}));
+  EXPECT_EQ(suite_names(), "standard, quick, perft or perft-quick");
 }
 
 TEST(BenchSuite, PublishedTableHoldsTheWikiCounts) {
   EXPECT_EQ(chess::published_count("start", 6), 119060324u);
   EXPECT_EQ(chess::published_count("kiwipete", 5), 193690690u);
   EXPECT_EQ(chess::published_count("pos6", 5), 164075551u);
-  EXPECT_FALSE(chess::published_count("pos5", 6).has_value());
+  EXPECT_EQ(chess::published_count("pos5", 6), 3048196529u);
+  EXPECT_FALSE(chess::published_count("pos5", 7).has_value());
   EXPECT_FALSE(chess::published_count("nowhere", 1).has_value());
   EXPECT_EQ(chess::published_positions().size(), 6u);
   EXPECT_EQ(chess::published_count("chess960", 6), 121983565u);  // Chess960 start 0, beside the six
@@ -149,6 +167,38 @@ TEST(BenchSuite, QuickSuiteMeasurementsCountExactly) {
   }
   EXPECT_EQ(measured, 14);
   EXPECT_EQ(MeasurementRow{}.nodes_per_second(), 0) << "no time, no rate";
+}
+
+// perft-quick's six one-thread measurements count the published counts of the six
+// positions (core/published.cpp), as the perft suite's do at the anchors' depths.
+TEST(BenchSuite, PerftQuickSuiteCountsThePublishedCountsOfTheSix) {
+  const Suite* suite = find_suite("perft-quick");
+  ASSERT_NE(suite, nullptr);
+  for (const BenchSpec& spec : suite->specs) {
+    SCOPED_TRACE(spec_text(spec));
+    EXPECT_EQ(spec.benchmark, Benchmark::PERFT);
+    const BenchResult r = measure(spec, 2);
+    EXPECT_EQ(r.nodes, chess::published_count(spec.set, spec.depth).value());
+    EXPECT_NO_THROW(check_nodes(spec, r.nodes));
+    EXPECT_TRUE(std::isfinite(r.seconds) && r.seconds > 0) << r.seconds;
+  }
+}
+
+// A suite of one-thread perft alone says its figures in G nodes/s, the anchors' unit, in
+// place of the Stockfish ratios it has none of; its JSON rows carry them too.
+TEST(BenchSuite, PerftSuitePrintsGNodesPerSecond) {
+  BenchRun run;
+  run.suite = "perft-quick";
+  run.rows = {{"perft", "start", 4, 0, 1, 1, 197281, 0.0002}, {"perft", "pos6", 3, 0, 1, 1, 89890, 0.0001}};
+  run.summary = summarize(run.rows);
+  std::ostringstream text, json;
+  print_bench(run, false, "", text);
+  EXPECT_NE(text.str().find("\nperft, 1 thread, no table, median G nodes/s: start 4: 0.986, pos6 3: 0.899\n"),
+            std::string::npos)
+      << text.str();
+  EXPECT_EQ(text.str().find("Stockfish"), std::string::npos) << text.str();
+  print_bench(run, true, "", json);
+  EXPECT_NE(json.str().find("\"median_g_nodes_per_second\": 0.986405"), std::string::npos) << json.str();
 }
 
 TEST(BenchSuite, SummaryIsTheMedianOfTheRepeatsWithStockfishRatio) {

@@ -409,6 +409,9 @@ TEST(Cli, HashedAndVerificationRunsAgree) {
   EXPECT_NE(hashed.out.find("\"hash_bytes\": 16777216"), std::string::npos) << hashed.out;
   EXPECT_NE(hashed.out.find("\"zobrist_seed\": 2246800662264969608"), std::string::npos) << hashed.out;
   EXPECT_NE(verify.out.find("\"zobrist_seed\": 7822362180758744021"), std::string::npos) << verify.out;
+  // Where the time went beside the counting: the table's making, the CPU time counting.
+  for (const char* field : {", \"setup_seconds\": ", ", \"user_seconds\": ", ", \"system_seconds\": "})
+    EXPECT_NE(hashed.out.find(field), std::string::npos) << field << hashed.out;
 
   Result bad = chesshpc("perft --depth 2 --hash lots");
   EXPECT_EQ(bad.code, 2);
@@ -440,7 +443,8 @@ TEST(Cli, BenchUnwritableOutIsIoErrorBeforeMeasuring) {
 TEST(Cli, BenchBadOptionsAreUsageErrors) {
   Result suite = chesshpc("bench --suite fast");
   EXPECT_EQ(suite.code, 2);
-  EXPECT_NE(suite.err.find("--suite must be standard or quick, not 'fast'"), std::string::npos) << suite.err;
+  EXPECT_NE(suite.err.find("--suite must be standard, quick, perft or perft-quick, not 'fast'"), std::string::npos)
+      << suite.err;
   Result repeats = chesshpc("bench --repeats 0");
   EXPECT_EQ(repeats.code, 2);
   EXPECT_NE(repeats.err.find("--repeats must be a whole number from 1"), std::string::npos) << repeats.err;

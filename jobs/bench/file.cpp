@@ -42,6 +42,9 @@ constexpr auto SUMMARY = bench_table<SummaryRow>(
     h5::column<&SummaryRow::max_seconds>("max_seconds", "slowest repeat"),
     h5::column<&SummaryRow::median_nodes_per_second>("median_nodes_per_second",
                                                      "median over the repeats of nodes / seconds"),
+    h5::computed<SummaryRow>("median_g_nodes_per_second",
+                             "median_nodes_per_second / 1e9: G nodes/s, the unit perft comparisons quote",
+                             [](const SummaryRow& r) { return r.median_nodes_per_second / 1e9; }),
     h5::column<&SummaryRow::stockfish_ratio>(
         "stockfish_ratio",
         "perft rows: median n/s over stockfish_perft's median n/s, same set and depth; NaN elsewhere"));

@@ -13,7 +13,9 @@ namespace chesshpc {
 const CommandOptions BENCH_SUITE_OPTIONS = command_options(
     "bench",
     {
-        {"suite", "standard|quick", "the suite of measurements (default: standard; quick takes a second or two)"},
+        {"suite", "standard|quick|perft|perft-quick",
+         "the suite of measurements (default: standard; quick takes a second or two; perft: the six positions "
+         "on one thread at the anchors' depths, in G nodes/s; perft-quick: the same at small depths)"},
         threads_option("threads of the threaded benchmarks, per rank", "T"),
         {"repeats", "N", "repeats of each measurement; the summary has their median (default: 3)"},
         out_option("the result file (default: bench.h5, or bench-2.h5, bench-3.h5, ... when it exists)"),
@@ -21,7 +23,8 @@ const CommandOptions BENCH_SUITE_OPTIONS = command_options(
         {"stockfish", "PATH|none", "Stockfish to compare perft with (default: /usr/games/stockfish when it exists)"},
         reporting_options("print the machine and the summary as one JSON object"),
     },
-    "usage: chesshpc bench [suite] [--suite standard|quick] [--threads T] [--repeats N] [--out FILE.h5] "
+    "usage: chesshpc bench [suite] [--suite standard|quick|perft|perft-quick] [--threads T] [--repeats N] [--out "
+    "FILE.h5] "
     "[--stockfish PATH|none] [--force] [--json]\n"
     "       chesshpc bench search [options]   (its options: chesshpc bench search --help)\n",
     1);

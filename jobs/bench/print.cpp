@@ -53,11 +53,32 @@ void print_ratios(const BenchRun& run, std::ostream& out) {
   out << "\n";
 }
 
+// A suite of one-thread perft alone (perft, perft-quick) is a comparison with the anchor
+// programs, which report leaves per second in G nodes/s: its figures in that unit.
+bool perft_only(const BenchRun& run) {
+  for (const SummaryRow& s : run.summary)
+    if (s.benchmark != benchmark_name(Benchmark::PERFT)) return false;
+  return !run.summary.empty();
+}
+
+void print_gnps(const BenchRun& run, std::ostream& out) {
+  out << "perft, 1 thread, no table, median G nodes/s:";
+  const char* sep = " ";
+  for (const SummaryRow& s : run.summary) {
+    out << sep << s.set << " " << s.depth << ": " << format("%.3f", s.median_nodes_per_second / 1e9);
+    sep = ", ";
+  }
+  out << "\n";
+}
+
 void print_text(const BenchRun& run, const std::string& out_path, std::ostream& out) {
   out << "bench " << run.suite << " (suite version " << SUITE_VERSION << "): " << plural(run.threads, "thread") << ", "
       << plural(run.ranks, "rank") << ", " << plural(run.repeats, "repeat") << " on " << run.machine.cpu_model << "\n";
   print_table(run, out);
-  print_ratios(run, out);
+  if (perft_only(run))
+    print_gnps(run, out);
+  else
+    print_ratios(run, out);
   out << (out_path.empty() ? "no file written" : "wrote " + out_path) << ": " << run.rows.size() << " measurements in "
       << format("%.1f", run.seconds) << " s\n";
 }
@@ -67,7 +88,8 @@ std::string summary_json(const SummaryRow& s) {
   o.add("benchmark", s.benchmark).add("set", s.set).add("depth", s.depth).add("threads", s.threads);
   o.add("ranks", s.ranks).add("nodes", (unsigned long long)s.nodes).add("median_seconds", s.median_seconds);
   o.add("min_seconds", s.min_seconds).add("max_seconds", s.max_seconds);
-  o.add("median_nodes_per_second", s.median_nodes_per_second).add("stockfish_ratio", s.stockfish_ratio);
+  o.add("median_nodes_per_second", s.median_nodes_per_second);
+  o.add("median_g_nodes_per_second", s.median_nodes_per_second / 1e9).add("stockfish_ratio", s.stockfish_ratio);
   return o.str();
 }
 

@@ -53,6 +53,25 @@ constexpr SuiteTable TABLES[] = {
      16},
 };
 
+// The six positions on one thread, without a table, at the depths perft comparisons
+// quote (bench/perft_anchors.py runs the anchor programs at the same ones): leaves per
+// second as the anchors report them. perft-quick: the same at small depths, for tests.
+struct PerftSuiteTable {
+  std::string_view name;
+  std::array<SetDepth, 6> perft;
+};
+
+constexpr PerftSuiteTable PERFT_TABLES[] = {
+    {"perft", {{{"start", 7}, {"kiwipete", 6}, {"pos3", 8}, {"pos4", 6}, {"pos5", 6}, {"pos6", 6}}}},
+    {"perft-quick", {{{"start", 4}, {"kiwipete", 3}, {"pos3", 5}, {"pos4", 3}, {"pos5", 3}, {"pos6", 3}}}},
+};
+
+std::vector<BenchSpec> expand(const PerftSuiteTable& t) {
+  std::vector<BenchSpec> specs;
+  for (SetDepth p : t.perft) specs.push_back({Benchmark::PERFT, p.set, p.depth});
+  return specs;
+}
+
 std::vector<BenchSpec> expand(const SuiteTable& t) {
   std::vector<BenchSpec> specs = {{Benchmark::MOVEGEN, "suite", 1, t.movegen_passes}};
   // Stockfish right after chesshpc on each position: the two runs of one ratio see the
@@ -92,6 +111,7 @@ const Suite* find_suite(std::string_view name) {
   static const std::vector<Suite> suites = [] {
     std::vector<Suite> s;
     for (const SuiteTable& t : TABLES) s.push_back({t.name, expand(t)});
+    for (const PerftSuiteTable& t : PERFT_TABLES) s.push_back({t.name, expand(t)});
     return s;
   }();
   for (const Suite& s : suites)
@@ -99,7 +119,7 @@ const Suite* find_suite(std::string_view name) {
   return nullptr;
 }
 
-std::string_view suite_names() { return "standard or quick"; }
+std::string_view suite_names() { return "standard, quick, perft or perft-quick"; }
 
 bool is_perft(Benchmark b) {
   return b == Benchmark::PERFT || b == Benchmark::STOCKFISH_PERFT || b == Benchmark::PERFT_THREADS ||

@@ -30,9 +30,9 @@ struct Suite {
   std::vector<BenchSpec> specs;  // in the order they run; cluster_perft, which needs every rank, last
 };
 
-// The suite called name ("standard" or "quick"), or null.
+// The suite called name ("standard", "quick", "perft" or "perft-quick"), or null.
 const Suite* find_suite(std::string_view name);
-// "standard or quick", for messages.
+// "standard, quick, perft or perft-quick", for messages.
 std::string_view suite_names();
 
 // Whether a benchmark counts perft nodes that must equal the published count.

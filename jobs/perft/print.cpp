@@ -106,7 +106,7 @@ std::string json_depths(const std::vector<DepthCount>& depths) {
 
 void print_json(const PerftRequest& req, const chess::Position& pos, const std::vector<perft::RootCount>& roots,
                 double secs, int threads, const std::vector<DepthCount>& shallower, std::ostream& out,
-                const UnitRunReport* units) {
+                const UnitRunReport* units, const RunCost* cost) {
   u128 nodes = perft::total(roots);
   JsonObject o;
   o.add("fen", pos.fen(req.fen_style));
@@ -127,6 +127,10 @@ void print_json(const PerftRequest& req, const chess::Position& pos, const std::
   }
   o.add("hash_bytes", (unsigned long long)req.hash_bytes)
       .add("zobrist_seed", (unsigned long long)chess::zobrist::seed());
+  if (cost)
+    o.add("setup_seconds", cost->setup_seconds)
+        .add("user_seconds", cost->user_seconds)
+        .add("system_seconds", cost->system_seconds);
   if (req.upto) {
     std::vector<DepthCount> depths = shallower;
     depths.push_back({req.depth, nodes, secs});
@@ -158,9 +162,9 @@ void print_unit_run(const PerftRequest& req, const chess::Position& pos, const s
 
 void print_perft(const PerftRequest& req, const chess::Position& pos, const std::vector<perft::RootCount>& roots,
                  double secs, int threads, const std::vector<DepthCount>& shallower, std::ostream& out,
-                 const UnitRunReport* units) {
+                 const UnitRunReport* units, const RunCost* cost) {
   if (req.json)
-    print_json(req, pos, roots, secs, threads, shallower, out, units);
+    print_json(req, pos, roots, secs, threads, shallower, out, units, cost);
   else
     print_text(req, pos, roots, secs, threads, shallower, out, units);
 }

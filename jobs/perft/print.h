@@ -37,6 +37,15 @@ struct DepthCount {
   double seconds = 0;
 };
 
+// Where a single-process run's time went beside the counting's wall time: making the
+// table (a fresh mapping: next to nothing), and the process's CPU time while counting,
+// user and system (the system's is chiefly the first touch of the table's pages, which
+// the kernel zeroes and a virtual machine's host may have to back first).
+struct RunCost {
+  double setup_seconds = 0;
+  double user_seconds = 0, system_seconds = 0;
+};
+
 // "1.234 s, 567.8 Mnps"
 std::string format_timing(chess::u128 nodes, double seconds);
 
@@ -46,9 +55,10 @@ void print_unit_run(const PerftRequest& req, const chess::Position& pos, const s
                     const std::vector<chess::u128>& divide, double secs, int threads,
                     const std::vector<DepthCount>& shallower, std::ostream& out, const UnitRunReport& report);
 
-// Prints a finished run as text or JSON, as req asks; shallower: --upto's depths below req.depth.
+// Prints a finished run as text or JSON, as req asks; shallower: --upto's depths below
+// req.depth; cost, of a single-process run, goes into the JSON.
 void print_perft(const PerftRequest& req, const chess::Position& pos, const std::vector<chess::perft::RootCount>& roots,
                  double secs, int threads, const std::vector<DepthCount>& shallower, std::ostream& out,
-                 const UnitRunReport* units = nullptr);
+                 const UnitRunReport* units = nullptr, const RunCost* cost = nullptr);
 
 }  // namespace chesshpc

@@ -1,5 +1,7 @@
 #include "jobs/perft/run.h"
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <fstream>
 #include <memory>
@@ -22,6 +24,14 @@ namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The process's CPU time so far, user and system, over all its threads.
+std::pair<double, double> cpu_seconds() {
+  rusage r{};
+  getrusage(RUSAGE_SELF, &r);
+  auto secs = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
+  return {secs(r.ru_utime), secs(r.ru_stime)};
 }
 
 // Runs a parallel perft with progress reporting on err.
@@ -57,14 +67,20 @@ int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err) {
   if (!root) return EXIT_INPUT;
   const chess::Position& pos = *root;
   int threads = chess::resolve_threads(req.threads);
+  RunCost cost;
+  auto setup = std::chrono::steady_clock::now();
   std::unique_ptr<chess::PerftTable> table = make_perft_table(req);
+  cost.setup_seconds = seconds_since(setup);
   std::vector<DepthCount> shallower = count_shallower(req, pos, table.get());
   Progress progress(err, "perft", !req.quiet, req.progress_interval);
+  const auto [user0, system0] = cpu_seconds();
   auto t0 = std::chrono::steady_clock::now();
   std::vector<perft::RootCount> roots = timed_divide(pos, req.depth, req, progress, table.get());
   double secs = seconds_since(t0);
+  const auto [user1, system1] = cpu_seconds();
+  cost.user_seconds = user1 - user0, cost.system_seconds = system1 - system0;
   progress.finish();
-  print_perft(req, pos, roots, secs, threads, shallower, out);
+  print_perft(req, pos, roots, secs, threads, shallower, out, nullptr, &cost);
   return EXIT_OK;
 }
 

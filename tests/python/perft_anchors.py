@@ -1,8 +1,9 @@
 """bench/perft_anchors.py against stand-in anchors: shell scripts this test writes, each
 printing its anchor's output format with the published count at --lower 4 and a fixed time.
 Asserts the table's rows (the anchors' G nodes/s exactly, chesshpc's ratios as the JSON's),
-the JSON's fields, a missing anchor's note and --require-all's exit 2, and exit 1 with the
-exact line when an anchor counts one node too many.
+the JSON's fields, a missing anchor's note and --require-all's exit 2, exit 1 with the
+exact line when an anchor counts one node too many, and an ellxor_perft that cannot be
+cloned (from a path that does not exist) named in one line and left out.
 
 usage: perft_anchors.py PERFT_ANCHORS_PY CHESSHPC
 """
@@ -140,6 +141,28 @@ def check_wrong_count(script, binary, tmp):
     assert (r.returncode, r.stderr) == (2, f"{PROG}: --lower 6: from 0 to 5\n"), r
 
 
+def check_unbuildable_ellxor(script, binary, tmp):
+    """ellxor_perft missing: built from a clone, here of a repository that is not there (no
+    network needed), which is one line and its column left out, or exit 2 with --require-all."""
+    anchors = os.path.join(tmp, "no_ellxor")
+    os.mkdir(anchors)
+    stand_in(anchors, "perft_cpu_2026")
+    stand_in(anchors, "mperft")
+    url = os.path.join(tmp, "no_such_repository")
+    scratch = os.path.join(tmp, "scratch")
+    why = (f"no ellxor_perft in '{anchors}', and it could not be built from {url}: git clone failed "
+           f"(fatal: repository '{url}' does not exist)")
+    r = run(script, anchors, binary, "--lower", "4", "--runs", "1", "--quiet", "--ellxor-url", url,
+            "--scratch", scratch)
+    assert r.returncode == 0, r
+    assert r.stderr == f"{PROG}: {why}: its column is left out\n", r.stderr
+    header, rows = table(r.stdout)
+    assert header == ["chesshpc portable", "perft_cpu_2026", "mperft", "portable / perft_cpu_2026"], header
+    assert os.listdir(scratch) == [], os.listdir(scratch)
+    r = run(script, anchors, binary, "--quick", "--require-all", "--ellxor-url", url, "--quiet")
+    assert (r.returncode, r.stdout, r.stderr) == (2, "", f"{PROG}: {why}\n"), r
+
+
 def chesshpc_version(binary):
     return subprocess.run([binary, "--version"], capture_output=True, text=True).stdout.strip()
 
@@ -148,7 +171,8 @@ def main(script, binary):
     with tempfile.TemporaryDirectory() as tmp:
         check_good_run(script, binary, tmp)
         check_wrong_count(script, binary, tmp)
-    print("perft_anchors.py: 6 rows checked, the wrong count refused")
+        check_unbuildable_ellxor(script, binary, tmp)
+    print("perft_anchors.py: 6 rows checked, the wrong count refused, an ellxor_perft that cannot be built left out")
 
 
 if __name__ == "__main__":

@@ -392,7 +392,7 @@ TEST(PerftOptions, UsageErrors) {
 TEST(PerftOptions, HelpStartsWithBothUsagesAndEndsWithHelp) {
   const std::string& help = PERFT_OPTIONS.help;
   EXPECT_EQ(help.rfind("usage: chesshpc perft [--fen FEN] --depth D [options]\n"
-                       "       chesshpc perft --epd FILE [--max-depth D] [options]\n"
+                       "       chesshpc perft --epd FILE [--max-depth D] [--out FILE.h5 [--force]] [options]\n"
                        "  --fen FEN             position to count from (default: startpos)\n",
                        0),
             0u);
@@ -514,7 +514,8 @@ TEST(SelfplayOptions, EnginesPerSideAndSprt) {
             "--engine replaces --white and --black: give one or the other");
   EXPECT_EQ(
       usage_error([] { selfplay(words("--games 2 --engine cmd=chesshpc nodes=1 depth=2 --engine cmd=chesshpc")); }),
-      "--engine takes one of nodes=, depth= (plies=), movetime=, st= or tc= (each side has one limit per move)");
+      "--engine takes one of nodes=, depth= (plies=), movetime= and st=, and tc= beside nodes= or depth= "
+      "(each side has one limit per move, and a clock)");
   // A command without uci: is an engine, as fastchess's cmd= names it.
   EXPECT_EQ(selfplay(words("--games 2 --engine cmd=stockfish nodes=1 --engine cmd=chesshpc nodes=1")).first.command,
             "stockfish");
@@ -698,7 +699,7 @@ TEST(BenchOptions, SuiteRequest) {
   EXPECT_EQ(usage_error([] {
               bench_request(BENCH_SUITE_OPTIONS.parse({"--suite", "huge"}), "");
             }),
-            "--suite must be standard or quick, not 'huge'");
+            "--suite must be standard, quick, perft or perft-quick, not 'huge'");
   EXPECT_EQ(usage_error([] { bench_request(BENCH_SUITE_OPTIONS.parse({"--stockfish="}), ""); }),
             "--stockfish takes a path or none");
   EXPECT_EQ(usage_error([] { BENCH_SUITE_OPTIONS.parse({"--depth", "3"}); }), "unknown option --depth for 'bench'");

@@ -87,13 +87,8 @@ void PositionsFile::write(const Chunk& chunk) { tables_->positions->write(chunk.
 void PositionsFile::finish(const PositionsCounts& counts, const std::string& started) {
   // The tables' groups close first: commit() must find the file closed before it syncs and renames it.
   tables_->games.reset(), tables_->positions.reset();
-  Provenance p;
-  p.command_line = req_.command_line;
-  p.started = started;
-  p.finished = utc_now();
-  p.threads = chess::resolve_threads(req_.threads);
-  p.readme = readme();
-  h5::write_provenance(tables_->file, p);
+  h5::write_provenance(tables_->file, finished_provenance(req_.command_line, started,
+                                                          chess::resolve_threads(req_.threads), 1, readme()));
   h5::write_attrs(tables_->file, ROOT, Root{req_, counts});
   tables_->file.commit();
 }

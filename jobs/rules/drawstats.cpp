@@ -8,7 +8,9 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <unordered_map>
 
 #include "core/perft.h"
 #include "core/pgn.h"
@@ -282,6 +284,10 @@ void read_pgn_games(const ReadBytes& read, const PgnStreamLimits& limits, int th
     std::unique_ptr<PgnBatchWork> work;
   };
   GameBatches batches(read, limits);
+  // The items in flight are owned here, not by the pipeline's tokens: a stage that throws
+  // cancels the pipeline, and what the other tokens held is freed with this map.
+  std::mutex live_mutex;
+  std::unordered_map<Item*, std::unique_ptr<Item>> live;
   const int n = chess::resolve_threads(threads);
   // Reading and splitting (in order, one batch at a time) overlap the work on the batches
   // before; two batches a thread keep every thread busy and bound the memory.
@@ -297,7 +303,11 @@ void read_pgn_games(const ReadBytes& read, const PgnStreamLimits& limits, int th
           }
           if (progress) progress->add_total(b->games.size());
           auto work = make(b->games.size());
-          return new Item{std::move(b), std::move(work)};
+          auto item = std::make_unique<Item>(Item{std::move(b), std::move(work)});
+          Item* raw = item.get();
+          std::lock_guard lock(live_mutex);
+          live.emplace(raw, std::move(item));
+          return raw;
         }) & tbb::make_filter<Item*, Item*>(tbb::filter_mode::parallel, [&](Item* item) {
           const Batch& b = *item->batch;
           tbb::parallel_for(tbb::blocked_range<size_t>(0, b.games.size(), 64),
@@ -313,8 +323,9 @@ void read_pgn_games(const ReadBytes& read, const PgnStreamLimits& limits, int th
           item->work->encode();
           return item;
         }) & tbb::make_filter<Item*, void>(tbb::filter_mode::serial_in_order, [&](Item* item) {
-          std::unique_ptr<Item> owned(item);
-          owned->work->written();
+          item->work->written();
+          std::lock_guard lock(live_mutex);
+          live.erase(item);
         }));
   });
 }

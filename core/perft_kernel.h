@@ -39,7 +39,135 @@ template <Color Us, bool Chess960>
   return sink.n;
 }
 
-// Plays each generated move on a copy and counts the subtree below it.
+// Where a quiet move of ours leaves the opponent's replies as they are. The replies in a
+// position are fixed by the opponent's pieces' moves (their attack sets, pawn pushes and
+// castling paths, read against the occupancy), the checks and pins along their king's
+// lines, and which squares their king may step to or cross while castling. A move from f
+// to t that captures nothing changes none of these when:
+//   - f and t are outside the opponent's attack sets, pawn pushes (one and two steps,
+//     blocked or not) and castling paths: their pieces see neither square, so their
+//     moves and captures are the same;
+//   - f and t are off their king's lines (pins and slider checks stay as they are) and
+//     t gives no knight or pawn check (no check from f: the opponent is not in check);
+//   - f and t are outside every line seen from a square their king could step to or
+//     cross castling (so no slider of ours starts or stops attacking it), and the piece
+//     itself attacks none of those squares from f or from t as a knight, pawn or king;
+//   - a pawn landing on its fourth rank leaves no en-passant capture (no enemy pawn
+//     attacks the square behind it), and while the opponent holds castling rights neither square is on its
+//     back rank (a Chess960 rook beside the king's destination shields it along it).
+// Such a move's reply count is the opponent's count on the unchanged board, which is
+// worked out once and only if some move qualifies. None of it holds when we are in check
+// (the board with the opponent to move is not a position), nor is it used when the board
+// has an en-passant square (which would be ours; those boards are rare).
+// ok[pt] holds the squares a piece of type pt may leave and land on; all empty when the
+// shortcut does not apply.
+template <Color Us>
+inline void unchanged_reply_squares(const Position& pos, Bitboard (&ok)[PIECE_TYPE_NB]) {
+  constexpr Color Them = ~Us;
+  constexpr Direction Down = pawn_push(Them);
+  constexpr Bitboard TheirRank3 = Them == WHITE ? RANK_3_BB : RANK_6_BB;
+  constexpr Bitboard TheirBack = Them == WHITE ? RANK_1_BB : RANK_8_BB;
+  const Bitboard occupied = pos.pieces(), their_pawns = pos.pieces(Them, PAWN);
+  const Square tk = pos.king_square(Them);
+  const Bitboard tk_bb = square_bb(tk);
+  Bitboard seen = pawn_attacks_bb<Them>(their_pawns) | KING_ATTACKS[tk];
+  for (Bitboard b = pos.pieces(Them, KNIGHT); b;) seen |= KNIGHT_ATTACKS[pop_lsb(b)];
+  for (Bitboard b = pos.pieces(Them, BISHOP, QUEEN); b;) seen |= bishop_attacks(pop_lsb(b), occupied);
+  for (Bitboard b = pos.pieces(Them, ROOK, QUEEN); b;) seen |= rook_attacks(pop_lsb(b), occupied);
+  for (PieceType pt : {PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING}) ok[pt] = 0;
+  if ((seen & pos.pieces(Us, KING)) || pos.ep_square() != SQ_NONE) return;
+  const Bitboard push = shift<Down>(their_pawns), push2 = shift<Down>(push & TheirRank3);
+  Bitboard excluded = seen | push | push2 | BISHOP_RAYS[tk] | ROOK_RAYS[tk];
+  Bitboard steps = KING_ATTACKS[tk] & ~pos.pieces(Them);
+  if (pos.castling() & castling_rights(Them)) {
+    excluded |= TheirBack;
+    for (Bitboard r = pos.castling_squares() & TheirBack & ~tk_bb; r;)
+      steps |= detail::CASTLING_PATH[tk][pop_lsb(r)].king;
+  }
+  const Bitboard no_king = occupied ^ tk_bb;
+  Bitboard knight = KNIGHT_ATTACKS[tk], king = 0;
+  for (Bitboard b = steps; b;) {
+    Square s = pop_lsb(b);
+    excluded |= queen_attacks(s, no_king);
+    knight |= KNIGHT_ATTACKS[s];
+    king |= KING_ATTACKS[s];
+  }
+  const Bitboard all = ~excluded;
+  // A pawn landing on its fourth rank from its second leaves an en-passant square behind
+  // it (from its third, nothing: not told apart here, and rare).
+  constexpr Bitboard OurRank4 = Us == WHITE ? RANK_4_BB : RANK_5_BB;
+  const Bitboard en_passant = shift<pawn_push(Us)>(pawn_attacks_bb<Them>(their_pawns)) & OurRank4;
+  ok[PAWN] = all & ~pawn_attacks_bb<Them>(steps | tk_bb) & ~en_passant;
+  ok[KNIGHT] = all & ~knight;
+  ok[BISHOP] = ok[ROOK] = ok[QUEEN] = all;
+  ok[KING] = all & ~king;
+}
+
+// The parent of leaves: plays each move on a copy and counts the replies without playing
+// them, but for the quiet moves unchanged_reply_squares clears, which count the
+// opponent's replies on the unchanged board, worked out once.
+template <Color Us, bool Chess960>
+struct LeafParentSink {
+  const Position& pos;
+  Bitboard ok[PIECE_TYPE_NB];
+  Bitboard empty;
+  uint64_t n = 0;
+  uint64_t replies = 0;
+  bool counted = false;
+
+  explicit LeafParentSink(const Position& p) : pos(p), empty(~p.pieces()) { unchanged_reply_squares<Us>(p, ok); }
+  void play(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo = KNIGHT) {
+    Position child = pos;
+    child.apply<Us, false>(from, to, pt, kind, promo);
+    n += count_moves<~Us, Chess960>(child);
+  }
+  // The moves to the squares of same, each worth the replies on the unchanged board.
+  void reuse(Bitboard same) {
+    if (!counted) {
+      // The generator reads neither the side to move nor, with none, the en-passant square.
+      replies = count_moves<~Us, Chess960>(pos);
+      counted = true;
+    }
+    n += popcount(same) * replies;
+  }
+  void piece_moves(PieceType pt, Square from, Bitboard to) {
+    if ((ok[pt] >> from) & 1) {
+      const Bitboard same = to & ok[pt] & empty;
+      if (same) reuse(same), to ^= same;
+    }
+    while (to) play(from, pop_lsb(to), pt, NORMAL);
+  }
+  void pawn_moves(Bitboard to, int step) {
+    // The squares whose pawn (step behind) may leave: ok shifted by the step.
+    const Bitboard from_ok = step > 0 ? ok[PAWN] << step : ok[PAWN] >> -step;
+    Bitboard same = to & ok[PAWN] & empty & from_ok;
+    if (same) reuse(same), to ^= same;
+    while (to) {
+      Square s = pop_lsb(to);
+      play(s - step, s, PAWN, NORMAL);
+    }
+  }
+  void promotions(Bitboard to, int step) {
+    while (to) {
+      Square s = pop_lsb(to);
+      for (PieceType pt : {QUEEN, ROOK, BISHOP, KNIGHT}) play(s - step, s, PAWN, PROMOTION, pt);
+    }
+  }
+  void en_passant(Square from, Square to) { play(from, to, PAWN, EN_PASSANT); }
+  void castle(Square from, Square to) { play(from, to, KING, CASTLING); }
+};
+
+// The leaves of a depth-2 subtree: the one code for every one, with a table (after a
+// probe missed) or without.
+template <Color Us, bool Chess960>
+uint64_t count_depth2(const Position& pos) {
+  LeafParentSink<Us, Chess960> sink(pos);
+  generate_legal_as<Us, Chess960>(pos, sink);
+  return sink.n;
+}
+
+// Plays each generated move on a copy and counts the subtree below it (of depth 2 or more:
+// a depth-1 subtree's parent is count_depth2's).
 template <Color Us, bool Chess960, bool Hashed>
 struct TreeSink {
   const Position& pos;
@@ -63,13 +191,8 @@ struct TreeSink {
       if (depth > 1) return play_held(from, to, pt, kind, promo);
     }
     Position child = pos;
-    if (depth == 1) {
-      child.apply<Us, false>(from, to, pt, kind, promo);
-      n += count_moves<~Us, Chess960>(child);
-    } else {
-      child.apply<Us, Hashed>(from, to, pt, kind, promo);
-      n += bulk<~Us, Chess960, Hashed>(child, depth, table);
-    }
+    child.apply<Us, Hashed>(from, to, pt, kind, promo);
+    n += bulk<~Us, Chess960, Hashed>(child, depth, table);
   }
   void play_held(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo) {
     Position& child = held.child[held.next];
@@ -114,11 +237,15 @@ uint64_t bulk(const Position& pos, int depth, PerftTable* table) {
   uint64_t n;
   if constexpr (Hashed)
     if (table->probe(pos.key(), depth, n)) return n;
-  TreeSink<Us, Chess960, Hashed> sink{pos, depth - 1, table};
-  generate_legal_as<Us, Chess960>(pos, sink);
-  uint64_t total = sink.finish();
-  if constexpr (Hashed) table->store(pos.key(), depth, total);
-  return total;
+  if (depth == 2) {
+    n = count_depth2<Us, Chess960>(pos);
+  } else {
+    TreeSink<Us, Chess960, Hashed> sink{pos, depth - 1, table};
+    generate_legal_as<Us, Chess960>(pos, sink);
+    n = sink.finish();
+  }
+  if constexpr (Hashed) table->store(pos.key(), depth, n);
+  return n;
 }
 
 template <bool Hashed>

@@ -10,6 +10,7 @@
 
 #include "core/movegen.h"
 #include "core/perft.h"
+#include "core/perft_kernel.h"
 #include "core/perft_table.h"
 #include "core/uci.h"
 #include "jobs/perft/epd.h"
@@ -133,7 +134,40 @@ int king_steps(const MoveList& moves, Square ksq) {
 struct KernelCoverage {
   int positions = 0, chess960 = 0, en_passant = 0, castling = 0, promotion = 0, in_check = 0;
   int open_king = 0;
+  int unchanged_replies = 0;  // moves the leaf parents count without playing
 };
+
+// The opponent's moves on this board, as a move list from the FEN with the other side to
+// move and no en-passant square: nothing of the kernel's.
+int replies_on_unchanged_board(const Position& pos) {
+  std::string fen = pos.fen();
+  const size_t side = fen.find(' '), ep = fen.find(' ', fen.find(' ', side + 1) + 1);
+  fen[side + 1] = pos.side_to_move() == WHITE ? 'b' : 'w';
+  fen.replace(ep + 1, fen.find(' ', ep + 1) - ep - 1, "-");
+  return int(legal_moves(Position::from_fen(fen, pos.is_chess960())).size());
+}
+
+// The leaf parents' shortcut, move by move: every quiet move whose squares
+// unchanged_reply_squares clears, played, leaves the opponent exactly the moves it has on
+// the board before it. Returns how many moves it checked.
+int check_unchanged_replies(const Position& pos) {
+  Bitboard ok[PIECE_TYPE_NB] = {};
+  if (pos.side_to_move() == WHITE)
+    perft::kernel::unchanged_reply_squares<WHITE>(pos, ok);
+  else
+    perft::kernel::unchanged_reply_squares<BLACK>(pos, ok);
+  int checked = 0, replies = -1;
+  for (Move m : legal_moves(pos)) {
+    const PieceType pt = type_of(pos.piece_on(m.from()));
+    if (m.kind() != NORMAL || (pos.pieces() & square_bb(m.to())) || !((ok[pt] >> m.from()) & 1) ||
+        !((ok[pt] >> m.to()) & 1))
+      continue;
+    if (replies < 0) replies = replies_on_unchanged_board(pos);
+    EXPECT_EQ(int(legal_moves(pos.after(m)).size()), replies) << to_uci(m, pos.is_chess960());
+    ++checked;
+  }
+  return checked;
+}
 
 // Plays a seeded random game from fen (a double push, where one exists, a third of the
 // time, so that en-passant rights come up), comparing perft::count with list_perft at
@@ -151,6 +185,8 @@ void kernel_along_game(const std::string& fen, uint64_t seed, PerftTable& table,
     seen.open_king +=
         popcount(KING_ATTACKS[pos.king_square(us)] & ~pos.pieces(us) & ~KING_ATTACKS[pos.king_square(~us)]) > 3;
     ASSERT_EQ(king_steps_by_make_and_test(pos), king_steps(legal_moves(pos), pos.king_square(us)));
+    seen.unchanged_replies += check_unchanged_replies(pos);
+    if (::testing::Test::HasFailure()) return;
     ASSERT_EQ(perft::count(pos, 2), list_perft(pos, 2));
     if (ply % 8 == 0) {
       const uint64_t expected = list_perft(pos, 3);
@@ -188,7 +224,7 @@ TEST(PerftKernel, AgreesWithMoveListsAlongRandomGames) {
   for (const std::string& fen : starts)
     for (int game = 0; game < 3; ++game) {
       kernel_along_game(fen, seed++, table, seen);
-      if (HasFailure()) return;
+      if (::testing::Test::HasFailure()) return;
     }
   EXPECT_GE(seen.positions, 3000);
   EXPECT_GT(seen.chess960, 1000);
@@ -197,6 +233,8 @@ TEST(PerftKernel, AgreesWithMoveListsAlongRandomGames) {
   EXPECT_GT(seen.promotion, 0);
   EXPECT_GT(seen.in_check, 0);
   EXPECT_GT(seen.open_king, 1000);
+  EXPECT_GT(seen.unchanged_replies, 10000);
+  RecordProperty("unchanged_replies", seen.unchanged_replies);
 }
 
 // ---- Bulk counts ----------------------------------------------------------------------

@@ -103,58 +103,59 @@ inline void unchanged_reply_squares(const Position& pos, Bitboard (&ok)[PIECE_TY
   ok[KING] = all & ~king;
 }
 
-// The parent of leaves: plays each move on a copy and counts the replies without playing
-// them, but for the quiet moves unchanged_reply_squares clears, which count the
-// opponent's replies on the unchanged board, worked out once.
+// Plays one move on a copy of the parent of leaves and counts the replies without playing
+// them (movegen.h's PlaySink calls it once per move).
 template <Color Us, bool Chess960>
-struct LeafParentSink {
+struct LeafPlayer {
   const Position& pos;
-  Bitboard ok[PIECE_TYPE_NB];
-  Bitboard empty;
   uint64_t n = 0;
-  uint64_t replies = 0;
-  bool counted = false;
-
-  explicit LeafParentSink(const Position& p) : pos(p), empty(~p.pieces()) { unchanged_reply_squares<Us>(p, ok); }
-  void play(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo = KNIGHT) {
+  void operator()(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo) {
     Position child = pos;
     child.apply<Us, false>(from, to, pt, kind, promo);
     n += count_moves<~Us, Chess960>(child);
   }
+};
+
+// The parent of leaves: plays each move through LeafPlayer, but for the quiet moves
+// unchanged_reply_squares clears, which count the opponent's replies on the unchanged
+// board, worked out once.
+template <Color Us, bool Chess960>
+struct LeafParentSink {
+  PlaySink<LeafPlayer<Us, Chess960>> each;
+  Bitboard ok[PIECE_TYPE_NB];
+  Bitboard empty;
+  uint64_t reused = 0;
+  uint64_t replies = 0;
+  bool counted = false;
+
+  explicit LeafParentSink(const Position& p) : each{{p}}, empty(~p.pieces()) { unchanged_reply_squares<Us>(p, ok); }
+  uint64_t total() const { return each.play.n + reused; }
   // The moves to the squares of same, each worth the replies on the unchanged board.
   void reuse(Bitboard same) {
     if (!counted) {
       // The generator reads neither the side to move nor, with none, the en-passant square.
-      replies = count_moves<~Us, Chess960>(pos);
+      replies = count_moves<~Us, Chess960>(each.play.pos);
       counted = true;
     }
-    n += popcount(same) * replies;
+    reused += popcount(same) * replies;
   }
   void piece_moves(PieceType pt, Square from, Bitboard to) {
     if ((ok[pt] >> from) & 1) {
       const Bitboard same = to & ok[pt] & empty;
       if (same) reuse(same), to ^= same;
     }
-    while (to) play(from, pop_lsb(to), pt, NORMAL);
+    each.piece_moves(pt, from, to);
   }
   void pawn_moves(Bitboard to, int step) {
     // The squares whose pawn (step behind) may leave: ok shifted by the step.
     const Bitboard from_ok = step > 0 ? ok[PAWN] << step : ok[PAWN] >> -step;
-    Bitboard same = to & ok[PAWN] & empty & from_ok;
+    const Bitboard same = to & ok[PAWN] & empty & from_ok;
     if (same) reuse(same), to ^= same;
-    while (to) {
-      Square s = pop_lsb(to);
-      play(s - step, s, PAWN, NORMAL);
-    }
+    each.pawn_moves(to, step);
   }
-  void promotions(Bitboard to, int step) {
-    while (to) {
-      Square s = pop_lsb(to);
-      for (PieceType pt : {QUEEN, ROOK, BISHOP, KNIGHT}) play(s - step, s, PAWN, PROMOTION, pt);
-    }
-  }
-  void en_passant(Square from, Square to) { play(from, to, PAWN, EN_PASSANT); }
-  void castle(Square from, Square to) { play(from, to, KING, CASTLING); }
+  void promotions(Bitboard to, int step) { each.promotions(to, step); }
+  void en_passant(Square from, Square to) { each.en_passant(from, to); }
+  void castle(Square from, Square to) { each.castle(from, to); }
 };
 
 // The leaves of a depth-2 subtree: the one code for every one, with a table (after a
@@ -163,13 +164,13 @@ template <Color Us, bool Chess960>
 uint64_t count_depth2(const Position& pos) {
   LeafParentSink<Us, Chess960> sink(pos);
   generate_legal_as<Us, Chess960>(pos, sink);
-  return sink.n;
+  return sink.total();
 }
 
-// Plays each generated move on a copy and counts the subtree below it (of depth 2 or more:
-// a depth-1 subtree's parent is count_depth2's).
+// Plays one move on a copy and counts the subtree below it (of depth 2 or more: a depth-1
+// subtree's parent is count_depth2's); movegen.h's PlaySink calls it once per move.
 template <Color Us, bool Chess960, bool Hashed>
-struct TreeSink {
+struct TreePlayer {
   const Position& pos;
   int depth;          // of the subtrees below the moves
   PerftTable* table;  // null unless Hashed
@@ -186,13 +187,14 @@ struct TreeSink {
   struct NoHeld {};
   [[no_unique_address]] std::conditional_t<Hashed, Held, NoHeld> held{};
 
-  void play(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo = KNIGHT) {
+  void operator()(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo) {
     if constexpr (Hashed) {
-      if (depth > 1) return play_held(from, to, pt, kind, promo);
+      play_held(from, to, pt, kind, promo);
+    } else {
+      Position child = pos;
+      child.apply<Us, false>(from, to, pt, kind, promo);
+      n += bulk<~Us, Chess960, false>(child, depth, table);
     }
-    Position child = pos;
-    child.apply<Us, Hashed>(from, to, pt, kind, promo);
-    n += bulk<~Us, Chess960, Hashed>(child, depth, table);
   }
   void play_held(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo) {
     Position& child = held.child[held.next];
@@ -210,23 +212,6 @@ struct TreeSink {
     }
     return n;
   }
-  void piece_moves(PieceType pt, Square from, Bitboard to) {
-    while (to) play(from, pop_lsb(to), pt, NORMAL);
-  }
-  void pawn_moves(Bitboard to, int step) {
-    while (to) {
-      Square s = pop_lsb(to);
-      play(s - step, s, PAWN, NORMAL);
-    }
-  }
-  void promotions(Bitboard to, int step) {
-    while (to) {
-      Square s = pop_lsb(to);
-      for (PieceType pt : {QUEEN, ROOK, BISHOP, KNIGHT}) play(s - step, s, PAWN, PROMOTION, pt);
-    }
-  }
-  void en_passant(Square from, Square to) { play(from, to, PAWN, EN_PASSANT); }
-  void castle(Square from, Square to) { play(from, to, KING, CASTLING); }
 };
 
 // Subtrees of depth 2 and more go through the table when there is one; a depth-1 count
@@ -240,9 +225,9 @@ uint64_t bulk(const Position& pos, int depth, PerftTable* table) {
   if (depth == 2) {
     n = count_depth2<Us, Chess960>(pos);
   } else {
-    TreeSink<Us, Chess960, Hashed> sink{pos, depth - 1, table};
+    PlaySink<TreePlayer<Us, Chess960, Hashed>> sink{{pos, depth - 1, table}};
     generate_legal_as<Us, Chess960>(pos, sink);
-    n = sink.finish();
+    n = sink.play.finish();
   }
   if constexpr (Hashed) table->store(pos.key(), depth, n);
   return n;

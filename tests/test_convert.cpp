@@ -1,9 +1,11 @@
 // The dataset commands: convert between every pair of formats and back, record for record
 // on the fields both carry; --validate naming a damaged record; shuffle keeping the
 // records, the same for one seed at any memory bound, with several runs and merge
-// passes; interleave's proportions; stats' counts on a file written by hand.
+// passes; interleave's proportions; stats' counts on a file written by hand; outputs
+// named .gz and .zst written compressed, and their write errors.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 #include <algorithm>
 #include <bit>
@@ -18,7 +20,9 @@
 #include "core/uci.h"
 #include "jobs/dataset/records.h"
 #include "jobs/dataset/run.h"
+#include "jobs/io/byte_sink.h"
 #include "jobs/io/job_common.h"
+#include "tests/decompress.h"
 #include "tests/run_command.h"
 #include "tests/selfplay_dataset.h"
 
@@ -405,6 +409,135 @@ TEST_F(Converted, CommandLineTellsFormatsByNameAndSaysErrorsInOneLine) {
                 std::to_string(read_records(file("h5"), "h5").size()) + ", \"duplicates\": " +
                 std::to_string(json_count(chesshpc("stats " + file("bin") + " --json --quiet", "cli_stats_bin").out,
                                           "duplicates")));
+}
+
+// --- compressed outputs ---
+
+// A compressed file's bytes through its library (zlib, libzstd), its magic bytes checked:
+// gzip's for a name ending in .gz, zstd's for .zst.
+std::string decompressed(const std::string& path) {
+  const std::string bytes = read_bytes(path);
+  if (path.ends_with(".gz")) {
+    EXPECT_TRUE(testing_support::is_gzip(bytes)) << path;
+    return testing_support::gunzip(bytes);
+  }
+  EXPECT_TRUE(testing_support::is_zstd(bytes)) << path;
+  return testing_support::unzstd(bytes);
+}
+
+constexpr std::string_view FLAT_FORMATS[] = {"plain", "bin", "binpack", "bullet", "bullet-text", "epd"};
+constexpr std::string_view COMPRESSIONS[] = {".gz", ".zst"};
+
+// convert IN OUT.gz (OUT.zst): gzip's (zstd's) bytes, which decompress to the uncompressed
+// OUT's exactly; convert reads them back record for record (the same bytes again).
+TEST_F(Converted, CompressedOutputsDecompressToTheUncompressedBytesAndReadBack) {
+  for (std::string_view f : FLAT_FORMATS) {
+    for (std::string_view ext : COMPRESSIONS) {
+      const std::string out = file(f, "compressed.") + std::string(ext), back = file(f, "decompressed.");
+      std::filesystem::remove(out), std::filesystem::remove(back);
+      ASSERT_EQ(convert(file("h5"), "h5", out, f).first, EXIT_OK) << out;
+      EXPECT_EQ(decompressed(out), read_bytes(file(f))) << out;
+      ASSERT_EQ(convert(out, f, back, f).first, EXIT_OK) << out;
+      EXPECT_EQ(read_bytes(back), read_bytes(file(f))) << out;
+    }
+  }
+  // Text compresses: plain to a fifth of its size at most.
+  EXPECT_LT(std::filesystem::file_size(file("plain", "compressed.") + ".gz"),
+            std::filesystem::file_size(file("plain")) / 5);
+}
+
+// shuffle and interleave into OUT.gz (OUT.zst) write the bytes they write into OUT: the
+// shuffle's runs stay plain, only the output is compressed.
+TEST_F(Converted, ShuffleAndInterleaveWriteCompressedOutputs) {
+  const std::string bytes = read_bytes(file("bin"));
+  const std::string a = file("bin", "cpart_a."), b = file("bin", "cpart_b.");
+  write_bytes(a, bytes.substr(0, 40 * 300));
+  write_bytes(b, bytes.substr(40 * 300));
+  for (std::string_view f : {"bin", "plain"}) {
+    const std::string shuffled = file(f, "cshuffled.");
+    // 16 KB: several runs and merge passes.
+    ASSERT_EQ(shuffle(file(f), f, shuffled, 7, size_t(16) << 10).first, EXIT_OK) << f;
+    ASSERT_NE(read_bytes(shuffled), read_bytes(file(f))) << f;
+    for (std::string_view ext : COMPRESSIONS) {
+      const std::string out = shuffled + std::string(ext);
+      const auto [code, json] = shuffle(file(f), f, out, 7, size_t(16) << 10);
+      ASSERT_EQ(code, EXIT_OK) << json;
+      EXPECT_GE(json_count(json, "runs"), 4u) << json;
+      EXPECT_EQ(decompressed(out), read_bytes(shuffled)) << out;
+    }
+  }
+  InterleaveRequest req;
+  req.quiet = true;
+  req.in = {{a, &format("bin")}, {b, &format("bin")}};
+  req.seed = 1;
+  std::ostringstream o, e;
+  const std::string mixed = file("bin", "cinterleaved.");
+  req.out = {mixed, &format("bin")};
+  std::filesystem::remove(mixed);
+  ASSERT_EQ(run_interleave(req, o, e), EXIT_OK) << e.str();
+  ASSERT_EQ(read_bytes(mixed).size(), bytes.size());
+  for (std::string_view ext : COMPRESSIONS) {
+    req.out = {mixed + std::string(ext), &format("bin")};
+    std::filesystem::remove(req.out.path);
+    ASSERT_EQ(run_interleave(req, o, e), EXIT_OK) << e.str();
+    EXPECT_EQ(decompressed(req.out.path), read_bytes(mixed)) << req.out.path;
+  }
+  for (const auto& entry : std::filesystem::directory_iterator(dir_))
+    EXPECT_EQ(entry.path().filename().string().find("chesshpc-shuffle-"), std::string::npos) << entry.path();
+}
+
+// The encoders on a full device: the first write that reaches it, or the end, is one
+// WriteError naming the file and the system's reason, and nothing after it is written.
+TEST(ByteSink, FullDeviceIsOneWriteError) {
+  std::string text;
+  for (int i = 0; i < 200000; ++i)
+    text += "fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 " + std::to_string(i) + "\n";
+  for (Compression c : {Compression::NONE, Compression::GZIP, Compression::ZSTD}) {
+    const int fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    std::string error;
+    {
+      ByteSink sink(fd, c, "/dev/full");
+      try {
+        for (size_t at = 0; at < text.size(); at += size_t(1) << 20)
+          sink.write(std::string_view(text).substr(at, size_t(1) << 20));
+        sink.commit();
+      } catch (const WriteError& e) {
+        error = e.what();
+      }
+      EXPECT_EQ(sink.bytes_out(), 0u);
+      EXPECT_THROW(sink.write("more"), WriteError);
+    }
+    ::close(fd);
+    EXPECT_EQ(error, "cannot write '/dev/full': No space left on device") << int(c);
+  }
+}
+
+// The command line's errors of a compressed output: an HDF5 file named .h5.gz refused
+// before any work (exit 2); standard output on a full device and a file past the size
+// limit a write may reach (ulimit -f: EFBIG, as a quota) one line each, exit 4, with no
+// OUT and no OUT.partial left.
+TEST_F(Converted, CompressedOutputErrorsAreOneLine) {
+  const std::string in = file("bin"), h5 = dir_ + "cli.h5.gz";
+  testing_support::CommandResult r = chesshpc("convert " + in + " " + h5 + " --quiet", "cli_h5gz");
+  EXPECT_EQ(r.code, EXIT_USAGE);
+  EXPECT_EQ(r.err, "chesshpc: '" + h5 +
+                       "' names an HDF5 file, which is not written as gzip (HDF5 deflates its chunks inside): name it "
+                       "without .gz\nsee 'chesshpc convert --help'\n");
+  EXPECT_FALSE(std::filesystem::exists(h5));
+  r = chesshpc("convert " + in + " --to plain --quiet >/dev/full", "cli_full");
+  EXPECT_EQ(r.code, EXIT_IO);
+  EXPECT_EQ(r.err, "chesshpc convert: cannot write to standard output: No space left on device\n");
+  for (std::string_view ext : COMPRESSIONS) {
+    const std::string out = dir_ + "cli_limit.plain" + std::string(ext);
+    r = testing_support::run_command(
+        "trap '' XFSZ; ulimit -f 8; exec " + std::string(CHESSHPC_BIN) + " convert " + in + " " + out + " --quiet",
+        testing::TempDir() + "cli_limit.err");
+    EXPECT_EQ(r.code, EXIT_IO) << r.err;
+    EXPECT_EQ(r.err, "chesshpc convert: cannot write '" + out + "': File too large\n");
+    EXPECT_FALSE(std::filesystem::exists(out));
+    EXPECT_FALSE(std::filesystem::exists(out + ".partial"));
+  }
 }
 
 // Damaged files: each format's file with seeded bytes overwritten, read to the end. Every

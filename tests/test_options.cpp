@@ -17,11 +17,13 @@
 #include "core/threads.h"
 #include "core/zobrist.h"
 #include "jobs/bench/options.h"
+#include "jobs/dataset/options.h"
 #include "jobs/export/options.h"
 #include "jobs/io/byte_size.h"
 #include "jobs/io/options.h"
 #include "jobs/io/publish.h"
 #include "jobs/perft/options.h"
+#include "jobs/rescore/options.h"
 #include "jobs/rules/options.h"
 #include "jobs/selfplay/options.h"
 
@@ -661,6 +663,44 @@ TEST(ExportOptions, BadUsageOneLineEach) {
             "--max-score must be a whole number from 0 to 32000, not '-1'");
   // Several files are one export (FormatFileAndFilters): a second is no stray argument.
   EXPECT_EQ(usage_error([] { EXPORT_OPTIONS.parse({"a.h5", "b.h5"}); }), "");
+}
+
+// --- convert, shuffle, interleave, stats and rescore ---
+
+// An HDF5 output named as gzip's or zstd's is refused before any work (exit 2): HDF5
+// deflates its own chunks, and no gunzip would read the file. Flat formats are written
+// compressed by the same names.
+TEST(DatasetOptions, CompressedHdf5OutputIsRefused) {
+  auto refused = [](const std::string& path, const std::string& ext) {
+    return "'" + path + "' names an HDF5 file, which is not written as " + (ext == ".gz" ? "gzip" : "zstd") +
+           " (HDF5 deflates its chunks inside): name it without " + ext;
+  };
+  const std::string dir = testing::TempDir();
+  for (const std::string ext : {".gz", ".zst"}) {
+    const std::string h5 = dir + "out.h5" + ext, other = dir + "out" + ext;
+    EXPECT_EQ(usage_error([&] { convert_request(CONVERT_OPTIONS.parse({"a.bin", h5}), "", false); }), refused(h5, ext));
+    EXPECT_EQ(usage_error([&] {
+                convert_request(CONVERT_OPTIONS.parse({"a.bin", other, "--to", "h5"}), "", false);
+              }),
+              refused(other, ext));
+    EXPECT_EQ(usage_error([&] { shuffle_request(SHUFFLE_OPTIONS.parse({"a.h5", h5}), "", false); }), refused(h5, ext));
+    EXPECT_EQ(usage_error([&] {
+                interleave_request(INTERLEAVE_OPTIONS.parse({"a.bin", "b.bin", "--out", h5}), "", false);
+              }),
+              refused(h5, ext));
+    EXPECT_EQ(usage_error([&] { stats_request(STATS_OPTIONS.parse({"a.bin", "--out", h5}), ""); }), refused(h5, ext));
+    // rescore writes selfplay's layout for a name of no format, so OUT.gz is HDF5 too.
+    for (const std::string& out : {h5, other})
+      EXPECT_EQ(usage_error([&] {
+                  rescore_request(RESCORE_OPTIONS.parse({"a.bin", "--depth", "3", "--out", out}), "");
+                }),
+                refused(out, ext));
+    // The flat formats by the same names are outputs like any other.
+    const std::string plain = dir + "out.plain" + ext;
+    EXPECT_EQ(convert_request(CONVERT_OPTIONS.parse({"a.bin", plain}), "", false).out.format->name, "plain");
+    EXPECT_EQ(shuffle_request(SHUFFLE_OPTIONS.parse({"a.h5", plain}), "", false).out.format->name, "plain");
+    EXPECT_EQ(rescore_request(RESCORE_OPTIONS.parse({"a.bin", "--depth", "3", "--out", plain}), "").out, plain);
+  }
 }
 
 // --- bench ---

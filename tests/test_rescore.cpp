@@ -1,6 +1,7 @@
 // rescore of every format's records: the same searches as of the HDF5 file of the same
 // positions, OUT in IN's format read back record for record with the new scores (binpack's
-// chains kept), and an output format that cannot hold the input refused before any search.
+// chains kept), OUT compressed by its name, and an output format that cannot hold the
+// input refused before any search.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include "jobs/io/h5.h"
 #include "jobs/io/job_common.h"
 #include "jobs/selfplay/file.h"
+#include "tests/decompress.h"
 #include "tests/run_command.h"
 
 using namespace chesshpc;
@@ -31,6 +33,11 @@ std::vector<DecodedPosition> read_records(const std::string& path) {
 }
 
 PositionColumns read_positions(const std::string& path) { return read_selfplay_tables(h5::open_read(path)).positions; }
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
 
 // Two games of the built-in search, in every format that rescore reads, made once.
 class Rescored : public testing::TestWithParam<const char*> {
@@ -110,6 +117,34 @@ TEST_F(Rescored, BinpackChainsAreKept) {
     // "BINP", the chunk's size, the first chain's 32-byte stem, its count (big-endian).
     ASSERT_GT(bytes.size(), 42u);
     EXPECT_EQ(size_t(uint8_t(bytes[40])) << 8 | uint8_t(bytes[41]), first_game - 1) << file;
+  }
+}
+
+// OUT named .gz or .zst: gzip's or zstd's bytes, which decompress (zlib, libzstd) to the
+// uncompressed OUT's exactly, and read back record for record; no checkpoint is left.
+TEST_F(Rescored, CompressedOutputIsTheUncompressedOnesBytes) {
+  for (const std::string ext : {"plain", "binpack", "epd"}) {
+    const std::string in = path("z-in." + ext), out = path("z-out." + ext);
+    ASSERT_EQ(run("convert " + path("games.h5") + " " + in + " --quiet").code, 0);
+    ASSERT_EQ(rescore(in, out).code, 0);
+    const std::string bytes = read_bytes(out);
+    const std::string gz = out + ".gz", zst = out + ".zst";
+    for (const std::string& to : {gz, zst}) {
+      const testing_support::CommandResult r = rescore(in, to);
+      ASSERT_EQ(r.code, 0) << to << ": " << r.err;
+      EXPECT_FALSE(std::filesystem::exists(to + ".checkpoint")) << to;
+    }
+    EXPECT_TRUE(testing_support::is_gzip(read_bytes(gz))) << gz;
+    EXPECT_EQ(testing_support::gunzip(read_bytes(gz)), bytes) << gz;
+    EXPECT_TRUE(testing_support::is_zstd(read_bytes(zst))) << zst;
+    EXPECT_EQ(testing_support::unzstd(read_bytes(zst)), bytes) << zst;
+    const std::vector<DecodedPosition> plain = read_records(out), back = read_records(zst);
+    ASSERT_EQ(back.size(), plain.size());
+    for (size_t i = 0; i < back.size(); ++i) {
+      EXPECT_EQ(back[i].pos.fen(), plain[i].pos.fen()) << i;
+      EXPECT_EQ(back[i].score, plain[i].score) << i;
+      EXPECT_EQ(back[i].move, plain[i].move) << i;
+    }
   }
 }
 

@@ -11,8 +11,8 @@ namespace {
 // The formats' lines of a usage text.
 std::string format_lines() {
   std::string s =
-      "formats (by --from/--to, or by the file name: .plain .bin .binpack .bullet .txt .epd .h5, "
-      "read also as .gz or .zst):\n";
+      "formats (by --from/--to, or by the file name: .plain .bin .binpack .bullet .txt .epd .h5; "
+      "all but h5 read and written as gzip or zstd when the name ends in .gz or .zst):\n";
   for (const Format& f : formats()) {
     if (!dataset_format(f.name)) continue;
     std::string name = "  " + std::string(f.name);
@@ -51,6 +51,7 @@ DatasetFile output_file(const Options& opt, size_t inputs, const Format* fallbac
   DatasetFile out;
   out.path = read_last_positional_out(opt, inputs);
   out.format = format_for(opt, "to", out.path, fallback);
+  if (const std::string why = unwritable_name(out.path, *out.format); !why.empty()) throw UsageError(why);
   if (out.path.empty()) {
     if (out.format == &h5_format()) throw UsageError("h5 is written to a file: give OUT");
     if (opt.has("json")) throw UsageError("--json prints the summary on standard output: give OUT for the records");
@@ -160,6 +161,7 @@ StatsRequest stats_request(const Options& opt, const std::string& command_line) 
   req.out = read_out(opt);
   if (!req.out.empty() && format_of_path(req.out) != &h5_format())
     throw UsageError("stats --out writes an HDF5 file: name it FILE.h5");
+  if (const std::string why = unwritable_name(req.out, h5_format()); !why.empty()) throw UsageError(why);
   req.command_line = command_line;
   return req;
 }

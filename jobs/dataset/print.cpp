@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "jobs/dataset/records.h"
+#include "jobs/io/byte_sink.h"
 #include "jobs/io/byte_size.h"
 #include "jobs/io/byte_source.h"
 #include "jobs/io/h5.h"
@@ -73,6 +74,9 @@ int run_guarded(const std::string& command, const std::string& input, std::ostre
     err << "chesshpc " << command << ": " << e.what() << "\n";
     return e.exit_code();
   } catch (const h5::Error& e) {
+    err << "chesshpc " << command << ": " << e.what() << "\n";
+    return EXIT_IO;
+  } catch (const WriteError& e) {
     err << "chesshpc " << command << ": " << e.what() << "\n";
     return EXIT_IO;
   } catch (const std::ios_base::failure& e) {

@@ -31,8 +31,8 @@ void print_summary(const DatasetSummary& s, bool json, std::ostream& out, std::o
 
 // Runs f and turns what it throws into the command's one line on err and its exit code:
 // a record that does not read or cannot be held (DatasetError: 3, the file and record
-// named), a file that cannot be read (ReadError's code), written (h5::Error, std::ios
-// failures: 4).
+// named), a file that cannot be read (ReadError's code), written (h5::Error, WriteError,
+// std::ios failures: 4).
 // input is read when an error is caught: the file being read then.
 int run_guarded(const std::string& command, const std::string& input, std::ostream& err, const std::function<int()>& f);
 

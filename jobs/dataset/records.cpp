@@ -11,10 +11,10 @@
 #include "core/pack.h"
 #include "core/uci.h"
 #include "jobs/export/binpack.h"
+#include "jobs/io/byte_sink.h"
 #include "jobs/io/byte_source.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/job_common.h"
-#include "jobs/io/publish.h"
 #include "jobs/selfplay/file.h"
 #include "jobs/selfplay/tables.h"
 
@@ -287,12 +287,11 @@ class ExportRecord {
   ExportPosition e_;
 };
 
-// Export's writers into a published file or standard output.
+// Export's writers into a published file, compressed as its name says (jobs/io/byte_sink.h),
+// or standard output.
 class FlatWriter : public RecordWriter {
  public:
-  FlatWriter(const std::string& path, const Format& f) : format_(f), writer_(f.make()) {
-    if (!path.empty()) file_.emplace(path);
-  }
+  FlatWriter(const std::string& path, const Format& f) : format_(f), writer_(f.make()), sink_(path) {}
   void add(const DecodedPosition& d, uint64_t index) override {
     if (format_.standard_only && d.pos.is_chess960())
       throw DatasetError(index,
@@ -310,29 +309,28 @@ class FlatWriter : public RecordWriter {
     flush(false);
   }
   std::string commit() override {
-    writer_->finish(buffer_);
-    flush(true);
-    if (!file_) {
-      std::cout.flush();
-      return std::cout ? "" : "cannot write to standard output";
+    try {
+      writer_->finish(buffer_);
+      flush(true);
+      sink_.commit();
+    } catch (const WriteError& e) {
+      return e.what();
     }
-    return file_->commit();
+    return "";
   }
-  uint64_t bytes_written() const override { return bytes_ + buffer_.size(); }
+  uint64_t bytes_written() const override { return sink_.bytes_in() + buffer_.size(); }
 
  private:
+  // Hands the sink a block at a time (a MiB): a write call, or an encoder's call, a block.
   void flush(bool always) {
     if (buffer_.size() < (size_t(1) << 20) && !always) return;
-    std::ostream& out = file_ ? file_->stream() : std::cout;
-    out.write(buffer_.data(), std::streamsize(buffer_.size()));
-    bytes_ += buffer_.size();
+    sink_.write(buffer_);
     buffer_.clear();
   }
   const Format& format_;
   std::unique_ptr<PositionWriter> writer_;
-  std::optional<PublishedFile> file_;
+  ByteSink sink_;
   std::string buffer_;
-  uint64_t bytes_ = 0;
 };
 
 // selfplay's /positions, appended a batch at a time (the columns that need a search,
@@ -417,6 +415,16 @@ const Format* format_of_path(std::string_view path) {
   for (const Format& f : formats())
     if (f.make && path.ends_with(f.extension)) return &f;
   return path.ends_with(H5_FORMAT.extension) ? &H5_FORMAT : nullptr;
+}
+
+std::string unwritable_name(std::string_view path, const Format& f) {
+  const Compression c = compression_of(path);
+  if (&f != &H5_FORMAT || c == Compression::NONE) return "";
+  // Appended piecewise: GCC 12 warns falsely (-Wrestrict) on chains of operator+.
+  std::string s = "'";
+  s.append(path).append("' names an HDF5 file, which is not written as ");
+  s.append(c == Compression::GZIP ? "gzip" : "zstd").append(" (HDF5 deflates its chunks inside): name it without ");
+  return s.append(c == Compression::GZIP ? ".gz" : ".zst");
 }
 
 std::string dataset_format_names() {

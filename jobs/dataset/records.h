@@ -18,9 +18,14 @@ namespace chesshpc {
 const Format& h5_format();
 // A format that convert reads and writes, by name ("h5" too), or nullptr.
 const Format* dataset_format(std::string_view name);
-// By the file name's ending (".gz" and ".zst" after it are the compression, read only):
-// .plain .bin .binpack .bullet .txt (bullet-text) .epd .h5; nullptr for another.
+// By the file name's ending (".gz" and ".zst" after it are the compression: flat formats
+// are read and written so): .plain .bin .binpack .bullet .txt (bullet-text) .epd .h5;
+// nullptr for another.
 const Format* format_of_path(std::string_view path);
+// Why a file named path cannot be written in format f, "" when it can: an HDF5 file named
+// as gzip's or zstd's (.h5.gz), which no decompressor would read (HDF5 deflates its
+// chunks inside the file). A usage error of the command that names it.
+std::string unwritable_name(std::string_view path, const Format& f);
 // "plain|bin|binpack|bullet|bullet-text|epd|h5"
 std::string dataset_format_names();
 // Whether the format's records are the file's own bytes, one after another (fixed-size
@@ -66,9 +71,11 @@ class RecordReader {
 };
 
 // Records written in order to path (published whole: jobs/io/publish.h, h5::File), or to
-// standard output for "" (flat formats). add() throws DatasetError (index: the
-// caller's) when the format cannot hold the record: a Chess960 position in a standard-only
-// format, a move binpack cannot code.
+// standard output for "" (flat formats). A flat format's file is gzip or zstd when its name
+// ends in .gz or .zst (jobs/io/byte_sink.h), standard output plain. add() throws
+// DatasetError (index: the caller's) when the format cannot hold the record: a Chess960
+// position in a standard-only format, a move binpack cannot code; add() and add_bytes()
+// throw WriteError (jobs/io/byte_sink.h) when the file cannot be written.
 class RecordWriter {
  public:
   static std::unique_ptr<RecordWriter> open(const std::string& path, const Format& format,
@@ -83,6 +90,7 @@ class RecordWriter {
   virtual void add_bytes(std::string_view bytes);
   // Finishes and publishes; "" or why not.
   virtual std::string commit() = 0;
+  // The records' bytes written, before any compression (as bytes_read counts them).
   virtual uint64_t bytes_written() const = 0;
 };
 

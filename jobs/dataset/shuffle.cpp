@@ -90,7 +90,9 @@ class TempDir {
 };
 
 // A run on disk: records sorted by key, each as key (8 bytes), then its length (4 bytes)
-// when records vary in size, then its bytes.
+// when records vary in size, then its bytes. Runs are plain even for an output named .gz
+// or .zst: each is written and read once a pass, and its random keys and shuffled records
+// compress poorly, so a compressor would cost more CPU than the disk it saves.
 struct Run {
   std::string path;
   uint64_t records = 0;

@@ -1,6 +1,8 @@
 #include "jobs/rescore/options.h"
 
 #include "core/search_tt.h"
+#include "jobs/dataset/records.h"
+#include "jobs/rescore/file.h"
 #include "jobs/selfplay/options.h"
 
 namespace chesshpc {
@@ -20,7 +22,8 @@ const CommandOptions RESCORE_OPTIONS = command_options(
         {"positions-per-unit", "N", "positions in one unit of the task farm (default: 16)"},
         threads_option("engines searching at once on each rank, each on one thread"),
         out_option("the positions rescored: records of the format its name ends in (.plain, .bin, .binpack, .bullet, "
-                   ".txt, .epd), or a selfplay HDF5 file (.h5, or any other name) (required)"),
+                   ".txt, .epd; then .gz or .zst: compressed), or a selfplay HDF5 file (.h5, or any other name) "
+                   "(required)"),
         resume_option("continue the run recorded in FILE.h5.checkpoint"),
         force_option(),
         checkpoint_option("save the positions searched this often (default: 5, longer if saving took over 2%)"),
@@ -56,6 +59,7 @@ RescoreRequest rescore_request(const Options& opt, const std::string& command_li
   req.threads = read_threads(opt);
   read_result_file(opt, req);
   if (req.out.empty()) throw UsageError("rescore needs --out OUT");
+  if (const std::string why = unwritable_name(req.out, rescore_format(req.out)); !why.empty()) throw UsageError(why);
   read_reporting(opt, req);
   req.command_line = command_line;
   return req;

@@ -12,6 +12,7 @@
 #include "jobs/dataset/print.h"
 #include "jobs/dataset/records.h"
 #include "jobs/io/byte_codec.h"
+#include "jobs/io/byte_sink.h"
 #include "jobs/io/byte_source.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/job_common.h"
@@ -180,6 +181,8 @@ int Rescore::finish(const UnitRun& run, std::ostream& out, std::ostream& err) {
     unwritten = "'" + req_.out + "' " + e.what(), unwritten_code = EXIT_INPUT;
   } catch (const ReadError& e) {
     unwritten = e.what(), unwritten_code = e.exit_code();
+  } catch (const WriteError& e) {
+    unwritten = e.what();
   }
   if (req_.json) {
     JsonObject o;

@@ -1,6 +1,7 @@
 // chesshpc export: every binary format's bytes for one position worked out by hand from
 // its published description, readers of our own that read an exported dataset back row
-// by row against /positions, and each filter's effect on the counts.
+// by row against /positions, each filter's effect on the counts, and --out FILE.gz or
+// FILE.zst written compressed.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -20,6 +21,7 @@
 #include "jobs/selfplay/file.h"
 #include "jobs/selfplay/game.h"
 #include "jobs/selfplay/search_player.h"
+#include "tests/decompress.h"
 #include "tests/selfplay_dataset.h"
 
 using namespace chesshpc;
@@ -502,6 +504,33 @@ TEST(ExportFile, BatchesOfRowsWriteTheBytesOfOneBatch) {
         EXPECT_EQ(said[k], said[0]) << format;
       }
     }
+}
+
+// --out FILE.gz (FILE.zst): gzip's (zstd's) bytes, which decompress (zlib, libzstd) to the
+// uncompressed FILE's exactly, for the position formats and PGN alike.
+TEST(ExportFile, CompressedOutDecompressesToTheUncompressedBytes) {
+  const std::string path = make_dataset("compressed.h5");
+  for (const char* format : {"plain", "binpack", "epd", "pgn"}) {
+    ExportRequest req{{path}, find_format(format), path + "." + format, {}};
+    std::ostringstream out, err;
+    ASSERT_EQ(run_export(req, out, err), 0) << err.str();
+    const std::string plain = read_bytes(req.out);
+    ASSERT_FALSE(plain.empty()) << format;
+    for (const std::string ext : {".gz", ".zst"}) {
+      ExportRequest packed = req;
+      packed.out = req.out + ext;
+      ASSERT_EQ(run_export(packed, out, err), 0) << err.str();
+      const std::string bytes = read_bytes(packed.out);
+      if (ext == ".gz") {
+        EXPECT_TRUE(testing_support::is_gzip(bytes)) << packed.out;
+        EXPECT_EQ(testing_support::gunzip(bytes), plain) << packed.out;
+      } else {
+        EXPECT_TRUE(testing_support::is_zstd(bytes)) << packed.out;
+        EXPECT_EQ(testing_support::unzstd(bytes), plain) << packed.out;
+      }
+      EXPECT_FALSE(std::filesystem::exists(packed.out + ".partial"));
+    }
+  }
 }
 
 // A file whose columns disagree in length (move one row short) is bad input, named in one

@@ -14,10 +14,10 @@
 #include "core/pack.h"
 #include "jobs/export/pgn.h"
 #include "jobs/export/position_set.h"
+#include "jobs/io/byte_sink.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/progress.h"
-#include "jobs/io/publish.h"
 #include "jobs/selfplay/file.h"
 
 namespace chesshpc {
@@ -31,21 +31,35 @@ constexpr const char* SKIP_NAMES[SKIP_NB] = {
     "in the first plies",    "book",           "in check", "capture", "mate", "above --max-score", "repeated",
     "without a game result", "without a score"};
 
-// Where the records go: standard output, or FILE.partial published as FILE when complete
-// (jobs/io/publish.h, as every result file).
-class Sink {
+// Where the records go: the stream the command prints on (standard output), or FILE.partial
+// published as FILE when complete, gzip or zstd when its name ends in .gz or .zst
+// (jobs/io/byte_sink.h). The first write that fails is kept (the rest are dropped) and
+// commit() says it; PGN's writer writes through stream(), whose buffer hands the file a
+// block at a time.
+class Sink : private std::streambuf {
  public:
   Sink(const std::string& path, std::ostream& out) : out_(&out) {
-    if (!path.empty()) {
+    if (path.empty()) return;
+    try {
       file_.emplace(path);
-      out_ = &file_->stream();
+    } catch (const WriteError& e) {
+      error_ = e.what();
     }
+    block_.resize(1 << 20);
+    setp(block_.data(), block_.data() + block_.size());
+    file_stream_.emplace(static_cast<std::streambuf*>(this));
+    out_ = &*file_stream_;
   }
+  // "" when the file is open (or there is none), else why not.
+  const std::string& error() const { return error_; }
   std::ostream& stream() { return *out_; }
   // Writes buffer out when it is big enough (or always) and empties it.
   void flush(std::string& buffer, bool always = false) {
     if (buffer.size() < (1 << 20) && !always) return;
-    out_->write(buffer.data(), std::streamsize(buffer.size()));
+    if (file_)
+      write_file(buffer);
+    else
+      out_->write(buffer.data(), std::streamsize(buffer.size()));
     bytes_ += buffer.size();
     buffer.clear();
   }
@@ -54,12 +68,41 @@ class Sink {
   std::string commit() {
     out_->flush();
     if (!file_) return *out_ ? "" : "cannot write to standard output";
-    return file_->commit();
+    if (!error_.empty()) return error_;
+    try {
+      file_->commit();
+    } catch (const WriteError& e) {
+      error_ = e.what();
+    }
+    return error_;
   }
 
  private:
-  std::optional<PublishedFile> file_;
+  void write_file(std::string_view bytes) {
+    if (!error_.empty()) return;
+    try {
+      file_->write(bytes);
+    } catch (const WriteError& e) {
+      error_ = e.what();
+    }
+  }
+  // stream()'s block, full or flushed, to the file.
+  int sync() override {
+    write_file(std::string_view(pbase(), size_t(pptr() - pbase())));
+    setp(block_.data(), block_.data() + block_.size());
+    return error_.empty() ? 0 : -1;
+  }
+  int_type overflow(int_type c) override {
+    if (sync() != 0) return traits_type::eof();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) sputc(traits_type::to_char_type(c));
+    return traits_type::not_eof(c);
+  }
+
+  std::optional<ByteSink> file_;
+  std::vector<char> block_;
+  std::optional<std::ostream> file_stream_;
   std::ostream* out_;
+  std::string error_;
   size_t bytes_ = 0;
 };
 
@@ -318,8 +361,8 @@ int run_export(const ExportRequest& req, std::ostream& out, std::ostream& err) {
   for (size_t k = 0; k < files.size(); ++k)
     if (int code = open_selfplay(req.paths[k], files[k], err); code != EXIT_OK) return code;
   Sink sink(req.out, out);
-  if (!sink.stream()) {
-    err << "chesshpc export: cannot write '" << req.out << "': " << std::strerror(errno) << "\n";
+  if (!sink.error().empty()) {
+    err << "chesshpc export: " << sink.error() << "\n";
     return EXIT_IO;
   }
   Progress progress(err, "export", !req.quiet, req.progress_interval, "positions/s");

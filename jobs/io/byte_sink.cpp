@@ -20,8 +20,6 @@ namespace {
 
 // Compressed bytes are written in blocks of this size, whatever the data's size.
 constexpr size_t OUT_BYTES = 256 * 1024;
-// The most a call to ISA-L takes at once (its counts are 32-bit).
-constexpr size_t MAX_IGZIP_INPUT = size_t(1) << 30;
 // zstd's level 1, not its command line's default 3: on 100 K selfplay records
 // (bench/README.md, convert) level 3 took 0.05 s more CPU for 10 MB of .plain and wrote
 // 4 % more bytes.
@@ -51,8 +49,11 @@ class ByteSink::Encoder {
 
 namespace {
 
-// One gzip member through ISA-L's igzip at level 1 (as h5_chunk deflates): its header
-// has no name and no time, so one input gives one file's bytes.
+// gzip through ISA-L's igzip at level 1 (as h5_chunk deflates), a member every
+// MEMBER_BYTES of input: igzip counts its input in 32 bits, and a member's trailer holds
+// its size modulo 2^32, so no member reaches 4 GiB; gzip, zlib and byte_source read the
+// members as one stream. Its header has no name and no time, so one input gives one
+// file's bytes.
 class Gzip : public ByteSink::Encoder {
  public:
   explicit Gzip(ByteSink& sink) : Encoder(sink), level_buf_(ISAL_DEF_LVL1_DEFAULT) {
@@ -66,26 +67,40 @@ class Gzip : public ByteSink::Encoder {
 
   void encode(std::string_view bytes, bool end) override {
     do {
-      const size_t n = std::min(bytes.size(), MAX_IGZIP_INPUT);
-      z_.next_in = reinterpret_cast<uint8_t*>(const_cast<char*>(bytes.data()));
-      z_.avail_in = uint32_t(n);
-      z_.end_of_stream = end && n == bytes.size();
-      // Until the input is taken (what igzip holds back goes out with the next input),
-      // and at the end until the trailer is written.
-      for (;;) {
-        z_.next_out = out_.data();
-        z_.avail_out = uint32_t(out_.size());
-        if (const int rc = isal_deflate(&z_); rc != COMP_OK) throw failed("igzip error " + std::to_string(rc));
-        emit(out_.data(), out_.size() - z_.avail_out);
-        if (z_.end_of_stream ? z_.internal_state.state == ZSTATE_END : z_.avail_in == 0) break;
+      if (in_member_ == MEMBER_BYTES && !bytes.empty()) {
+        deflate({}, true);
+        isal_deflate_reset(&z_);  // keeps the level, its buffer and the gzip flag
+        in_member_ = 0;
       }
+      const size_t n = std::min(bytes.size(), MEMBER_BYTES - in_member_);
+      deflate(bytes.substr(0, n), end && n == bytes.size());
+      in_member_ += n;
       bytes.remove_prefix(n);
     } while (!bytes.empty());
   }
 
  private:
+  static constexpr size_t MEMBER_BYTES = size_t(1) << 30;
+
+  // in into the member; last: the member ends with it (its trailer written).
+  void deflate(std::string_view in, bool last) {
+    z_.next_in = reinterpret_cast<uint8_t*>(const_cast<char*>(in.data()));
+    z_.avail_in = uint32_t(in.size());
+    z_.end_of_stream = last;
+    // Until the input is taken (what igzip holds back goes out with the next input), and
+    // at the end until the trailer is written.
+    for (;;) {
+      z_.next_out = out_.data();
+      z_.avail_out = uint32_t(out_.size());
+      if (const int rc = isal_deflate(&z_); rc != COMP_OK) throw failed("igzip error " + std::to_string(rc));
+      emit(out_.data(), out_.size() - z_.avail_out);
+      if (last ? z_.internal_state.state == ZSTATE_END : z_.avail_in == 0) break;
+    }
+  }
+
   isal_zstream z_{};
   std::vector<uint8_t> level_buf_;
+  size_t in_member_ = 0;
 };
 
 // One zstd frame through libzstd's streaming compression, with its content checksum (as

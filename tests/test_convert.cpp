@@ -513,6 +513,52 @@ TEST(ByteSink, FullDeviceIsOneWriteError) {
   }
 }
 
+// Past a GiB of input igzip starts a new gzip member (its counts are 32-bit, and a
+// member's trailer holds its size modulo 2^32): zlib reads two members, and their bytes
+// are the input's in order. Streamed both ways, so memory stays small.
+TEST(ByteSink, GzipStartsANewMemberEveryGiB) {
+  const std::string path = testing::TempDir() + "members-" + std::to_string(getpid()) + ".gz";
+  constexpr std::string_view LINE = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n";
+  std::string block(size_t(1) << 20, '\0');
+  for (size_t i = 0; i < block.size(); ++i) block[i] = LINE[i % LINE.size()];
+  const uint64_t blocks = 1024 + 5, total = blocks * block.size();
+  {
+    ByteSink sink(path);
+    for (uint64_t k = 0; k < blocks; ++k) sink.write(block);
+    sink.commit();
+    EXPECT_EQ(sink.bytes_in(), total);
+    EXPECT_EQ(sink.bytes_out(), std::filesystem::file_size(path));
+  }
+  std::ifstream in(path, std::ios::binary);
+  z_stream z{};
+  ASSERT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
+  std::vector<char> compressed(size_t(1) << 16), out(size_t(1) << 16);
+  uint64_t at = 0, members = 0, mismatches = 0;
+  for (int rc = Z_OK;;) {
+    if (z.avail_in == 0 && in) {
+      in.read(compressed.data(), std::streamsize(compressed.size()));
+      z.next_in = reinterpret_cast<Bytef*>(compressed.data());
+      z.avail_in = uInt(in.gcount());
+    }
+    if (rc == Z_STREAM_END) {
+      if (z.avail_in == 0) break;
+      inflateReset(&z);
+    }
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = uInt(out.size());
+    rc = inflate(&z, Z_NO_FLUSH);
+    if (rc == Z_BUF_ERROR && z.avail_in == 0 && !in) break;  // cut inside a member: `at` tells
+    ASSERT_TRUE(rc == Z_OK || rc == Z_STREAM_END) << rc << " at " << at;
+    members += rc == Z_STREAM_END;
+    for (size_t i = 0, n = out.size() - z.avail_out; i < n; ++i, ++at) mismatches += out[i] != block[at % block.size()];
+  }
+  inflateEnd(&z);
+  std::filesystem::remove(path);
+  EXPECT_EQ(at, total);
+  EXPECT_EQ(mismatches, 0u);
+  EXPECT_EQ(members, 2u);
+}
+
 // The command line's errors of a compressed output: an HDF5 file named .h5.gz refused
 // before any work (exit 2); standard output on a full device and a file past the size
 // limit a write may reach (ulimit -f: EFBIG, as a quota) one line each, exit 4, with no

@@ -16,6 +16,7 @@
 #include "jobs/dataset/print.h"
 #include "jobs/dataset/records.h"
 #include "jobs/dataset/run.h"
+#include "jobs/io/byte_sink.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/progress.h"
 
@@ -23,10 +24,8 @@ namespace chesshpc {
 
 namespace {
 
-bool compressed(const std::string& path) { return path.ends_with(".gz") || path.ends_with(".zst"); }
-
 uint64_t count_records(const DatasetFile& f) {
-  if (f.format->record_bytes && !compressed(f.path) && f.path != "-") {
+  if (f.format->record_bytes && compression_of(f.path) == Compression::NONE && f.path != "-") {
     std::error_code ec;
     const uintmax_t size = std::filesystem::file_size(f.path, ec);
     if (!ec && size % f.format->record_bytes == 0) return size / f.format->record_bytes;

@@ -40,9 +40,7 @@ constexpr Format H5_FORMAT = {
 constexpr size_t H5_BATCH = size_t(1) << 16;
 
 std::string_view without_compression(std::string_view path) {
-  for (std::string_view ext : {".gz", ".zst"})
-    if (path.size() > ext.size() && path.ends_with(ext)) return path.substr(0, path.size() - ext.size());
-  return path;
+  return path.substr(0, path.size() - extension_of(compression_of(path)).size());
 }
 
 // ByteSource as a std::streambuf, for binpack's reader (which reads a std::istream).
@@ -424,7 +422,7 @@ std::string unwritable_name(std::string_view path, const Format& f) {
   std::string s = "'";
   s.append(path).append("' names an HDF5 file, which is not written as ");
   s.append(c == Compression::GZIP ? "gzip" : "zstd").append(" (HDF5 deflates its chunks inside): name it without ");
-  return s.append(c == Compression::GZIP ? ".gz" : ".zst");
+  return s.append(extension_of(c));
 }
 
 std::string dataset_format_names() {

@@ -56,21 +56,13 @@ namespace {
 // file's bytes.
 class Gzip : public ByteSink::Encoder {
  public:
-  explicit Gzip(ByteSink& sink) : Encoder(sink), level_buf_(ISAL_DEF_LVL1_DEFAULT) {
-    isal_deflate_init(&z_);
-    z_.gzip_flag = IGZIP_GZIP;
-    z_.level = 1;
-    z_.level_buf = level_buf_.data();
-    z_.level_buf_size = uint32_t(level_buf_.size());
-    z_.flush = NO_FLUSH;
-  }
+  explicit Gzip(ByteSink& sink) : Encoder(sink), level_buf_(ISAL_DEF_LVL1_DEFAULT) { start_member(); }
 
   void encode(std::string_view bytes, bool end) override {
     do {
       if (in_member_ == MEMBER_BYTES && !bytes.empty()) {
         deflate({}, true);
-        isal_deflate_reset(&z_);  // keeps the level, its buffer and the gzip flag
-        in_member_ = 0;
+        start_member();
       }
       const size_t n = std::min(bytes.size(), MEMBER_BYTES - in_member_);
       deflate(bytes.substr(0, n), end && n == bytes.size());
@@ -81,6 +73,18 @@ class Gzip : public ByteSink::Encoder {
 
  private:
   static constexpr size_t MEMBER_BYTES = size_t(1) << 30;
+
+  // A stream begun anew, its header next. isal_deflate_reset would keep the settings but
+  // writes no second header: the member after it would be raw deflate.
+  void start_member() {
+    isal_deflate_init(&z_);
+    z_.gzip_flag = IGZIP_GZIP;
+    z_.level = 1;
+    z_.level_buf = level_buf_.data();
+    z_.level_buf_size = uint32_t(level_buf_.size());
+    z_.flush = NO_FLUSH;
+    in_member_ = 0;
+  }
 
   // in into the member; last: the member ends with it (its trailer written).
   void deflate(std::string_view in, bool last) {
@@ -141,9 +145,17 @@ std::unique_ptr<ByteSink::Encoder> make_encoder(Compression c, ByteSink& sink) {
 }  // namespace
 
 Compression compression_of(std::string_view path) {
-  if (path.ends_with(".gz")) return Compression::GZIP;
-  if (path.ends_with(".zst")) return Compression::ZSTD;
+  for (Compression c : {Compression::GZIP, Compression::ZSTD})
+    if (path.ends_with(extension_of(c))) return c;
   return Compression::NONE;
+}
+
+std::string_view extension_of(Compression c) {
+  switch (c) {
+    case Compression::GZIP: return ".gz";
+    case Compression::ZSTD: return ".zst";
+    default: return "";
+  }
 }
 
 ByteSink::ByteSink(const std::string& path) {

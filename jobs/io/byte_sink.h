@@ -22,8 +22,11 @@ class WriteError : public std::runtime_error {
 
 enum class Compression { NONE, GZIP, ZSTD };
 
-// By the name's last extension: ".gz" gzip, ".zst" zstd, any other (and "") none.
+// By the name's last extension: ".gz" gzip, ".zst" zstd, any other (and "") none; what
+// every reader and writer of a file tells its compression by (byte_source too).
 Compression compression_of(std::string_view path);
+// The extension that names c: ".gz", ".zst", "" for none.
+std::string_view extension_of(Compression c);
 
 class ByteSink {
  public:

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "jobs/io/byte_sink.h"
 #include "jobs/io/job_common.h"
 
 namespace chesshpc {
@@ -158,14 +159,12 @@ class Zstd : public ByteSource::Decoder {
   bool ended_ = false;
 };
 
-enum class Format { PLAIN, GZIP, ZSTD };
-
-// A stream's format from its first bytes (gzip: 1f 8b; zstd: 28 b5 2f fd), for standard
+// A stream's compression from its first bytes (gzip: 1f 8b; zstd: 28 b5 2f fd), for standard
 // input, which has no name to tell it.
-Format sniff(const std::string& head) {
-  if (head.starts_with("\x1f\x8b")) return Format::GZIP;
-  if (head.starts_with("\x28\xb5\x2f\xfd")) return Format::ZSTD;
-  return Format::PLAIN;
+Compression sniff(const std::string& head) {
+  if (head.starts_with("\x1f\x8b")) return Compression::GZIP;
+  if (head.starts_with("\x28\xb5\x2f\xfd")) return Compression::ZSTD;
+  return Compression::NONE;
 }
 
 }  // namespace
@@ -185,15 +184,15 @@ ByteSource::ByteSource(const std::string& path, const std::string& kind) : what_
   }
   try {
     std::string peeked;
-    Format format = path.ends_with(".gz") ? Format::GZIP : path.ends_with(".zst") ? Format::ZSTD : Format::PLAIN;
+    Compression compression = compression_of(path);
     if (path == "-") {
       peeked.resize(4);
       peeked.resize(read_fd(fd_, peeked.data(), peeked.size(), what_));
-      format = sniff(peeked);
+      compression = sniff(peeked);
     }
-    if (format == Format::GZIP)
+    if (compression == Compression::GZIP)
       decoder_ = std::make_unique<Gzip>(fd_, what_, std::move(peeked));
-    else if (format == Format::ZSTD)
+    else if (compression == Compression::ZSTD)
       decoder_ = std::make_unique<Zstd>(fd_, what_, std::move(peeked));
     else
       decoder_ = std::make_unique<Decoder>(fd_, what_, std::move(peeked));

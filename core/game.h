@@ -82,6 +82,8 @@ class Game {
   const Position& position_at(int ply) const { return history_[size_t(ply)]; }
   int ply() const { return int(history_.size()) - 1; }
   const std::vector<Move>& moves() const { return moves_; }
+  // Whether the move played at ply (0-based) gave check.
+  bool gave_check(int ply) const { return gave_check_[size_t(ply)] != 0; }
 
   // The rule that ended the game under its ruleset at the first position where one did,
   // or nothing while it goes on. Precedence at one position: checkmate, stalemate,

@@ -43,9 +43,10 @@ PackedPosition pack(const Position& pos) {
     throw std::length_error("cannot pack " + std::to_string(popcount(occupied)) + " pieces: at most " +
                             std::to_string(MAX_PACKED_PIECES));
   for (int i = 0; i < 8; ++i) b[i] = uint8_t(occupied >> (8 * i));
+  const Position::PiecePlanes planes = pos.piece_planes();
   int n = 0;
   for (Bitboard bb = occupied; bb; ++n) {
-    int c = code(pos.piece_on(pop_lsb(bb)));
+    int c = code(planes.on_occupied(pop_lsb(bb)));
     b[8 + n / 2] |= uint8_t(c << (4 * (n % 2)));
   }
   b[24] = uint8_t(pos.side_to_move() == BLACK) | uint8_t(pos.castling() << 1);

@@ -378,25 +378,22 @@ void Position::validate_rest() const {
 // export of 199 K positions).
 std::string Position::fen(FenStyle style) const {
   char buf[FEN_MAX_BYTES];
-  char* s = buf;
-  // The board as squares first, a bitboard at a time: fewer steps than 64 piece_on calls.
-  std::array<Piece, SQUARE_NB> board;
-  board.fill(NO_PIECE);
-  for (Color c : {WHITE, BLACK})
-    for (int t = PAWN; t <= KING; ++t)
-      for (Bitboard b = pieces(c, PieceType(t)); b;) board[pop_lsb(b)] = make_piece(c, PieceType(t));
+  return std::string(buf, write_fen(buf, style));
+}
+
+size_t Position::write_fen(char* out, FenStyle style) const {
+  char* s = out;
+  // The occupied squares of each rank in file order, the empty ones between as digits.
+  const PiecePlanes planes = piece_planes();
   for (int r = 7; r >= 0; --r) {
-    int empty = 0;
-    for (int f = 0; f < 8; ++f) {
-      Piece p = board[make_square(File(f), Rank(r))];
-      if (p == NO_PIECE) {
-        ++empty;
-        continue;
-      }
-      if (empty) *s++ = char('0' + empty), empty = 0;
-      *s++ = PIECE_CHARS[p];
+    int file = 0;
+    for (Bitboard b = planes.occupied & rank_bb(Rank(r)); b;) {
+      const Square sq = pop_lsb(b);
+      if (const int f = file_of(sq); f > file) *s++ = char('0' + f - file);
+      *s++ = PIECE_CHARS[planes.on_occupied(sq)];
+      file = file_of(sq) + 1;
     }
-    if (empty) *s++ = char('0' + empty);
+    if (file < 8) *s++ = char('0' + 8 - file);
     *s++ = r ? '/' : ' ';
   }
   *s++ = side_ == WHITE ? 'w' : 'b';
@@ -425,7 +422,7 @@ std::string Position::fen(FenStyle style) const {
     *s++ = ' ';
     while (n) *s++ = digits[--n];
   }
-  return std::string(buf, s);
+  return size_t(s - out);
 }
 
 Key Position::compute_key() const {

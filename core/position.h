@@ -92,6 +92,9 @@ class Position {
     return p;
   }
   std::string fen(FenStyle style = FenStyle::XFEN) const;
+  // The same text into out (at most FEN_MAX_BYTES, no terminating null); returns its length.
+  // For writers of millions of FENs, which a string each would cost an allocation.
+  size_t write_fen(char* out, FenStyle style = FenStyle::XFEN) const;
 
   Bitboard pieces() const { return by_color_[WHITE] | by_color_[BLACK]; }
   Bitboard pieces(Color c) const { return by_color_[c]; }
@@ -107,6 +110,22 @@ class Position {
     return make_piece(Color((by_color_[BLACK] >> s) & 1), PieceType(pt));
   }
   Square king_square(Color c) const { return lsb(pieces(c, KING)); }
+  // Every square's piece as the bits of its type and colour, a bitboard a bit: for writers
+  // of every piece (FEN, the packed bytes), a few steps a piece where piece_on tests
+  // every type.
+  struct PiecePlanes {
+    Bitboard type_bit[3], black, occupied;
+    // The piece on an occupied square.
+    Piece on_occupied(Square s) const {
+      return Piece(((type_bit[0] >> s) & 1) | ((type_bit[1] >> s) & 1) << 1 | ((type_bit[2] >> s) & 1) << 2 |
+                   ((black >> s) & 1) << 3);
+    }
+  };
+  PiecePlanes piece_planes() const {
+    static_assert(KNIGHT == 1 && BISHOP == 2 && ROOK == 3 && QUEEN == 4 && KING == 5);
+    const Bitboard* t = by_type_;
+    return {{t[KNIGHT] | t[ROOK] | t[KING], t[BISHOP] | t[ROOK], t[QUEEN] | t[KING]}, by_color_[BLACK], pieces()};
+  }
 
   Color side_to_move() const { return Color(side_); }
   Square ep_square() const { return Square(ep_); }

@@ -21,9 +21,17 @@ Square uci_to(Move m, bool chess960) {
 }  // namespace
 
 std::string to_uci(Move m, bool chess960) {
-  std::string s = square_to_string(m.from()) + square_to_string(uci_to(m, chess960));
-  if (m.kind() == PROMOTION) s += "nbrq"[m.promotion() - KNIGHT];
-  return s;
+  char buf[UCI_MOVE_BYTES];
+  return std::string(buf, write_uci(m, chess960, buf));
+}
+
+size_t write_uci(Move m, bool chess960, char* out) {
+  const Square from = m.from(), to = uci_to(m, chess960);
+  out[0] = char('a' + file_of(from)), out[1] = char('1' + rank_of(from));
+  out[2] = char('a' + file_of(to)), out[3] = char('1' + rank_of(to));
+  if (m.kind() != PROMOTION) return 4;
+  out[4] = "nbrq"[m.promotion() - KNIGHT];
+  return 5;
 }
 
 std::optional<Move> parse_uci(const Position& pos, std::string_view text) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <random>
 #include <set>
 #include <sstream>
@@ -125,6 +126,77 @@ TEST(Positions, EveryPlyDrawstatsCountsWithMalformedGamesCounted) {
     }
   }
   EXPECT_EQ(row, p.size());
+}
+
+// Doubles equal bit for bit, NaN for NaN.
+std::vector<uint64_t> bits(const std::vector<double>& v) {
+  std::vector<uint64_t> b(v.size());
+  std::memcpy(b.data(), v.data(), v.size() * sizeof(double));
+  return b;
+}
+
+// The rows positions writes from its one replay of each game are those selfplay's tables
+// give the same games recorded as selfplay records them (every move played, none
+// searched), column for column: a random corpus and a game with en passant, promotion and
+// both castlings.
+TEST(Positions, RowsAreSelfplaysRowsOfTheSameGames) {
+  std::vector<chess::PgnGame> games;
+  std::string text = corpus(20, 5, &games);
+  const std::string crafted =
+      "[Result \"0-1\"]\n\n1. e4 d5 2. e5 f5 3. exf6 Nc6 4. fxg7 Nf6 5. gxh8=Q Bf5 6. Nf3 Qd7 7. Bb5 O-O-O "
+      "8. O-O e5 0-1\n\n";
+  text += crafted;
+  chess::PgnGame last;
+  chess::PgnError error;
+  ASSERT_TRUE(chess::parse_pgn_game(chess::split_pgn(crafted).at(0), last, error)) << error.message;
+  games.push_back(last);
+  PositionsRequest req = request("selfplay-rows.h5");
+  req.rows_per_write = 64;
+  Output r = run(req, text);
+  ASSERT_EQ(r.counts.skipped, 2);
+  SelfplayTables expected;
+  for (size_t g = 0; g < games.size(); ++g) {
+    GameRecord record;
+    record.index = g + g / 10;  // a malformed game after every 10th
+    record.opening.start = games[g].start;
+    const std::string result = games[g].tag("Result");
+    record.result = result == "1-0"       ? chess::Result::WHITE_WINS
+                    : result == "0-1"     ? chess::Result::BLACK_WINS
+                    : result == "1/2-1/2" ? chess::Result::DRAW
+                                          : chess::Result::ONGOING;
+    for (chess::Move m : games[g].moves) {
+      PlyRecord ply;
+      ply.move = ply.best = m;
+      record.plies.push_back(ply);
+    }
+    expected.append(record);
+  }
+  const PositionColumns &p = r.tables.positions, &e = expected.positions;
+  ASSERT_EQ(p.size(), e.size());
+  EXPECT_EQ(p.game, e.game);
+  EXPECT_EQ(p.ply, e.ply);
+  EXPECT_EQ(p.fen, e.fen);
+  EXPECT_EQ(p.packed, e.packed);
+  EXPECT_EQ(p.move, e.move);
+  EXPECT_EQ(p.best, e.best);
+  EXPECT_EQ(bits(p.score_cp), bits(e.score_cp));
+  EXPECT_EQ(p.mate_in, e.mate_in);
+  EXPECT_EQ(p.depth, e.depth);
+  EXPECT_EQ(p.nodes, e.nodes);
+  EXPECT_EQ(p.in_check, e.in_check);
+  EXPECT_EQ(p.book, e.book);
+  EXPECT_EQ(p.halfmove, e.halfmove);
+  EXPECT_EQ(bits(p.result), bits(e.result));
+  EXPECT_EQ(p.time_ms, e.time_ms);
+  EXPECT_EQ(p.is_capture, e.is_capture);
+  EXPECT_EQ(p.gives_check, e.gives_check);
+  EXPECT_EQ(p.wdl, e.wdl);
+  EXPECT_EQ(r.tables.games.moves, expected.games.moves);
+  // The crafted game's rows: en passant, promotion and both castlings as UCI writes them.
+  const std::vector<std::string> tail(p.move.end() - 16, p.move.end());
+  EXPECT_EQ(tail, (std::vector<std::string>{"e2e4", "d7d5", "e4e5", "f7f5", "e5f6", "b8c6", "f6g7", "g8f6", "g7h8q",
+                                            "c8f5", "g1f3", "d8d7", "f1b5", "e8c8", "e1g1", "e7e5"}));
+  EXPECT_TRUE(p.is_capture[p.size() - 12] && p.is_capture[p.size() - 8]);  // exf6 e.p., gxh8=Q
 }
 
 // The chunks of /positions are deflated by the workers (ISA-L) and stored as they are: h5py,

@@ -99,11 +99,20 @@ struct Column : ColumnInfo {
   // which sets the number of rows (the others must have as many). Returns the rows read.
   size_t (*read)(const Group& g, const ColumnInfo& c, Src& data, bool first, RowRange rows);
   const void* member = nullptr;  // &detail::member_tag<M> of the member M it holds; none when computed
-  // Rows [first, first + count) of dataset k as the file stores them, at out (fixed-width
-  // text null-padded, bools a byte each): for ChunkAppender, which makes the chunks. None
-  // for row tables and variable-length text.
-  void (*raw)(const ColumnInfo& c, size_t k, const Src& data, size_t first, size_t count, uint8_t* out) = nullptr;
 };
+
+// The bytes a row of column c takes in a chunk as the file stores it (ChunkAppender):
+// fixed-width text and byte rows their width (text null-padded), bools one, numbers their
+// size; 0 for variable-length text, which no chunk of raw bytes holds.
+constexpr size_t chunk_row_bytes(const ColumnInfo& c) {
+  switch (c.type) {
+    case Type::STR:
+    case Type::BYTES: return c.width;
+    case Type::INT32: return 4;
+    case Type::BOOL: return 1;
+    default: return 8;  // INT64, UINT64, FLOAT64
+  }
+}
 
 // A group of columns: its name, a line for the README, and its columns in README order.
 template <class Src, size_t N>
@@ -244,35 +253,6 @@ size_t read_member(const Group& g, const ColumnInfo& c, Cols& cols, bool, RowRan
 // A text longer than its column's width: the error of every writer of fixed-width text.
 [[noreturn]] void text_too_long(const std::string& dataset, const std::string& text, size_t width);
 
-template <class T>
-void raw_value(const ColumnInfo& c, size_t k, const T& v, uint8_t* out) {
-  if constexpr (std::is_same_v<T, std::string>) {
-    if (v.size() > c.width) text_too_long(dataset_name(c, k), v, c.width);
-    std::memcpy(out, v.data(), v.size());
-  } else {
-    const std::conditional_t<std::is_same_v<T, bool>, int8_t, T> stored = v;
-    std::memcpy(out, &stored, sizeof stored);
-  }
-}
-
-template <class Cols, auto M>
-void raw_member(const ColumnInfo& c, size_t k, const Cols& cols, size_t first, size_t count, uint8_t* out) {
-  using E = typename MemberOf<decltype(M)>::Value::value_type;
-  using T = typename Family<E>::Elem;
-  const size_t bytes = std::is_same_v<T, std::string> ? c.width : std::is_same_v<T, bool> ? 1 : sizeof(T);
-  const auto& v = cols.*M;
-  if constexpr (std::is_arithmetic_v<E> && !std::is_same_v<E, bool>) {
-    std::memcpy(out, v.data() + first, count * sizeof(E));
-  } else {
-    for (size_t i = 0; i < count; ++i) raw_value(c, k, element(v[first + i], k), out + i * bytes);
-  }
-}
-
-template <class Cols, auto M, size_t W>
-void raw_bytes(const ColumnInfo&, size_t, const Cols& cols, size_t first, size_t count, uint8_t* out) {
-  std::memcpy(out, (cols.*M).data() + first * W, count * W);
-}
-
 template <class Cols, auto M, size_t W>
 void write_bytes(const Group& g, const ColumnInfo& c, const Cols& cols, const Layout& layout) {
   write_byte_rows(g, dataset_name(c, 0), cols.*M, W, dataset_doc(c, 0), layout);
@@ -338,8 +318,7 @@ constexpr auto column(std::string_view name, std::string_view description, const
     return Column<C>{{name, description, type_of<T>(), 0, detail::check_keys<E>(keys)},
                      &detail::write_member<C, M>,
                      &detail::read_member<C, M>,
-                     &detail::member_tag<M>,
-                     &detail::raw_member<C, M>};
+                     &detail::member_tag<M>};
   } else {
     using T = typename detail::Family<V>::Elem;
     return Column<std::vector<C>>{{name, description, type_of<T>(), 0, detail::check_keys<V>(keys)},
@@ -365,8 +344,7 @@ constexpr auto byte_rows(std::string_view name, std::string_view description) {
   return Column<C>{{name, description, Type::BYTES, Width},
                    &detail::write_bytes<C, M, Width>,
                    &detail::read_bytes<C, M, Width>,
-                   &detail::member_tag<M>,
-                   &detail::raw_bytes<C, M, Width>};
+                   &detail::member_tag<M>};
 }
 
 // A text column of at most width bytes a row, stored as fixed-length strings
@@ -401,6 +379,14 @@ template <auto M, class Src, size_t N>
 consteval std::string_view name_of(const Table<Src, N>& t) {
   for (const Column<Src>& c : t.columns)
     if (c.member == &detail::member_tag<M>) return c.name;
+  throw Error("HDF5: the table has no column of that member");
+}
+
+// The same column's place in t.columns, for a writer that keeps a value per column.
+template <auto M, class Src, size_t N>
+consteval size_t index_of(const Table<Src, N>& t) {
+  for (size_t i = 0; i < N; ++i)
+    if (t.columns[i].member == &detail::member_tag<M>) return i;
   throw Error("HDF5: the table has no column of that member");
 }
 
@@ -465,50 +451,47 @@ class ColumnAppender {
 };
 
 // The same datasets as ColumnAppender writes (created alike, so chunked and filtered
-// alike), their chunks made by the caller: encode() a chunk's rows on any thread, several
-// at once (no HDF5 call: the deflate runs there, h5_chunk.h), then write() the chunks one
-// at a time, in row order, each a whole chunk but the last. Readers find the file as
-// ColumnAppender would have left it. Throws Error as the writes do; encode() throws it on
-// a column without raw bytes (variable-length text) or a text past its width.
+// alike), their chunks made by the caller from rows it wrote as the file stores them
+// (chunk_row_bytes): encode() a chunk's rows on any thread, several at once (no HDF5 call:
+// the deflate runs there, h5_chunk.h), then write() the chunks one at a time, in row
+// order, each a whole chunk but the last. Readers find the file as ColumnAppender would
+// have left it. A table of families or of variable-length text has no such chunks: the
+// constructor throws Error, as the writes do.
 template <class Cols, size_t N>
 class ChunkAppender {
  public:
-  // Rows [first, first + count) of a struct of columns: a chunk is made of such parts.
-  struct Part {
-    const Cols* cols;
-    size_t first, count;
-  };
   ChunkAppender(const Group& parent, const Table<Cols, N>& t, size_t chunk_rows, int deflate = Layout{}.deflate)
       : group_(create_group(parent, t.group)) {
     const Layout layout{true, chunk_rows, deflate};
     for (const Column<Cols>& c : t.columns) {
       c.write(group_, c, Cols{}, layout);
-      for (size_t k = 0; k < detail::datasets(c); ++k) {
-        const std::string name = detail::dataset_name(c, k);
-        Dataset d{&c, k, name, chunk_format(group_, name)};
-        const size_t row_bytes = c.type == Type::STR ? c.width : c.type == Type::BYTES ? c.width : raw_bytes(c.type);
-        if (!c.raw || d.format.element_bytes * d.format.row_elements != row_bytes)
-          throw Error("HDF5: column " + name + " cannot be written a chunk at a time");
-        datasets_.push_back(std::move(d));
-      }
+      const std::string name = detail::dataset_name(c, 0);
+      Dataset d{name, chunk_format(group_, name)};
+      if (c.keys || !chunk_row_bytes(c) || d.format.element_bytes * d.format.row_elements != chunk_row_bytes(c))
+        throw Error("HDF5: column " + name + " cannot be written a chunk at a time");
+      datasets_.push_back(std::move(d));
     }
   }
   size_t chunk_rows() const { return datasets_.front().format.chunk_rows; }
+  // One a column, in the table's order.
   size_t datasets() const { return datasets_.size(); }
-  // Dataset d of the chunk made of parts (together at most chunk_rows() rows), deflated.
-  std::vector<uint8_t> encode(size_t d, std::span<const Part> parts) const {
+  // Dataset d of a chunk, deflated: its rows are the pieces one after the other (together
+  // at most chunk_rows() rows, chunk_row_bytes of the column's each).
+  std::vector<uint8_t> encode(size_t d, std::span<const std::span<const uint8_t>> pieces) const {
     const Dataset& ds = datasets_[d];
     const size_t row_bytes = ds.format.element_bytes * ds.format.row_elements;
     // A whole chunk, zeros past the rows (the fill value), as HDF5 stores the last one; in
     // a buffer each thread keeps (deflate_chunk says why).
     thread_local std::vector<uint8_t> raw;
-    raw.assign(ds.format.chunk_rows * row_bytes, 0);
+    raw.resize(ds.format.chunk_rows * row_bytes);
     size_t at = 0;
-    for (const Part& p : parts) {
-      if (at + p.count > ds.format.chunk_rows) throw Error("HDF5: more rows than a chunk of " + ds.name);
-      ds.column->raw(*ds.column, ds.k, *p.cols, p.first, p.count, raw.data() + at * row_bytes);
-      at += p.count;
+    for (std::span<const uint8_t> p : pieces) {
+      if (p.size() % row_bytes || at + p.size() > raw.size())
+        throw Error("HDF5: not whole rows of a chunk of " + ds.name);
+      std::memcpy(raw.data() + at, p.data(), p.size());
+      at += p.size();
     }
+    std::memset(raw.data() + at, 0, raw.size() - at);
     return deflate_chunk(raw, ds.format.element_bytes, ds.format.shuffle);
   }
   // Appends a chunk of `rows` rows after the rows written before (whole chunks): each
@@ -521,14 +504,9 @@ class ChunkAppender {
 
  private:
   struct Dataset {
-    const Column<Cols>* column;
-    size_t k;
     std::string name;
     ChunkFormat format;
   };
-  static constexpr size_t raw_bytes(Type t) {
-    return t == Type::INT32 ? 4 : t == Type::BOOL ? 1 : 8;  // INT64, UINT64, FLOAT64
-  }
 
   Group group_;
   std::vector<Dataset> datasets_;

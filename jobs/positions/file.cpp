@@ -61,6 +61,7 @@ struct PositionsFile::Tables {
   std::optional<h5::ChunkAppender<PositionColumns, SELFPLAY_POSITIONS.columns.size()>> positions;
   explicit Tables(const PositionsRequest& req) : file(req.out) {
     games.emplace(file, SELFPLAY_GAMES, req.rows_per_write, FAST_DEFLATE);
+    // One dataset a column (ChunkAppender refuses families), so dataset d is PositionRows' column d.
     positions.emplace(file, SELFPLAY_POSITIONS, req.rows_per_write, FAST_DEFLATE);
   }
 };
@@ -71,13 +72,25 @@ PositionsFile::~PositionsFile() = default;
 
 size_t PositionsFile::chunk_rows() const { return tables_->positions->chunk_rows(); }
 
+void PositionRows::keep(const std::vector<size_t>& keep) {
+  for (size_t c = 0; c < COLUMNS; ++c) {
+    const size_t w = row_bytes(c);
+    uint8_t* b = bytes[c].data();
+    for (size_t i = 0; i < keep.size(); ++i) std::memmove(b + i * w, b + keep[i] * w, w);
+    bytes[c].resize(keep.size() * w);
+  }
+  rows = keep.size();
+}
+
 void PositionsFile::encode(Chunk& chunk) const {
-  using Appender = h5::ChunkAppender<PositionColumns, SELFPLAY_POSITIONS.columns.size()>;
-  std::vector<Appender::Part> parts;
-  for (const Part& p : chunk.parts) parts.push_back({p.rows.get(), p.first, p.count});
-  const Appender& positions = *tables_->positions;
+  const auto& positions = *tables_->positions;
   chunk.datasets.assign(positions.datasets(), {});
-  tbb::parallel_for(size_t(0), positions.datasets(), [&](size_t d) { chunk.datasets[d] = positions.encode(d, parts); });
+  tbb::parallel_for(size_t(0), positions.datasets(), [&](size_t d) {
+    std::vector<std::span<const uint8_t>> pieces;
+    const size_t w = PositionRows::row_bytes(d);
+    for (const Part& p : chunk.parts) pieces.emplace_back(p.rows->bytes[d].data() + p.first * w, p.count * w);
+    chunk.datasets[d] = positions.encode(d, pieces);
+  });
 }
 
 void PositionsFile::write(const GameColumns& games) { tables_->games->write(games); }

@@ -3,6 +3,8 @@
 // in batches as the games come and published whole at the end (h5::File).
 #pragma once
 
+#include <array>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -25,12 +27,48 @@ struct PositionsCounts {
   double seconds = 0;
 };
 
+// Rows of /positions (one game's) as the file stores them: each column's bytes, a row after
+// the other, chunk_row_bytes a row (text null-padded, bools a byte). A worker writes them
+// there from its replay, with no string or column vector a row, and the chunks are made
+// of these bytes as they are.
+struct PositionRows {
+  static constexpr size_t COLUMNS = SELFPLAY_POSITIONS.columns.size();
+  std::array<std::vector<uint8_t>, COLUMNS> bytes;
+  size_t rows = 0;
+
+  static constexpr size_t row_bytes(size_t column) { return h5::chunk_row_bytes(SELFPLAY_POSITIONS.columns[column]); }
+  // n rows of zeros.
+  void assign(size_t n) {
+    rows = n;
+    for (size_t c = 0; c < COLUMNS; ++c) bytes[c].assign(n * row_bytes(c), 0);
+  }
+  // The bytes of member M's column at a row.
+  template <auto M>
+  uint8_t* at(size_t row) {
+    constexpr size_t c = h5::index_of<M>(SELFPLAY_POSITIONS);
+    return bytes[c].data() + row * row_bytes(c);
+  }
+  template <auto M>
+  const uint8_t* at(size_t row) const {
+    constexpr size_t c = h5::index_of<M>(SELFPLAY_POSITIONS);
+    return bytes[c].data() + row * row_bytes(c);
+  }
+  // A number's or a bool's value at a row, as stored.
+  template <auto M, class T>
+  void set(size_t row, T value) {
+    static_assert(sizeof(T) == row_bytes(h5::index_of<M>(SELFPLAY_POSITIONS)));
+    std::memcpy(at<M>(row), &value, sizeof value);
+  }
+  // Keeps the rows `keep` names (ascending), in order.
+  void keep(const std::vector<size_t>& keep);
+};
+
 class PositionsFile {
  public:
   // Rows [first, first + count) of one game's positions, as its worker made them: a chunk
   // of /positions is made of such parts, its rows never copied before they are deflated.
   struct Part {
-    std::shared_ptr<const PositionColumns> rows;
+    std::shared_ptr<const PositionRows> rows;
     size_t first, count;
   };
   // A chunk of /positions: its rows (chunk_rows(), fewer only for the last), then deflated.

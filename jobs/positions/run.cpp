@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <numeric>
 #include <optional>
 
 #include "core/game.h"
@@ -36,14 +39,16 @@ chess::Result result_of(const std::string& text) {
 // One game of the corpus: its row and every position's, then the rows kept.
 struct GameOut {
   bool ok = false;
-  SelfplayTables rows;
+  SelfplayTables game;  // its /positions stays empty: the rows are in `positions`
+  PositionRows positions;
   int64_t plies = 0, filtered = 0, sampled_out = 0;
   int line = 0;
   std::string message;
 };
 
-// The game as selfplay records one: each move played, none searched.
-GameRecord game_record(const chess::PgnGame& pgn, int64_t index, const PositionsRequest& req) {
+// The game as selfplay records one: each move played, none searched; `game` the moves
+// replayed under the rules, as drawstats replays them.
+GameRecord game_record(const chess::PgnGame& pgn, const chess::Game& game, int64_t index) {
   GameRecord g;
   g.index = uint64_t(index);
   g.opening.id = -1;
@@ -52,14 +57,11 @@ GameRecord game_record(const chess::PgnGame& pgn, int64_t index, const Positions
   g.white = pgn.tag("White"), g.black = pgn.tag("Black");
   const std::string tag = pgn.tag("Result");
   g.result = result_of(tag.empty() ? pgn.result : tag);
-  // The rules under the ruleset, as drawstats replays them.
-  chess::Game game(pgn.start, req.ruleset, req.claims);
   g.plies.reserve(pgn.moves.size());
   for (chess::Move m : pgn.moves) {
     PlyRecord r;
     r.move = r.best = m;
     g.plies.push_back(r);
-    game.play(m);
   }
   g.checks[0] = game.checks_given(chess::WHITE), g.checks[1] = game.checks_given(chess::BLACK);
   if (game.termination()) g.termination = std::string(chess::rule_name(*game.termination()));
@@ -68,12 +70,65 @@ GameRecord game_record(const chess::PgnGame& pgn, int64_t index, const Positions
   return g;
 }
 
+// The rows selfplay's tables give the game's record (SelfplayTables::append), from the
+// positions the rules' replay holds: each move played, none searched (score NaN; mate,
+// depth, nodes, book and time 0, as assign() leaves them).
+void write_rows(const chess::Game& game, uint64_t index, chess::Result result, PositionRows& out) {
+  using P = PositionColumns;
+  static_assert(PositionRows::row_bytes(h5::index_of<&P::fen>(SELFPLAY_POSITIONS)) >= chess::FEN_MAX_BYTES);
+  static_assert(PositionRows::row_bytes(h5::index_of<&P::move>(SELFPLAY_POSITIONS)) >= chess::UCI_MOVE_BYTES);
+  const size_t n = game.moves().size();
+  const bool chess960 = game.start().is_chess960();
+  out.assign(n);
+  for (size_t i = 0; i < n; ++i) {
+    const chess::Position& pos = game.position_at(int(i));
+    const chess::Move m = game.moves()[i];
+    out.set<&P::game>(i, index);
+    out.set<&P::ply>(i, int32_t(i));
+    pos.write_fen(reinterpret_cast<char*>(out.at<&P::fen>(i)));
+    const chess::PackedPosition packed = chess::pack(pos);
+    std::memcpy(out.at<&P::packed>(i), packed.data(), packed.size());
+    chess::write_uci(m, chess960, reinterpret_cast<char*>(out.at<&P::move>(i)));
+    std::memcpy(out.at<&P::best>(i), out.at<&P::move>(i), chess::UCI_MOVE_BYTES);
+    out.set<&P::score_cp>(i, std::nan(""));
+    out.set<&P::in_check>(i, uint8_t(pos.checkers() != 0));
+    out.set<&P::halfmove>(i, int32_t(pos.rule50()));
+    const double r = mover_result(result, pos.side_to_move());
+    out.set<&P::result>(i, r);
+    out.set<&P::is_capture>(i, uint8_t(captures_or_promotes(pos, m)));
+    out.set<&P::gives_check>(i, uint8_t(game.gave_check(int(i))));
+    out.set<&P::wdl>(i, int32_t(wdl_of(r)));
+  }
+}
+
+// The columns of the game's rows that export's filters read (filtered_out), the others empty.
+PositionColumns filter_columns(const PositionRows& rows) {
+  using P = PositionColumns;
+  PositionColumns p;
+  const size_t n = rows.rows;
+  p.game.assign(n, 0), p.ply.resize(n), p.book.assign(n, false), p.mate_in.assign(n, 0);
+  std::iota(p.ply.begin(), p.ply.end(), 0);
+  p.in_check.resize(n), p.is_capture.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    p.in_check[i] = *rows.at<&P::in_check>(i), p.is_capture[i] = *rows.at<&P::is_capture>(i);
+  return p;
+}
+
 // The rows of positions the filters keep, then those the sample keeps, in ply order.
-std::vector<size_t> kept_rows(const PositionColumns& p, int64_t index, const PositionsRequest& req, GameOut& out) {
+std::vector<size_t> kept_rows(const PositionRows& positions, int64_t index, const PositionsRequest& req, GameOut& out) {
+  const size_t n = positions.rows;
   std::vector<size_t> rows;
-  for (size_t i = 0; i < p.size(); ++i)
-    if (!filtered_out(p, i, VALUE_NONE, req.filters)) rows.push_back(i);
-  out.filtered = int64_t(p.size() - rows.size());
+  ExportFilters filters = req.filters;
+  filters.dedup = false;  // over the corpus: the collector's
+  if (filters.any()) {
+    const PositionColumns p = filter_columns(positions);
+    for (size_t i = 0; i < n; ++i)
+      if (!filtered_out(p, i, VALUE_NONE, filters)) rows.push_back(i);
+  } else {
+    rows.resize(n);
+    std::iota(rows.begin(), rows.end(), size_t(0));
+  }
+  out.filtered = int64_t(n - rows.size());
   chess::Random rng = chess::stream(req.seed, uint64_t(index), SAMPLING_STREAM);
   if (req.per_game && rows.size() > size_t(req.per_game)) {
     // The first K of a seeded Fisher-Yates shuffle, back in ply order.
@@ -83,7 +138,7 @@ std::vector<size_t> kept_rows(const PositionColumns& p, int64_t index, const Pos
   } else if (req.fraction > 0 && req.fraction < 1) {
     std::erase_if(rows, [&](size_t) { return rng.uniform() >= req.fraction; });
   }
-  out.sampled_out = int64_t(p.size()) - out.filtered - int64_t(rows.size());
+  out.sampled_out = int64_t(n) - out.filtered - int64_t(rows.size());
   return rows;
 }
 
@@ -96,10 +151,15 @@ GameOut read_game(const chess::PgnChunk& chunk, int64_t index, const PositionsRe
     return out;
   }
   out.ok = true;
-  out.rows.append(game_record(pgn, index, req));
+  // One replay under the rules: /games' counts and every row's position.
+  chess::Game game(pgn.start, req.ruleset, req.claims);
+  for (chess::Move m : pgn.moves) game.play(m);
+  const GameRecord record = game_record(pgn, game, index);
+  append_game(out.game.games, record);
+  write_rows(game, record.index, record.result, out.positions);
   out.plies = int64_t(pgn.moves.size());
-  const std::vector<size_t> rows = kept_rows(out.rows.positions, index, req, out);
-  if (rows.size() < out.rows.positions.size()) keep_position_rows(out.rows.positions, rows);
+  const std::vector<size_t> rows = kept_rows(out.positions, index, req, out);
+  if (rows.size() < out.positions.rows) out.positions.keep(rows);
   return out;
 }
 
@@ -126,23 +186,23 @@ class Collector {
       return;
     }
     ++n_.games, n_.plies += g.plies, n_.filtered += g.filtered, n_.sampled_out += g.sampled_out;
-    PositionColumns& p = g.rows.positions;
+    PositionRows& p = g.positions;
     if (req_.filters.dedup) {
       std::vector<size_t> rows;
-      for (size_t i = 0; i < p.size(); ++i) {
+      for (size_t i = 0; i < p.rows; ++i) {
         if (seen_.bytes_for_one_more() > req_.dedup_bytes) throw DedupFull{int64_t(seen_.size()), req_.dedup_bytes};
-        if (seen_.insert(position_key(p.packed.data() + 32 * i))) rows.push_back(i);
+        if (seen_.insert(position_key(p.at<&PositionColumns::packed>(i)))) rows.push_back(i);
       }
-      n_.duplicates += int64_t(p.size() - rows.size());
-      if (rows.size() < p.size()) keep_position_rows(p, rows);
+      n_.duplicates += int64_t(p.rows - rows.size());
+      if (rows.size() < p.rows) p.keep(rows);
     }
-    n_.positions += int64_t(p.size());
-    if (const size_t n = p.size()) {
-      waiting_.parts.push_back({std::make_shared<const PositionColumns>(std::move(p)), 0, n});
+    n_.positions += int64_t(p.rows);
+    if (const size_t n = p.rows) {
+      waiting_.parts.push_back({std::make_shared<const PositionRows>(std::move(p)), 0, n});
       waiting_.rows += n;
     }
     p = {};
-    waiting_games_.append(g.rows);
+    waiting_games_.append(g.game);
     while (waiting_.rows >= file_.chunk_rows()) out.chunks.push_back(first_chunk());
     if (waiting_games_.games.size() >= req_.rows_per_write) out.games.append(std::exchange(waiting_games_, {}));
   }

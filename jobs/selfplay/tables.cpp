@@ -14,12 +14,6 @@ namespace chesshpc {
 
 namespace {
 
-double mover_result(chess::Result r, chess::Color mover) {
-  if (r == chess::Result::DRAW) return 0.5;
-  if (r == chess::Result::ONGOING) return std::nan("");
-  return (r == chess::Result::WHITE_WINS) == (mover == chess::WHITE) ? 1.0 : 0.0;
-}
-
 template <typename T>
 void permute(std::vector<T>& v, const std::vector<size_t>& order) {
   std::vector<T> out;
@@ -89,6 +83,12 @@ void keep_position_rows(PositionColumns& p, const std::vector<size_t>& order) {
   });
 }
 
+double mover_result(chess::Result r, chess::Color mover) {
+  if (r == chess::Result::DRAW) return 0.5;
+  if (r == chess::Result::ONGOING) return std::nan("");
+  return (r == chess::Result::WHITE_WINS) == (mover == chess::WHITE) ? 1.0 : 0.0;
+}
+
 Wdl wdl_of(double mover_result) {
   if (std::isnan(mover_result)) return WDL_NONE;
   return mover_result == 1 ? WDL_WIN : mover_result == 0 ? WDL_LOSS : WDL_DRAW;
@@ -119,8 +119,7 @@ void derive_filter_columns(PositionColumns& p, size_t first_row) {
   }
 }
 
-void SelfplayTables::append(const GameRecord& g) {
-  GameColumns& c = games;
+void append_game(GameColumns& c, const GameRecord& g) {
   c.game.push_back(g.index);
   c.opening_id.push_back(g.opening.id);
   c.opening.push_back(g.opening.text);
@@ -134,18 +133,24 @@ void SelfplayTables::append(const GameRecord& g) {
   c.start_number.push_back(g.opening.start_number);
   const bool chess960 = g.opening.start.is_chess960();
   std::string moves;
+  moves.reserve((chess::UCI_MOVE_BYTES + 1) * g.plies.size());
+  char uci[chess::UCI_MOVE_BYTES];
   int book = 0;
   for (const PlyRecord& p : g.plies) {
     if (!moves.empty()) moves += ' ';
-    moves += chess::to_uci(p.move, chess960);
+    moves.append(uci, chess::write_uci(p.move, chess960, uci));
     book += p.book;
   }
-  c.moves.push_back(moves);
+  c.moves.push_back(std::move(moves));
   c.plies.push_back(int32_t(g.plies.size())), c.book_plies.push_back(book);
   c.checks_white.push_back(g.checks[0]), c.checks_black.push_back(g.checks[1]);
   c.first_fire.push_back(g.first_fire);
   c.perpetual_check.push_back(g.perpetual_check);
+}
 
+void SelfplayTables::append(const GameRecord& g) {
+  append_game(games, g);
+  const bool chess960 = g.opening.start.is_chess960();
   PositionColumns& p = positions;
   // Room for the game's rows at once, still doubling: a table of one game grows once.
   for_each_position_column([&](auto column, size_t width) {

@@ -58,6 +58,9 @@ inline constexpr double SCORE_CP_MIN = -2147483648.0, SCORE_CP_MAX = 2147483647.
 // The mover's game result as /positions/wdl holds it (the form trainers' files use).
 enum Wdl : int32_t { WDL_LOSS = -1, WDL_DRAW = 0, WDL_WIN = 1, WDL_NONE = 2 };
 Wdl wdl_of(double mover_result);
+// The game's result from the mover's view, as /positions/result holds it: 1, 0.5, 0; NaN
+// for an ongoing game.
+double mover_result(chess::Result r, chess::Color mover);
 // A capture (en passant included) or a promotion: what the trainers' capture filter skips.
 bool captures_or_promotes(const chess::Position& pos, chess::Move m);
 // Fills is_capture, gives_check and wdl from packed, move, best and result when a file
@@ -135,6 +138,9 @@ inline constexpr auto SELFPLAY_POSITIONS = h5::table(
 
 // Keeps the rows of p that `rows` names, in its order.
 void keep_position_rows(PositionColumns& p, const std::vector<size_t>& rows);
+
+// The game's row of /games.
+void append_game(GameColumns& games, const GameRecord& g);
 
 struct SelfplayTables {
   GameColumns games;

@@ -12,7 +12,7 @@
 // multiple of 2^48 apart, so from 2^16 buckets (a narrow part of 4 MB, tables of 8 MB on)
 // no two keys of one bucket share their low 48 bits: the bucket and the 48 bits are the
 // whole key, and a false hit needs two positions with the same 64-bit key, as in the
-// wide part. In a smaller table a miss meets another key's low 48 bits with a chance of
+// wide part (eight entries, not four: one in 2^61 a probe). In a smaller table a miss meets another key's low 48 bits with a chance of
 // at most 8 in 2^48 (its bucket's eight entries). A depth-2 count fits the 16 bits in
 // any legal position (at most 218 moves a position, 218^2 < 2^16 - 1); a larger one is
 // not stored (it is counted again). Depth 3 would leave 39 key bits beside its 24-bit

@@ -7,17 +7,17 @@
 // deeper), in 8-byte entries, eight a bucket: the key's low 48 bits and the count in one
 // word, which a thread stores and loads whole, so no entry is ever read torn. A key's
 // bucket is the high part of key * buckets (any number of buckets, so that the part
-// fills what the wide one leaves): the keys of one bucket are a run of at most
-// 2^64 / buckets + 1 consecutive keys, and two keys with the same low 48 bits are a
-// multiple of 2^48 apart, so from 2^16 buckets (a narrow part of 4 MB, tables of 8 MB on)
-// no two keys of one bucket share their low 48 bits: the bucket and the 48 bits are the
-// whole key, and a false hit needs two positions with the same 64-bit key, as in the
-// wide part (eight entries, not four: one in 2^61 a probe). In a smaller table a miss meets another key's low 48 bits with a chance of
-// at most 8 in 2^48 (its bucket's eight entries). A depth-2 count fits the 16 bits in
-// any legal position (at most 218 moves a position, 218^2 < 2^16 - 1); a larger one is
-// not stored (it is counted again). Depth 3 would leave 39 key bits beside its 24-bit
-// count: a whole key only from 2^25 buckets (2 GB), and a chance of 8 in 2^39 a probe
-// below that.
+// fills what the wide one leaves): the keys of one bucket are a run of consecutive keys,
+// 2^48 of them at most from 2^16 buckets on, and two keys with the same low 48 bits are
+// a multiple of 2^48 apart, so from 2^16 buckets (a narrow part of 4 MB, tables of 8 MB
+// on) no two keys of one bucket share their low 48 bits: the bucket and the 48 bits are
+// the whole key, and a false hit needs two positions with the same 64-bit key, as in the
+// wide part (eight entries, not four: one in 2^61 a probe). In a smaller table a miss
+// meets another key's low 48 bits with a chance of at most 8 in 2^48 (its bucket's eight
+// entries). A depth-2 count fits the 16 bits in any legal position (at most 218 moves a
+// position, 218^2 < 2^16 - 1); a larger one is not stored (it is counted again). Depth 3
+// would leave 39 key bits beside its 24-bit count: a whole key only from 2^25 buckets
+// (2 GB), and a chance of 8 in 2^39 a probe below that.
 //
 // The wide part (1/4 of the table) holds the deeper subtrees, with the whole 64-bit key
 // stored XORed with its data word (Hyatt's lockless scheme): an entry torn by two threads

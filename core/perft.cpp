@@ -13,7 +13,8 @@
 // core/perft_x86_64_v3.cpp: the kernel compiled for x86-64-v3; pos is a chess::Position.
 namespace chess_x86_64_v3::perft {
 uint64_t count_no_table(const void* pos, int depth);
-}
+uint64_t count_with_table(const void* pos, int depth, const void* table);
+}  // namespace chess_x86_64_v3::perft
 #endif
 
 namespace chess {
@@ -80,13 +81,15 @@ Counters& Counters::operator+=(const Counters& o) {
 
 uint64_t count(const Position& pos, int depth, PerftTable* table) {
   if (depth <= 0) return 1;
-  if (table) return kernel::count_as<true>(pos, depth, table);
 #if CHESSHPC_PERFT_X86_64_V3
   // A portable build on a CPU with x86-64-v3 counts with the kernel compiled for it:
   // PEXT slider lookups are what the portable build's magic multiplication lacks.
   static const bool v3 = __builtin_cpu_supports("x86-64-v3");
-  if (v3) return chess_x86_64_v3::perft::count_no_table(&pos, depth);
+  if (v3)
+    return table ? chess_x86_64_v3::perft::count_with_table(&pos, depth, &table->view())
+                 : chess_x86_64_v3::perft::count_no_table(&pos, depth);
 #endif
+  if (table) return kernel::count_as<true>(pos, depth, table);
   return kernel::count_as<false>(pos, depth, nullptr);
 }
 

@@ -28,7 +28,7 @@ namespace perft::kernel {
 // Chess960 is the generator's (generate_legal_as), chosen once at the root; Hashed says
 // whether subtrees go through a table (the key is then kept up to date).
 template <Color Us, bool Chess960, bool Hashed>
-uint64_t bulk(const Position& pos, int depth, PerftTable* table);
+uint64_t bulk(const Position& pos, int depth, PerftTableView* table);
 
 // Flattened so that the sink's counter lives in a register: behind a reference it could
 // alias the position's bitboards, and every add would force them to be reloaded.
@@ -172,8 +172,8 @@ uint64_t count_depth2(const Position& pos) {
 template <Color Us, bool Chess960, bool Hashed>
 struct TreePlayer {
   const Position& pos;
-  int depth;          // of the subtrees below the moves
-  PerftTable* table;  // null unless Hashed
+  int depth;              // of the subtrees below the moves
+  PerftTableView* table;  // null unless Hashed
   uint64_t n = 0;
   // With a table each child is probed only after its younger sibling is made and its
   // bucket prefetched: the child is held back one move, so the probe finds its line
@@ -200,7 +200,7 @@ struct TreePlayer {
     Position& child = held.child[held.next];
     child = pos;
     child.apply<Us, true>(from, to, pt, kind, promo);
-    table->prefetch(child.key());
+    table->prefetch(child.key(), depth);
     if (held.holding) n += bulk<~Us, Chess960, true>(held.child[held.next ^ 1], depth, table);
     held.holding = true;
     held.next ^= 1;
@@ -217,7 +217,7 @@ struct TreePlayer {
 // Subtrees of depth 2 and more go through the table when there is one; a depth-1 count
 // is cheaper than a probe.
 template <Color Us, bool Chess960, bool Hashed>
-uint64_t bulk(const Position& pos, int depth, PerftTable* table) {
+uint64_t bulk(const Position& pos, int depth, PerftTableView* table) {
   if (depth <= 1) return count_moves<Us, Chess960>(pos);
   uint64_t n;
   if constexpr (Hashed)
@@ -234,7 +234,7 @@ uint64_t bulk(const Position& pos, int depth, PerftTable* table) {
 }
 
 template <bool Hashed>
-uint64_t count_as(const Position& pos, int depth, PerftTable* table) {
+uint64_t count_as(const Position& pos, int depth, PerftTableView* table) {
   if (pos.is_chess960())
     return pos.side_to_move() == WHITE ? bulk<WHITE, true, Hashed>(pos, depth, table)
                                        : bulk<BLACK, true, Hashed>(pos, depth, table);

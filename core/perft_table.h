@@ -1,13 +1,32 @@
 // The transposition table of hashed perft: subtree counts by position key and depth,
-// shared by all threads of a process without locks.
+// shared by all threads of a process without locks, in two parts; a probe reads one
+// 64-byte bucket (one cache line) of one part.
 //
-// A wrong hit would be a silently wrong count, so an entry keeps the whole 64-bit key,
-// and stores it XORed with its data word (Hyatt's lockless scheme): an entry torn by two
-// threads writing at once fails the check and is a miss, never a hit. A false hit needs
-// two positions with the same 64-bit key in the same bucket at the same depth: about one
-// in 2^62 per probe, or one in four million over a trillion probes.
+// The narrow part (3/4 of the table) holds the subtrees of depth 2, most of what is
+// stored and probed (perft(10) of the start position stores 988 M of them against 106 M
+// deeper), in 8-byte entries, eight a bucket: the key's low 48 bits and the count in one
+// word, which a thread stores and loads whole, so no entry is ever read torn. A key's
+// bucket is the high part of key * buckets (any number of buckets, so that the part
+// fills what the wide one leaves): the keys of one bucket are a run of consecutive keys,
+// 2^48 of them at most from 2^16 buckets on, and two keys with the same low 48 bits are
+// a multiple of 2^48 apart, so from 2^16 buckets (a narrow part of 4 MB, tables of 8 MB
+// on) no two keys of one bucket share their low 48 bits: the bucket and the 48 bits are
+// the whole key, and a false hit needs two positions with the same 64-bit key, as in the
+// wide part (eight entries, not four: one in 2^61 a probe). In a smaller table a miss
+// meets another key's low 48 bits with a chance of at most 8 in 2^48 (its bucket's eight
+// entries). A depth-2 count fits the 16 bits in any legal position (at most 218 moves a
+// position, 218^2 < 2^16 - 1); a larger one is not stored (it is counted again). Depth 3
+// would leave 39 key bits beside its 24-bit count: a whole key only from 2^25 buckets
+// (2 GB), and a chance of 8 in 2^39 a probe below that.
+//
+// The wide part (1/4 of the table) holds the deeper subtrees, with the whole 64-bit key
+// stored XORed with its data word (Hyatt's lockless scheme): an entry torn by two threads
+// writing at once fails the check and is a miss, never a hit. A false hit needs two
+// positions with the same 64-bit key in the same bucket at the same depth: about one in
+// 2^62 per probe, or one in four million over a trillion probes.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -18,36 +37,128 @@
 
 namespace chess {
 
-class PerftTable {
+// The table's probing, over memory it does not own: trivially copyable, so that a copy
+// of the kernel compiled for another instruction set (core/perft_x86_64_v3.cpp) can take
+// a PerftTable's view by value, as it takes a Position.
+class PerftTableView {
  public:
-  // Uses the largest power-of-two number of 64-byte buckets that fits in bytes (at least
-  // one), on huge pages where the system offers them: a fresh mapping, empty without a
-  // clearing pass (its pages are first touched by the threads that store into them).
-  explicit PerftTable(size_t bytes);
-  // The bytes a table asked for bytes allocates (bytes() of PerftTable(bytes)).
-  static constexpr size_t size_for(size_t bytes);
-
   bool probe(Key key, int depth, uint64_t& count) const;
   void store(Key key, int depth, uint64_t count);
-  // Starts loading key's bucket into the cache: a probe of it that follows other work
-  // (the subtrees of the earlier siblings) then finds it there instead of in memory.
-  void prefetch(Key key) const { __builtin_prefetch(&buckets_[key & mask_]); }
-  size_t bytes() const { return (mask_ + 1) * sizeof(Bucket); }
+  // Starts loading the bucket of (key, depth) into the cache: a probe of it that follows
+  // other work (the subtrees of the earlier siblings) then finds it there instead of in
+  // memory.
+  void prefetch(Key key, int depth) const {
+    if (depth == NARROW_DEPTH)
+      __builtin_prefetch(&narrow_bucket(key));
+    else
+      __builtin_prefetch(&wide_[key & wide_mask_]);
+  }
+  size_t bytes() const { return (wide_mask_ + 1 + narrow_buckets_) * 64; }
 
- private:
-  static constexpr uint64_t MAX_COUNT = (uint64_t(1) << 56) - 1;  // the count shares a word with the depth
+ protected:
+  static constexpr int NARROW_DEPTH = 2;  // the deepest subtree the narrow part holds
+  static constexpr int WIDE_SHARE = 4;    // the wide part's buckets: 1 in WIDE_SHARE
+  // Narrow word: tag (the key's low 48 bits) << 16 | count + 1, so that an empty
+  // (all-zero) entry has count field 0, below every stored one.
+  static constexpr int COUNT_BITS = 16;
+  static constexpr uint64_t COUNT_MASK = (uint64_t(1) << COUNT_BITS) - 1;
+  static constexpr uint64_t MAX_WIDE_COUNT = (uint64_t(1) << 56) - 1;  // the count shares a word with the depth
   struct Entry {
     std::atomic<uint64_t> check{0};  // key ^ data
     std::atomic<uint64_t> data{0};   // count << 8 | depth; depth 0 marks an empty entry
   };
-  struct alignas(64) Bucket {
+  struct alignas(64) WideBucket {
     Entry entries[4];
   };
+  struct alignas(64) NarrowBucket {
+    std::atomic<uint64_t> entries[8];
+  };
+  static_assert(sizeof(WideBucket) == 64 && sizeof(NarrowBucket) == 64);
 
-  LargePagesPtr<Bucket> buckets_;
-  size_t mask_;
+  NarrowBucket& narrow_bucket(Key key) const {
+    return narrow_[uint64_t((unsigned __int128)key * narrow_buckets_ >> 64)];
+  }
+  // What a narrow entry of key holds above its count. A tag of 0 would match an empty
+  // entry: probe and store skip those keys, one in 2^48.
+  static uint64_t narrow_tag(Key key) { return key << COUNT_BITS >> COUNT_BITS; }
+
+  WideBucket* wide_ = nullptr;
+  size_t wide_mask_ = 0;
+  NarrowBucket* narrow_ = nullptr;
+  uint64_t narrow_buckets_ = 0;
 };
 
-constexpr size_t PerftTable::size_for(size_t bytes) { return table_bytes(bytes, sizeof(Bucket)); }
+class PerftTable : public PerftTableView {
+ public:
+  // Uses the largest power-of-two number of 64-byte buckets that fits in bytes (at least
+  // two: one of each part), on huge pages where the system offers them: fresh mappings,
+  // empty without a clearing pass (their pages are first touched by the threads that
+  // store into them).
+  explicit PerftTable(size_t bytes);
+  // The bytes a table asked for bytes allocates (bytes() of PerftTable(bytes)).
+  static constexpr size_t size_for(size_t bytes);
+  const PerftTableView& view() const { return *this; }
+
+ private:
+  LargePagesPtr<WideBucket> wide_memory_;
+  LargePagesPtr<NarrowBucket> narrow_memory_;
+};
+
+constexpr size_t PerftTable::size_for(size_t bytes) { return table_bytes(std::max<size_t>(bytes, 128), 64); }
+
+// Inline: the kernel's copy for x86-64-v3 compiles its own.
+inline bool PerftTableView::probe(Key key, int depth, uint64_t& count) const {
+  if (depth == NARROW_DEPTH) {
+    const uint64_t want = narrow_tag(key);
+    if (!want) return false;
+    for (const std::atomic<uint64_t>& e : narrow_bucket(key).entries) {
+      const uint64_t w = e.load(std::memory_order_relaxed);
+      if ((w >> COUNT_BITS) == want) {
+        count = (w & COUNT_MASK) - 1;
+        return true;
+      }
+    }
+    return false;
+  }
+  const WideBucket& b = wide_[key & wide_mask_];
+  for (const Entry& e : b.entries) {
+    uint64_t data = e.data.load(std::memory_order_relaxed);
+    if ((e.check.load(std::memory_order_relaxed) ^ data) == key && int(data & 0xFF) == depth) {
+      count = data >> 8;
+      return true;
+    }
+  }
+  return false;
+}
+
+inline void PerftTableView::store(Key key, int depth, uint64_t count) {
+  if (depth == NARROW_DEPTH) {
+    const uint64_t want = narrow_tag(key);
+    if (!want || count >= COUNT_MASK) return;
+    // Replace the entry of the smallest count (an empty one first): the cheapest subtree
+    // to count again.
+    NarrowBucket& b = narrow_bucket(key);
+    std::atomic<uint64_t>* victim = &b.entries[0];
+    uint64_t victim_count = COUNT_MASK;
+    for (std::atomic<uint64_t>& e : b.entries) {
+      const uint64_t c = e.load(std::memory_order_relaxed) & COUNT_MASK;
+      if (c < victim_count) victim = &e, victim_count = c;
+    }
+    victim->store(want << COUNT_BITS | (count + 1), std::memory_order_relaxed);
+    return;
+  }
+  if (count > MAX_WIDE_COUNT) return;
+  WideBucket& b = wide_[key & wide_mask_];
+  // Replace the shallowest entry: deeper subtrees cost more to recompute.
+  Entry* victim = &b.entries[0];
+  int victim_depth = 256;
+  for (Entry& e : b.entries) {
+    int d = int(e.data.load(std::memory_order_relaxed) & 0xFF);
+    if (d < victim_depth) victim = &e, victim_depth = d;
+  }
+  uint64_t data = count << 8 | uint64_t(depth);
+  victim->data.store(data, std::memory_order_relaxed);
+  victim->check.store(key ^ data, std::memory_order_relaxed);
+}
 
 }  // namespace chess

@@ -1,7 +1,7 @@
 // The perft kernel (core/perft_kernel.h) and the slider tables (core/bitboard.cpp)
 // compiled once more for x86-64-v3 (BMI2's PEXT slider lookups, POPCNT, TZCNT), for a
-// portable build to run on a CPU that has them: core/perft.cpp calls count_no_table
-// when __builtin_cpu_supports says so. Only in a portable GCC build for x86-64
+// portable build to run on a CPU that has them: core/perft.cpp calls count_no_table and
+// count_with_table when __builtin_cpu_supports says so. Only in a portable GCC build for x86-64
 // (core/CMakeLists.txt); a native build's own kernel is already this.
 //
 // Every name of the project's headers moves to namespace chess_x86_64_v3, so that no
@@ -28,6 +28,15 @@
 #define CHESSHPC_KERNEL_NO_CLONES
 
 #define chess chess_x86_64_v3
+// The one exception: the Zobrist keys a hashed count updates must be the process's own
+// (chess::zobrist::keys, which Position::from_fen and zobrist::init use), or a key would
+// depend on the path to its position. Declared first with that object's symbol, this
+// namespace's zobrist::keys is that object (the same layout: one header).
+#include "core/types.h"
+namespace chess::zobrist {
+struct Keys;
+extern Keys keys __asm__("_ZN5chess7zobrist4keysE");
+}  // namespace chess::zobrist
 #define CHESSHPC_BITBOARD_INIT_ON_USE
 #include "core/bitboard.cpp"
 #include "core/perft_kernel.h"
@@ -42,6 +51,18 @@ uint64_t count_no_table(const void* pos, int depth) {
   Position p;
   std::memcpy(static_cast<void*>(&p), pos, sizeof p);
   return kernel::count_as<false>(p, depth, nullptr);
+}
+
+// table is a chess::PerftTableView, whose layout this namespace's shares (its probe and
+// store are inline, so compiled here too).
+uint64_t count_with_table(const void* pos, int depth, const void* table) {
+  static const bool tables = (bitboards::init(), true);
+  (void)tables;
+  Position p;
+  std::memcpy(static_cast<void*>(&p), pos, sizeof p);
+  PerftTableView view;
+  std::memcpy(static_cast<void*>(&view), table, sizeof view);
+  return kernel::count_as<true>(p, depth, &view);
 }
 
 }  // namespace chess_x86_64_v3::perft

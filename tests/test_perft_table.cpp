@@ -15,24 +15,89 @@ using namespace chess;
 TEST(PerftTable, StoresAndFindsByKeyAndDepth) {
   PerftTable t(1 << 16);
   uint64_t n = 0;
-  EXPECT_FALSE(t.probe(0x1234, 3, n));
-  t.store(0x1234, 3, 8902);
-  ASSERT_TRUE(t.probe(0x1234, 3, n));
-  EXPECT_EQ(n, 8902u);
+  for (int depth : {2, 3, 5}) {  // the narrow part, and the wide one
+    EXPECT_FALSE(t.probe(0x1234, depth, n)) << depth;
+    t.store(0x1234, depth, 8902 + depth);
+    ASSERT_TRUE(t.probe(0x1234, depth, n)) << depth;
+    EXPECT_EQ(n, 8902u + depth);
+  }
   EXPECT_FALSE(t.probe(0x1234, 4, n)) << "another depth is another subtree";
-  EXPECT_FALSE(t.probe(0x1234 + (uint64_t(1) << 40), 3, n)) << "same bucket, another key";
+  EXPECT_FALSE(t.probe(0x1234 + (uint64_t(1) << 40), 5, n)) << "same wide bucket, another key";
+  t.store(0x99, 2, 0);  // a subtree without leaves is a count too
+  ASSERT_TRUE(t.probe(0x99, 2, n));
+  EXPECT_EQ(n, 0u);
 }
 
-TEST(PerftTable, KeepsTheDeepestEntriesOfAFullBucket) {
-  PerftTable t(64);  // one bucket of four entries
-  EXPECT_EQ(t.bytes(), 64u);
-  for (int d = 2; d <= 6; ++d) t.store(Key(100 + d), d, uint64_t(d) * 10);
+// A table of 128 bytes has one bucket of each part, so every key shares it.
+TEST(PerftTable, KeepsTheDeepestEntriesOfAFullWideBucket) {
+  PerftTable t(64);
+  EXPECT_EQ(t.bytes(), 128u) << "two buckets at least";
+  for (int d = 4; d <= 8; ++d) t.store(Key(100 + d), d, uint64_t(d) * 10);
   uint64_t n = 0;
-  EXPECT_FALSE(t.probe(102, 2, n)) << "the shallowest entry made room";
-  for (int d = 3; d <= 6; ++d) {
+  EXPECT_FALSE(t.probe(104, 4, n)) << "the shallowest entry made room";
+  for (int d = 5; d <= 8; ++d) {
     ASSERT_TRUE(t.probe(Key(100 + d), d, n)) << d;
     EXPECT_EQ(n, uint64_t(d) * 10);
   }
+}
+
+TEST(PerftTable, KeepsTheLargestCountsOfAFullNarrowBucket) {
+  PerftTable t(128);
+  // Eight entries a bucket: the ninth store replaces the smallest count.
+  const uint64_t counts[9] = {400, 20, 9467, 47524, 8902, 31, 7000, 600, 50};
+  for (int i = 0; i < 9; ++i) t.store(Key(1000 + i), 2, counts[i]);
+  uint64_t n = 0;
+  EXPECT_FALSE(t.probe(1001, 2, n)) << "count 20 made room";
+  for (int i = 0; i < 9; ++i) {
+    if (i == 1) continue;
+    ASSERT_TRUE(t.probe(Key(1000 + i), 2, n)) << i;
+    EXPECT_EQ(n, counts[i]);
+  }
+}
+
+// The narrow part (depth 2) checks a key's bucket and its low 48 bits (perft_table.h).
+TEST(PerftTable, NarrowEntriesVerifyTheKeyBitsTheContractNames) {
+  PerftTable t(128);  // one narrow bucket: the bucket tells no key from another
+  const Key key = 0x5EEDF00DCAFEull;
+  uint64_t n = 0;
+  t.store(key, 2, 1234);
+  ASSERT_TRUE(t.probe(key, 2, n));
+  EXPECT_EQ(n, 1234u);
+  EXPECT_FALSE(t.probe(key, 3, n)) << "another depth is another subtree";
+  for (int bit = 0; bit < 48; ++bit) EXPECT_FALSE(t.probe(key ^ (Key(1) << bit), 2, n)) << "bit " << bit;
+  // The limit the contract states: in a table this small, a key that agrees in the low 48
+  // bits is found (its bucket tells it apart from 2^16 buckets on).
+  EXPECT_TRUE(t.probe(key ^ (Key(1) << 50), 2, n));
+  PerftTable larger(size_t(8) << 20);  // 2^16 narrow buckets
+  larger.store(key, 2, 1234);
+  ASSERT_TRUE(larger.probe(key, 2, n));
+  EXPECT_FALSE(larger.probe(key ^ (Key(1) << 63), 2, n));
+  EXPECT_FALSE(larger.probe(key ^ (Key(1) << 48), 2, n)) << "the run of keys of one bucket is 2^48 long";
+
+  // A key whose low 48 bits are 0 would read an empty narrow entry as a hit of count -1:
+  // it is never stored nor found.
+  PerftTable empty(128);
+  const Key zero_tag = Key(0xABCD) << 48;
+  EXPECT_FALSE(empty.probe(zero_tag, 2, n)) << n;
+  empty.store(zero_tag, 2, 77);
+  EXPECT_FALSE(empty.probe(zero_tag, 2, n));
+  empty.store(zero_tag, 3, 77);  // the wide part keeps the whole key
+  ASSERT_TRUE(empty.probe(zero_tag, 3, n));
+  EXPECT_EQ(n, 77u);
+}
+
+TEST(PerftTable, NarrowCountsUpToTheFieldAndNoLarger) {
+  PerftTable t(1 << 12);
+  constexpr uint64_t LARGEST = (uint64_t(1) << 16) - 2;  // stored as count + 1 in 16 bits
+  uint64_t n = 0;
+  t.store(7, 2, LARGEST);
+  ASSERT_TRUE(t.probe(7, 2, n));
+  EXPECT_EQ(n, LARGEST);
+  t.store(8, 2, LARGEST + 1);
+  EXPECT_FALSE(t.probe(8, 2, n)) << "too large for the field: not stored";
+  t.store(8, 3, uint64_t(1) << 40);  // the wide part holds it
+  ASSERT_TRUE(t.probe(8, 3, n));
+  EXPECT_EQ(n, uint64_t(1) << 40);
 }
 
 // Tables are never cleared by a pass: their memory must come zeroed, also right after an
@@ -40,19 +105,22 @@ TEST(PerftTable, KeepsTheDeepestEntriesOfAFullBucket) {
 // be a silently wrong total).
 TEST(PerftTable, StartsEmptyWhereAnEarlierTableStored) {
   constexpr size_t BYTES = 1 << 12;
+  constexpr Key KEYS = 8 * BYTES / 64;
   auto fill = [](PerftTable& t) {
-    for (Key k = 1; k <= 4 * BYTES / 64; ++k) t.store(k, 5, k + 7);
+    for (Key k = 1; k <= KEYS; ++k) t.store(k * 0x9E3779B97F4A7C15ull, 2 + k % 3, k + 7);  // both parts
   };
   {
     PerftTable earlier(BYTES);
     fill(earlier);
-    uint64_t n = 0;
-    ASSERT_TRUE(earlier.probe(BYTES / 64, 5, n));
+    uint64_t n = 0, found = 0;
+    for (Key k = 1; k <= KEYS; ++k) found += earlier.probe(k * 0x9E3779B97F4A7C15ull, 2 + k % 3, n);
+    ASSERT_GT(found, KEYS / 4);  // 1 in 3 stores to the 384 narrow entries, 2 in 3 to the 64 wide ones
   }
   for (int round = 0; round < 2; ++round) {
     PerftTable t(BYTES);
     uint64_t n = 0;
-    for (Key k = 1; k <= 4 * BYTES / 64; ++k) ASSERT_FALSE(t.probe(k, 5, n)) << "stale entry " << k;
+    for (Key k = 1; k <= KEYS; ++k)
+      ASSERT_FALSE(t.probe(k * 0x9E3779B97F4A7C15ull, 2 + k % 3, n)) << "stale entry " << k;
     fill(t);
   }
 }
@@ -69,12 +137,17 @@ TEST(PerftTable, HugePageTablesAreZeroedAlignedAndWhole) {
 
   PerftTable t(size_t(4) << 20);
   ASSERT_EQ(t.bytes(), size_t(4) << 20);
-  const Key last = (size_t(4) << 20) / 64 - 1;  // the last bucket
+  const Key last_wide = (size_t(4) << 20) / 64 / 4 - 1;  // the wide part's last bucket
+  const Key last_narrow = ~Key(0);                       // the narrow part's: the key's high part
   uint64_t n = 0;
-  EXPECT_FALSE(t.probe(last, 9, n));
-  t.store(last, 9, 123456789);
-  ASSERT_TRUE(t.probe(last, 9, n));
+  EXPECT_FALSE(t.probe(last_wide, 9, n));
+  EXPECT_FALSE(t.probe(last_narrow, 2, n));
+  t.store(last_wide, 9, 123456789);
+  t.store(last_narrow, 2, 12345);
+  ASSERT_TRUE(t.probe(last_wide, 9, n));
   EXPECT_EQ(n, 123456789u);
+  ASSERT_TRUE(t.probe(last_narrow, 2, n));
+  EXPECT_EQ(n, 12345u);
 }
 
 // The search's table is reused (resize to the same size, clear for a new game): there a
@@ -109,6 +182,20 @@ TEST(HashedPerft, EqualsUnhashedOnThePerftSuite) {
     Position pos = Position::from_fen(line.fen);
     for (int depth = 1; depth <= 5; ++depth)
       ASSERT_EQ(perft::total(perft::divide(pos, depth, hashed)), perft::count(pos, depth)) << line.fen << " d" << depth;
+  }
+}
+
+// Tables of two and of 64 buckets: every store replaces another, in both parts, and the
+// counts stay the published ones.
+TEST(HashedPerft, TinyTablesGiveThePublishedCounts) {
+  const Position kiwipete = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+  for (size_t bytes : {size_t(128), size_t(1) << 12}) {
+    PerftTable table(bytes);
+    perft::Options hashed;
+    hashed.threads = 2;
+    hashed.table = &table;
+    EXPECT_EQ(perft::total(perft::divide(Position::start(), 6, hashed)), 119060324u) << bytes;
+    EXPECT_EQ(perft::total(perft::divide(kiwipete, 5, hashed)), 193690690u) << bytes;
   }
 }
 

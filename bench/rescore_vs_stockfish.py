@@ -1,14 +1,19 @@
 """rescore's CPU against Stockfish's own search time for the same positions.
 
-Stockfish alone: one process given every position of a selfplay file (ucinewgame, position
-fen, go depth D), its CPU (user + system) measured as a child's. rescore: the whole run's
-CPU, chesshpc's processes and the Stockfish processes they drive, on 1 rank and on 2
-(mpirun), one engine a rank. The runs are interleaved, ROUNDS times; the medians and their
-ratios are printed.
+The anchors: Stockfish alone, one process given every position of a selfplay file
+(ucinewgame, position fen, go depth D), and Stockfish side by side, two processes at once,
+each given the positions of every other unit of 16 (what 2 ranks of one engine each do:
+two engines sharing the machine's caches). Each anchor's CPU (user + system) is measured
+as its children's. rescore: the whole run's CPU, chesshpc's processes, mpirun's and the
+Stockfish processes they drive, on 1 rank and on 2 (mpirun), one engine a rank. 1 rank is
+compared with Stockfish alone, 2 ranks with Stockfish side by side. The runs are
+interleaved, ROUNDS times; the medians and their ratios are printed, as a table or with
+--json as one object.
 
-usage: rescore_vs_stockfish.py CHESSHPC [MPIEXEC] [--games N] [--depth D] [--rounds R]
+usage: rescore_vs_stockfish.py CHESSHPC [MPIEXEC] [--games N] [--depth D] [--rounds R] [--json]
 """
 import argparse
+import json
 import os
 import resource
 import statistics
@@ -21,16 +26,39 @@ import h5py
 STOCKFISH = "/usr/games/stockfish"
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
            OMPI_MCA_btl_vader_single_copy_mechanism="none")
+UNIT = 16  # rescore's --positions-per-unit default: the side-by-side anchor splits the same way
 
 
-def child_cpu(cmd, stdin=None):
-    """(CPU seconds of cmd and its descendants, wall seconds)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.monotonic()
-    subprocess.run(cmd, input=stdin, text=True, check=True, stdout=subprocess.DEVNULL, env=ENV)
-    wall = time.monotonic() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def measured(start):
+    """(CPU seconds of what start() runs, until it returns, and its descendants; wall seconds)."""
+    cpu, t0 = children_cpu(), time.monotonic()
+    start()
+    return children_cpu() - cpu, time.monotonic() - t0
+
+
+def run(cmd):
+    subprocess.run(cmd, text=True, check=True, stdout=subprocess.DEVNULL, env=ENV)
+
+
+def side_by_side(scripts):
+    """Every script (a file) read by its own Stockfish, all at once: from files, as a pipe
+    would hold the second engine back until the first had read most of its script."""
+    inputs = [open(s) for s in scripts]
+    procs = [subprocess.Popen([STOCKFISH], stdin=f, stdout=subprocess.DEVNULL) for f in inputs]
+    for p, f in zip(procs, inputs):
+        assert p.wait() == 0, "stockfish failed"
+        f.close()
+
+
+def script_file(path, fens, depth):
+    with open(path, "w") as f:
+        f.write(stockfish_script(fens, depth))
+    return path
 
 
 def stockfish_script(fens, depth):
@@ -41,34 +69,61 @@ def stockfish_script(fens, depth):
     return text + "isready\nquit\n"
 
 
+def halves(fens):
+    """The positions of even units and of odd units, as rescore's 2 ranks take turns."""
+    units = [fens[i:i + UNIT] for i in range(0, len(fens), UNIT)]
+    return [sum(units[0::2], []), sum(units[1::2], [])]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("chesshpc")
     ap.add_argument("mpiexec", nargs="?", default="mpirun")
-    ap.add_argument("--games", type=int, default=16)
+    ap.add_argument("--games", type=int, default=32)
     ap.add_argument("--depth", type=int, default=8)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--json", action="store_true", help="print the medians and ratios as one JSON object")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "games.h5")
-        subprocess.run([a.chesshpc, "selfplay", "--games", str(a.games), "--nodes", "500", "--random-plies", "4",
-                        "--out", src, "--quiet"], check=True, stdout=subprocess.DEVNULL)
+        run([a.chesshpc, "selfplay", "--games", str(a.games), "--nodes", "500", "--random-plies", "4", "--out", src,
+             "--quiet"])
         with h5py.File(src, "r") as f:
             fens = f["positions/fen"].asstr()[:].tolist()
-        script = stockfish_script(fens, a.depth)
+        alone = [script_file(os.path.join(tmp, "all.uci"), fens, a.depth)]
+        pair = [script_file(os.path.join(tmp, f"half{i}.uci"), h, a.depth) for i, h in enumerate(halves(fens))]
         rescore = [a.chesshpc, "rescore", src, "--engine", f"cmd=uci:{STOCKFISH}", f"depth={a.depth}",
                    "option.Hash=16", "--threads", "1", "--quiet", "--force", "--out"]
-        runs = {"stockfish alone": [], "rescore 1 rank": [], "rescore 2 ranks": []}
+        mpirun = [a.mpiexec, "-np", "2", "--oversubscribe", "--bind-to", "none"]
+        rows = {
+            "stockfish alone": lambda: side_by_side(alone),
+            "stockfish side by side": lambda: side_by_side(pair),
+            "rescore 1 rank": lambda: run(rescore + [os.path.join(tmp, "r1.h5")]),
+            "rescore 2 ranks": lambda: run(mpirun + rescore + [os.path.join(tmp, "r2.h5")]),
+        }
+        anchor_of = {"rescore 1 rank": "stockfish alone", "rescore 2 ranks": "stockfish side by side"}
+        runs = {name: [] for name in rows}
+        loads = [os.getloadavg()[0]]
         for _ in range(a.rounds):
-            runs["stockfish alone"].append(child_cpu([STOCKFISH], script))
-            runs["rescore 1 rank"].append(child_cpu(rescore + [os.path.join(tmp, "r1.h5")]))
-            runs["rescore 2 ranks"].append(child_cpu([a.mpiexec, "-np", "2", "--oversubscribe", "--bind-to", "none"] +
-                                                     rescore + [os.path.join(tmp, "r2.h5")]))
-        base = statistics.median(c for c, _ in runs["stockfish alone"])
-        print(f"{len(fens)} positions, depth {a.depth}, {a.rounds} rounds interleaved, load {os.getloadavg()[0]:.1f}")
-        for name, r in runs.items():
-            cpu, wall = statistics.median(c for c, _ in r), statistics.median(w for _, w in r)
-            print(f"{name:16s} CPU {cpu:7.2f} s (x{cpu / base:.3f})  wall {wall:7.2f} s")
+            for name, start in rows.items():
+                runs[name].append(measured(start))
+            loads.append(os.getloadavg()[0])
+    cpu = {name: statistics.median(c for c, _ in r) for name, r in runs.items()}
+    wall = {name: statistics.median(w for _, w in r) for name, r in runs.items()}
+    ratio = {name: cpu[name] / cpu[anchor] for name, anchor in anchor_of.items()}
+    if a.json:
+        print(json.dumps({"positions": len(fens), "depth": a.depth, "rounds": a.rounds, "load": [min(loads), max(loads)],
+                          "cpu": cpu, "wall": wall, "anchor": anchor_of, "ratio": ratio,
+                          "side_by_side_over_alone": cpu["stockfish side by side"] / cpu["stockfish alone"]}))
+        return
+    print(f"{len(fens)} positions, depth {a.depth}, {a.rounds} rounds interleaved, "
+          f"load {min(loads):.1f} to {max(loads):.1f}")
+    print("| run | CPU | wall | / anchor |")
+    print("|---|---:|---:|---:|")
+    for name in rows:
+        against = (f"{ratio[name]:.3f}x ({anchor_of[name]})" if name in anchor_of else
+                   f"{cpu[name] / cpu['stockfish alone']:.3f}x (stockfish alone)")
+        print(f"| {name} | {cpu[name]:.2f} s | {wall[name]:.2f} s | {against} |")
 
 
 if __name__ == "__main__":

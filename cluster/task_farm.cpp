@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <list>
 #include <mutex>
 #include <thread>
 
@@ -26,7 +27,8 @@ namespace {
 
 constexpr int TAG_REPORT = 1;                // worker -> 0: {unit or NONE, seconds as bits, result bytes}
 constexpr int TAG_RESULT = 2;                // worker -> 0: the result's bytes, right after a report with any
-constexpr int TAG_ASSIGN = 3;                // 0 -> worker: {unit or NONE (stop)}
+constexpr int TAG_ASSIGN = 3;                // 0 -> worker: {unit or NONE (stop), input bytes}
+constexpr int TAG_INPUT = 4;                 // 0 -> worker: the input's bytes, right after an assignment with any
 constexpr uint64_t NONE = UnitQueues::NONE;  // also what rank 0 assigns once the queues are empty
 constexpr uint64_t BYE = ~uint64_t(1);       // worker -> 0 in a report: all done, no answer wanted
 
@@ -56,6 +58,36 @@ void send_report(uint64_t unit, double secs, const Payload& result) {
   if (!result.empty()) MPI_Send(result.data(), int(result.size()), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
 }
 
+// Rank 0's inputs on their way to the workers. Each goes without blocking and is kept
+// until it has gone: a blocking send of more than MPI's eager size would wait for the
+// worker's receive while that worker waits in its own send of a result to rank 0.
+class Outbox {
+ public:
+  void send(Payload bytes, int rank) {
+    sweep();
+    Sending& s = sending_.emplace_back(Sending{std::move(bytes), MPI_REQUEST_NULL});
+    MPI_Isend(s.bytes.data(), int(s.bytes.size()), MPI_BYTE, rank, TAG_INPUT, MPI_COMM_WORLD, &s.request);
+  }
+  // At the farm's end, when every worker has received all it was assigned.
+  ~Outbox() {
+    for (Sending& s : sending_) gentle_wait(&s.request);
+  }
+
+ private:
+  struct Sending {
+    Payload bytes;
+    MPI_Request request;
+  };
+  void sweep() {
+    std::erase_if(sending_, [](Sending& s) {
+      int sent = 0;
+      MPI_Test(&s.request, &sent, MPI_STATUS_IGNORE);
+      return sent != 0;
+    });
+  }
+  std::list<Sending> sending_;  // a list: MPI holds each buffer's address until it has gone
+};
+
 // The units a rank computes at once, each as a TBB task of an arena of its own, fed by
 // the rank's main thread (the only one that calls MPI). The arena reserves no slot for
 // that thread, which never joins it until the end.
@@ -65,12 +97,12 @@ class UnitPool {
   ~UnitPool() {
     arena_.execute([&] { group_.wait(); });
   }
-  void add(uint64_t unit) {
+  void add(uint64_t unit, Payload input) {
     {
       std::lock_guard lock(mutex_);
       ++working_;
     }
-    arena_.execute([&] { group_.run([this, unit] { run(unit); }); });
+    arena_.execute([&] { group_.run([this, unit, in = std::move(input)] { run(unit, in); }); });
   }
   struct Done {
     uint64_t unit;
@@ -92,9 +124,9 @@ class UnitPool {
   }
 
  private:
-  void run(uint64_t unit) {
+  void run(uint64_t unit, const Payload& input) {
     double t0 = now();
-    Payload result = task_.compute(unit);
+    Payload result = task_.compute(unit, input);
     double secs = now() - t0;
     std::lock_guard lock(mutex_);
     done_.push_back({unit, std::move(result), secs});
@@ -120,6 +152,15 @@ class UnitPool {
 // done, the worker says BYE.
 constexpr int PINNED_AHEAD = 16;
 
+// An assignment that has arrived ({unit, input bytes}) to the pool, with its input, which
+// rank 0 sent right after it.
+void take_assignment(const uint64_t assign[2], UnitPool& pool) {
+  if (assign[0] == NONE) return;
+  Payload input(assign[1]);
+  if (!input.empty()) gentle_recv(input.data(), int(input.size()), MPI_BYTE, 0, TAG_INPUT, MPI_STATUS_IGNORE);
+  pool.add(assign[0], std::move(input));
+}
+
 void worker(const FarmTask& task, double& busy, double& idle) {
   const int concurrency = std::max(task.concurrency, 1);
   double start = now();
@@ -127,23 +168,23 @@ void worker(const FarmTask& task, double& busy, double& idle) {
   for (int i = 0; i <= concurrency + (task.pinned ? PINNED_AHEAD : 0); ++i) send_report(NONE, 0, {}), ++open;
   UnitPool pool(task, concurrency);
   PollBackoff backoff;
-  uint64_t assign = NONE;
+  uint64_t assign[2] = {NONE, 0};
   MPI_Request request;
-  MPI_Irecv(&assign, 1, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_COMM_WORLD, &request);
+  MPI_Irecv(assign, 2, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_COMM_WORLD, &request);
   while (open > 0 || !pool.idle()) {
     bool progress = false;
     int arrived = 0;
     // Every answer that has arrived, not one per turn: a turn may end in a sleep.
     while (open > 0 && (MPI_Test(&request, &arrived, MPI_STATUS_IGNORE), arrived)) {
       --open, progress = true;
-      if (assign != NONE) pool.add(assign);
-      if (open > 0) MPI_Irecv(&assign, 1, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_COMM_WORLD, &request);
+      take_assignment(assign, pool);
+      if (open > 0) MPI_Irecv(assign, 2, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_COMM_WORLD, &request);
     }
     for (UnitPool::Done& d : pool.take_done()) {
       send_report(d.unit, d.seconds, d.result);
       progress = true;
       // Each report asks for another unit; rank 0 answers every one (NONE when drained).
-      if (open++ == 0) MPI_Irecv(&assign, 1, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_COMM_WORLD, &request);
+      if (open++ == 0) MPI_Irecv(assign, 2, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_COMM_WORLD, &request);
     }
     if (progress)
       backoff.reset();
@@ -154,6 +195,18 @@ void worker(const FarmTask& task, double& busy, double& idle) {
   MPI_Send(bye, 3, MPI_UINT64_T, 0, TAG_REPORT, MPI_COMM_WORLD);
   busy = pool.busy_seconds() / concurrency;
   idle = now() - start - busy;
+}
+
+Payload input_of(const FarmTask& task, uint64_t unit) {
+  return task.input && unit != NONE ? task.input(unit) : Payload{};
+}
+
+// Rank 0's answer to a worker's report: the next unit (or NONE) and that unit's input.
+void assign(const FarmTask& task, uint64_t unit, int rank, Outbox& outbox) {
+  Payload input = input_of(task, unit);
+  uint64_t message[2] = {unit, input.size()};
+  MPI_Send(message, 2, MPI_UINT64_T, rank, TAG_ASSIGN, MPI_COMM_WORLD);
+  if (!input.empty()) outbox.send(std::move(input), rank);
 }
 
 void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int ranks, double& busy, double& idle) {
@@ -177,7 +230,7 @@ void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int r
       chess::tsan::acquire(&queues);
       for (uint64_t u; (u = next(0)) != NONE;) {
         double t0 = now();
-        Payload result = task.compute(u);
+        Payload result = task.compute(u, input_of(task, u));
         double secs = now() - t0;
         computing += secs;  // one atomic add: two tasks may finish at once
         task.record(u, std::move(result), secs, 0);
@@ -187,6 +240,7 @@ void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int r
   };
   chess::tsan::release(&queues);
   for (int t = 0; t < concurrency; ++t) arena.execute(spawn);
+  Outbox outbox;
   for (int byes = 0; byes < ranks - 1;) {
     uint64_t report[3];
     MPI_Status status;
@@ -201,8 +255,7 @@ void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int r
         gentle_recv(result.data(), int(result.size()), MPI_BYTE, status.MPI_SOURCE, TAG_RESULT, MPI_STATUS_IGNORE);
       task.record(report[0], std::move(result), from_bits(report[1]), status.MPI_SOURCE);
     }
-    uint64_t assign = next(status.MPI_SOURCE);
-    MPI_Send(&assign, 1, MPI_UINT64_T, status.MPI_SOURCE, TAG_ASSIGN, MPI_COMM_WORLD);
+    assign(task, next(status.MPI_SOURCE), status.MPI_SOURCE, outbox);
   }
   arena.execute([&] { local.wait(); });
   chess::tsan::acquire(&computing);

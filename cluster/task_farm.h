@@ -1,8 +1,17 @@
 // The MPI task farm under every job split into units. Every rank knows the units (each
-// job plans them deterministically from the same input), so messages carry only unit
-// indices and results. Rank 0 hands units out on request, in the order it is given, and
-// computes units itself in a second thread while its main thread serves the others.
-// The farm does not know what a unit is: results travel as bytes. No rank spins while it
+// job plans them deterministically from what rank 0 read), so messages carry unit
+// indices, results, and the input a unit needs that only rank 0 holds. Rank 0 hands units
+// out on request, in the order it is given, and computes units itself in a second thread
+// while its main thread serves the others. The farm does not know what a unit is: inputs
+// and results travel as bytes.
+//
+// The protocol (cluster/task_farm.cpp's tags), worker r and rank 0:
+//   r -> 0 REPORT {unit done or NONE, seconds, result bytes}: asks for a unit, with the
+//                 last one's result if any; RESULT: those bytes, right after
+//   0 -> r ASSIGN {unit or NONE, input bytes}: answers each report, NONE once no unit is
+//                 left; INPUT: those bytes, right after (sent without blocking, as r may be
+//                 sending a result at that moment)
+//   r -> 0 REPORT {BYE}: every answer in and every unit done; then every rank gathers the load No rank spins while it
 // waits (for a unit, a report, or the others at the end): every wait polls with
 // cluster/mpi_session.h's PollBackoff, so that the waiting takes next to no CPU from the
 // threads and engines beside it.
@@ -18,8 +27,13 @@
 namespace chesshpc {
 
 struct FarmTask {
-  // Computes one unit on this rank (with the rank's threads inside); called on every rank.
-  std::function<Payload(size_t unit)> compute;
+  // Computes one unit on this rank (with the rank's threads inside) from the input rank 0
+  // gave it (empty without `input`); called on every rank.
+  std::function<Payload(size_t unit, const Payload& input)> compute;
+  // Optional, rank 0, from its two threads at once: the bytes a unit needs that only rank 0
+  // holds, sent with the unit to the rank that computes it (rank 0's own threads take them
+  // directly). Empty: a unit needs nothing but its index.
+  std::function<Payload(size_t unit)> input;
   // Takes a finished unit on rank 0, whichever rank computed it. Called from rank 0's two
   // threads (the one serving the others and the one computing), so it must be thread-safe.
   std::function<void(size_t unit, Payload&& result, double seconds, int rank)> record;

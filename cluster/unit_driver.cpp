@@ -149,7 +149,8 @@ PeerWatch::OnLost lost_rank_handler(const Ranks& ranks, const UnitJobInfo& opene
 
 std::vector<RankLoad> run_units(UnitJob& job, Ledger& ledger) {
   FarmTask task;
-  task.compute = [&job](size_t unit) { return job.compute(unit); };
+  task.compute = [&job](size_t unit, const Payload& input) { return job.compute_with(unit, input); };
+  task.input = [&job](size_t unit) { return job.unit_input(unit); };
   task.record = [&ledger](size_t unit, Payload&& result, double secs, int rank) {
     ledger.record(unit, std::move(result), secs, rank);
   };

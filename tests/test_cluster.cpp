@@ -807,6 +807,34 @@ TEST_F(UnitDriver, CheckpointsWhileRunningWhenTheJobKeepsAFile) {
   EXPECT_EQ(job.overlaps.load(), 0);
 }
 
+// A job whose units need what rank 0 alone read (rescore's positions): compute_with gets,
+// for each unit, the bytes unit_input gave for it; compute(unit) is never called.
+TEST_F(UnitDriver, EachUnitIsComputedFromTheInputTheJobGaveForIt) {
+  struct InputJob : FakeJob {
+    using FakeJob::FakeJob;
+    std::mutex mutex;
+    std::map<size_t, Payload> got;
+    std::atomic<int> plain{0};
+    Payload unit_input(size_t unit) const override { return payload_of(1000 + unit); }
+    Payload compute(size_t unit) override { return ++plain, FakeJob::compute(unit); }
+    Payload compute_with(size_t unit, const Payload& input) override {
+      {
+        std::lock_guard lock(mutex);
+        EXPECT_TRUE(got.emplace(unit, input).second) << unit;
+      }
+      return FakeJob::compute(unit);
+    }
+  } job(9);
+  job.threads = 2;
+  job.finished_before = {4};
+  std::ostringstream out, err;
+  EXPECT_EQ(run_unit_job(job, out, err), EXIT_OK);
+  expect_each_once(job, {0, 1, 2, 3, 5, 6, 7, 8});
+  EXPECT_EQ(job.plain.load(), 0);
+  ASSERT_EQ(job.got.size(), 8u);
+  for (const auto& [unit, input] : job.got) EXPECT_EQ(input, payload_of(1000 + unit)) << unit;
+}
+
 TEST_F(RunUnits, RecordsThePendingUnitsInTheGivenLedger) {
   FakeJob job(10);
   job.finished_before = {0, 9};
@@ -823,7 +851,7 @@ TEST_F(TaskFarm, AloneComputesEveryPendingUnitOnceInOrderOnRankZero) {
   std::vector<size_t> computed, recorded;
   double recorded_seconds = 0;
   FarmTask task;
-  task.compute = [&](size_t u) {
+  task.compute = [&](size_t u, const Payload&) {
     {
       std::lock_guard lock(mutex);
       computed.push_back(u);
@@ -854,7 +882,7 @@ TEST_F(TaskFarm, AloneWithSeveralUnitsAtOnceComputesEachUnitOnce) {
   FarmTask task;
   task.concurrency = 3;
   task.affinity = [](size_t u) { return u % 4; };
-  task.compute = [&](size_t u) {
+  task.compute = [&](size_t u, const Payload&) {
     std::lock_guard lock(mutex);
     computed.insert(u);
     return payload_of(u);
@@ -873,10 +901,37 @@ TEST_F(TaskFarm, AloneWithSeveralUnitsAtOnceComputesEachUnitOnce) {
   expect_alone_load(load);
 }
 
+// With an input, each unit is computed from the bytes input() gave for it, asked once a unit.
+TEST_F(TaskFarm, AloneComputesEachUnitFromItsInput) {
+  std::mutex mutex;
+  std::multiset<size_t> asked;
+  FarmTask task;
+  task.concurrency = 2;
+  task.input = [&](size_t u) {
+    std::lock_guard lock(mutex);
+    asked.insert(u);
+    return payload_of(u * 3);
+  };
+  task.compute = [](size_t u, const Payload& input) {
+    EXPECT_EQ(input, payload_of(u * 3)) << u;
+    return input;
+  };
+  std::map<size_t, Payload> recorded;
+  task.record = [&](size_t u, Payload&& result, double, int) {
+    std::lock_guard lock(mutex);
+    EXPECT_TRUE(recorded.emplace(u, std::move(result)).second) << u;
+  };
+  const std::vector<size_t> pending = range(0, 50);
+  run_farm(task, pending);
+  EXPECT_EQ(asked, std::multiset<size_t>(pending.begin(), pending.end()));
+  ASSERT_EQ(recorded.size(), pending.size());
+  for (const auto& [unit, result] : recorded) EXPECT_EQ(result, payload_of(unit * 3)) << unit;
+}
+
 TEST_F(TaskFarm, NothingPendingComputesNothingAndReportsTheLoad) {
   std::atomic<int> calls{0};
   FarmTask task;
-  task.compute = [&](size_t) { return ++calls, Payload{}; };
+  task.compute = [&](size_t, const Payload&) { return ++calls, Payload{}; };
   task.record = [&](size_t, Payload&&, double, int) { ++calls; };
   expect_alone_load(run_farm(task, {}));
   EXPECT_EQ(calls.load(), 0);

@@ -5,12 +5,14 @@
 //
 // The driver's calls, in order (R0: rank 0 only):
 //   1. plan(ranks)       every rank: check the request, plan the units, the same on every
-//                        rank (messages then carry unit indices only)
+//                        rank (messages then carry unit indices only); an input only rank
+//                        0 reads, its counts sent over ranks.exchange
 //   2. open(started)     R0: open the result file or resume from it, with a first write
 //                        so that an unwritable file fails before any work
 //      prepare(ranks)    every rank, together: collective work the units need
 //   3. done(u), info()   R0: which units an earlier run finished; names and totals
-//   4. compute(u)        any rank, up to concurrency() units at once, each on its thread
+//   4. unit_input(u)     R0: what the unit needs from rank 0's input, sent with it
+//      compute_with(u, i) any rank, up to concurrency() units at once, each on its thread
 //      record(u, bytes)  R0: a finished unit, whichever rank computed it
 //      enough()          R0: whether the job needs no more units (an SPRT decided)
 //      checkpoint()      R0: every few seconds and on a stop signal
@@ -40,7 +42,7 @@ using Payload = std::vector<char>;
 // This process's place among the ranks running the job.
 struct Ranks {
   int rank = 0, size = 1;
-  // Collectives for prepare() (every rank's main thread, in the same order); the driver's,
+  // Collectives for plan() and prepare() (every rank's main thread, in the same order); the driver's,
   // valid until the run ends. Null: this process alone.
   Exchange* exchange = nullptr;
   // The signal that asked the run to stop, or 0; null: never. Long collective work
@@ -124,6 +126,13 @@ class UnitJob {
   virtual bool pinned() const { return false; }
   // Any rank, from several threads at once.
   virtual Payload compute(size_t unit) = 0;
+  // Optional, rank 0, from several threads at once: the bytes a unit needs that only rank 0
+  // holds (an input file read by rank 0 alone), handed with the unit to the rank that
+  // computes it. Empty (the default): every rank planned all that its units need.
+  virtual Payload unit_input(size_t) const { return {}; }
+  // Any rank, from several threads at once: the unit computed from unit_input(unit), as
+  // rank 0 gave it. By default compute(unit), which a job with an input may leave to rank 0.
+  virtual Payload compute_with(size_t unit, const Payload&) { return compute(unit); }
 
   // Rank 0, under the driver's lock.
   virtual Recorded record(size_t unit, Payload&& result, double seconds, int rank) = 0;

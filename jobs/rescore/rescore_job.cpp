@@ -14,6 +14,7 @@
 #include "jobs/io/byte_codec.h"
 #include "jobs/io/byte_sink.h"
 #include "jobs/io/byte_source.h"
+#include "jobs/io/exchange.h"
 #include "jobs/io/h5.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
@@ -21,19 +22,33 @@
 
 namespace chesshpc {
 
-int Rescore::plan(const Ranks& ranks, std::ostream& err) {
-  // Every rank reads the positions; rank 0 alone says what is wrong with them.
+int Rescore::read_input(std::ostream& err) {
   if (std::ifstream in(req_.in); !unreadable_input(req_.in, in).empty()) {
-    if (ranks.root())
-      err << "chesshpc rescore: cannot read '" << req_.in << "': " << unreadable_input(req_.in, in) << "\n";
+    err << "chesshpc rescore: cannot read '" << req_.in << "': " << unreadable_input(req_.in, in) << "\n";
     return EXIT_IO;
   }
-  if (int read = run_guarded("rescore", req_.in, err, [&] { return in_ = read_rescore_input(req_.in), EXIT_OK; }))
-    return read;
-  if (in_.chess960) req_.play.variant = Variant::CHESS960;
-  units_ = (in_.size() + size_t(req_.positions_per_unit) - 1) / size_t(req_.positions_per_unit);
+  return run_guarded("rescore", req_.in, err, [&] { return in_ = read_rescore_input(req_.in), EXIT_OK; });
+}
+
+// Rank 0 reads IN and sends every rank what the plan needs: its verdict, the number of
+// positions and whether any is Chess960's (the engines are told so). A failure is rank
+// 0's to say; the other ranks return its code.
+int Rescore::plan(const Ranks& ranks, std::ostream& err) {
+  Payload facts;
+  if (ranks.root()) {
+    ByteWriter w;
+    w.put(int32_t(read_input(err))), w.put(uint64_t(in_.size())), w.put(uint8_t(in_.chess960));
+    facts = w.take();
+  }
+  if (ranks.exchange && ranks.size > 1) ranks.exchange->broadcast(facts);
+  ByteReader plan(facts, "truncated rescore plan");
+  const int status = plan.get<int32_t>();
+  positions_ = plan.get<uint64_t>();
+  if (plan.get<uint8_t>()) req_.play.variant = Variant::CHESS960;
+  if (status != EXIT_OK) return status;
+  units_ = (positions_ + size_t(req_.positions_per_unit) - 1) / size_t(req_.positions_per_unit);
   threads_ = chess::resolve_threads(req_.threads);
-  results_.resize(in_.size(), units_);
+  if (ranks.root()) results_.resize(positions_, units_);
   return EXIT_OK;
 }
 
@@ -47,7 +62,7 @@ int Rescore::open(const std::string&, std::ostream& err) {
     return EXIT_INPUT;
   }
   try {
-    make_player(req_.play.first, req_.play);
+    spare_ = make_player(req_.play.first, req_.play);
   } catch (const std::exception& e) {
     err << "chesshpc rescore: " << e.what() << "\n";
     return EXIT_INPUT;
@@ -91,15 +106,35 @@ UnitJobInfo Rescore::info() const {
   return i;
 }
 
-// A flag (0: searched, 1: the engine failed twice), then per position: best, score (NaN
-// with a mate), mate, depth, nodes, milliseconds; or the failure's message.
-Payload Rescore::compute(size_t unit) {
+Payload Rescore::compute(size_t unit) { return compute_with(unit, unit_input(unit)); }
+
+Payload Rescore::unit_input(size_t unit) const {
+  const auto* at = reinterpret_cast<const char*>(in_.packed.data());
+  return Payload(at + 32 * first_row(unit), at + 32 * end_row(unit));
+}
+
+// A flag (0: searched, 1: the engine failed twice, or the positions did not come whole),
+// then per position: best, score (NaN with a mate), mate, depth, nodes, milliseconds; or
+// the failure's message.
+Payload Rescore::compute_with(size_t unit, const Payload& input) {
   ByteWriter w;
+  const size_t positions = end_row(unit) - first_row(unit);
+  if (input.size() != 32 * positions) {
+    w.put(uint8_t(1));
+    w.put("unit " + std::to_string(unit) + " came with " + std::to_string(input.size()) + " bytes, not the " +
+          std::to_string(32 * positions) + " of its " + plural(positions, "position"));
+    return w.take();
+  }
+  const auto* packed = reinterpret_cast<const uint8_t*>(input.data());
   std::unique_ptr<Player>& player = players_.local();
+  if (!player) {
+    std::lock_guard lock(spare_mutex_);
+    player = std::move(spare_);
+  }
   chess::Random unused(0);  // a fixed limit and no temperature: the player draws nothing
   std::vector<MoveChoice> choices;
-  for (size_t row = first_row(unit); row < end_row(unit); ++row) {
-    const chess::Position pos = chess::unpack_trusted(in_.packed.data() + 32 * row);
+  for (size_t i = 0; i < positions; ++i) {
+    const chess::Position pos = chess::unpack_trusted(packed + 32 * i);
     // An engine that fails (exits, hangs, breaks the protocol) is started again once.
     for (int attempt = 0;; ++attempt) {
       try {
@@ -122,7 +157,7 @@ Payload Rescore::compute(size_t unit) {
   w.put(uint8_t(0));
   for (size_t i = 0; i < choices.size(); ++i) {
     const MoveChoice& c = choices[i];
-    const chess::Position pos = chess::unpack_trusted(in_.packed.data() + 32 * (first_row(unit) + i));
+    const chess::Position pos = chess::unpack_trusted(packed + 32 * i);
     w.put(chess::to_uci(c.best, pos.is_chess960()));
     w.put(c.score_cp ? double(*c.score_cp) : std::nan(""));
     w.put(int32_t(c.mate_in.value_or(0))), w.put(int32_t(c.depth)), w.put(uint64_t(c.nodes));
@@ -160,7 +195,7 @@ std::function<uint64_t()> Rescore::checkpoint() {
 }
 
 int Rescore::finish(const UnitRun& run, std::ostream& out, std::ostream& err) {
-  players_.clear();
+  players_.clear(), spare_.reset();
   if (!failed_.empty()) {
     // What was searched stays for --resume, once the engine runs again.
     const std::string unwritten = h5::write_error([&] { write_checkpoint(req_, in_, results_); });

@@ -3,12 +3,15 @@
 // `threads` units at once, each thread with its own engine of one thread, a new game
 // before each position, so that the output is the same on any rank and thread count and
 // after a resume. An engine that fails is started again; one that fails twice at a
-// position stops the run: exit 3, what was searched kept for --resume.
+// position stops the run: exit 3, what was searched kept for --resume. Rank 0 alone reads
+// IN (it may be on a disk only rank 0 sees): the other ranks plan from the count it
+// sends, and get each unit's positions with the unit.
 #pragma once
 
 #include <tbb/enumerable_thread_specific.h>
 
 #include <memory>
+#include <mutex>
 #include <ostream>
 #include <string>
 
@@ -29,7 +32,12 @@ class Rescore : public UnitJob {
   bool done(size_t unit) const override { return results_.unit_done[unit]; }
   UnitJobInfo info() const override;
   int concurrency() const override { return threads_; }
+  // Rank 0 only, where IN is: compute_with(unit, unit_input(unit)). The driver calls
+  // compute_with.
   Payload compute(size_t unit) override;
+  // Rank 0: the unit's positions, 32 bytes each (core/pack.h), in input order.
+  Payload unit_input(size_t unit) const override;
+  Payload compute_with(size_t unit, const Payload& input) override;
   Recorded record(size_t unit, Payload&& result, double seconds, int rank) override;
   std::function<uint64_t()> checkpoint() override;
   // An engine that failed twice in a row stops the run (its searches kept for --resume).
@@ -38,14 +46,21 @@ class Rescore : public UnitJob {
 
  private:
   size_t first_row(size_t unit) const { return unit * size_t(req_.positions_per_unit); }
-  size_t end_row(size_t unit) const { return std::min(in_.size(), first_row(unit + 1)); }
+  size_t end_row(size_t unit) const { return std::min(positions_, first_row(unit + 1)); }
+  // Rank 0: reads IN into in_. Returns an ExitCode, after saying why it is not EXIT_OK.
+  int read_input(std::ostream& err);
 
   RescoreRequest req_;
-  RescoreInput in_;
+  RescoreInput in_;       // rank 0's; empty elsewhere
+  size_t positions_ = 0;  // IN's, on every rank
   size_t units_ = 0;
   int threads_ = 1;
   // Each computing thread's engine, started at its first unit and again after it fails.
   tbb::enumerable_thread_specific<std::unique_ptr<Player>> players_;
+  // Rank 0: the engine open() started to check that it starts, for the first computing
+  // thread (an engine's start is some 0.1 s of CPU: Stockfish's network, its hash).
+  std::unique_ptr<Player> spare_;
+  std::mutex spare_mutex_;
   // Rank 0.
   Rescored results_;
   uint64_t searched_ = 0;  // positions in done units

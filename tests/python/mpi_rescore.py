@@ -15,11 +15,17 @@ a kill -9 and --resume.
 4. --resume with another depth is refused (exit 3) naming the difference; without a
    checkpoint, --resume is refused (exit 3); a missing input exits 4 with one line; an engine
    that dies at every search stops the run with exit 3 and one line, its checkpoint kept.
+5. IN read by rank 0 alone: the ranks started in different folders (as on separate
+   machines), IN and OUT named from rank 0's, on 2 and 3 ranks; every unit's positions go
+   with the unit, so OUT (.plain from .plain, in units of 150 positions, and selfplay's
+   layout from a selfplay file) is byte for byte the one-process output (.plain) or its
+   datasets are (HDF5). When every rank read IN, the other ranks failed here (exit 4).
 
 usage: mpi_rescore.py MPIEXEC CHESSHPC
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -96,6 +102,14 @@ def check_same(a, b, what):
     for k in da:
         assert da[k] == db[k], f"{what}: /{k} differs"
     print(f"{what}: {len(da)} datasets the same")
+
+
+def in_folders(mpiexec, folders, cmd):
+    """mpirun of cmd with rank 0 in folders[0] and one rank in each other folder."""
+    line = [mpiexec, "--oversubscribe", "--bind-to", "none"]
+    for i, folder in enumerate(folders):
+        line += ([":"] if i else []) + ["-np", "1", "--wdir", folder] + cmd
+    return line
 
 
 def checkpoint_units_done(path):
@@ -201,6 +215,29 @@ def main(mpiexec, binary):
         assert err == f"chesshpc rescore: cannot read '{missing}': No such file or directory\n", err
         print("resume of another depth and without a checkpoint refused; a missing input exits 4")
 
+        # 5. IN only rank 0 can read: a .plain file of 8 games in units of 150 positions (4,800
+        # bytes, past Open MPI's 4 KB eager size: the send must not wait for the receive) on
+        # 2 threads a rank, and the selfplay file in units of 3.
+        here, there = os.path.join(tmp, "rank0"), os.path.join(tmp, "elsewhere")
+        os.mkdir(here), os.mkdir(there)
+        big = os.path.join(tmp, "big.h5")
+        run([binary, "selfplay", "--games", "8", "--nodes", "100", "--max-plies", "100", "--out", big, "--quiet"])
+        run([binary, "export", "--format", "plain", big, "--out", os.path.join(here, "games.plain")])
+        shutil.copy(src, os.path.join(here, "games.h5"))
+        for name, per_unit, threads in (("games.plain", 150, 2), ("games.h5", 3, 1)):
+            out = "out" + os.path.splitext(name)[1]
+            cmd = [binary, "rescore", name, "--out", "one-" + out, "--depth", "3", "--positions-per-unit",
+                   str(per_unit), "--threads", str(threads), "--quiet"]
+            subprocess.run(cmd, cwd=here, check=True, env=ENV, capture_output=True, timeout=300)
+            for ranks in (2, 3):
+                run(in_folders(mpiexec, [here] + [there] * (ranks - 1), cmd[:4] + [f"{ranks}-{out}"] + cmd[5:]))
+                assert not os.listdir(there), os.listdir(there)
+                a, b = os.path.join(here, "one-" + out), os.path.join(here, f"{ranks}-{out}")
+                if name.endswith(".plain"):
+                    assert open(a, "rb").read() == open(b, "rb").read(), f"{name} on {ranks} ranks: {out} differs"
+                    print(f"{name} only rank 0 reads, {ranks} ranks: {out} byte for byte the one-process output")
+                else:
+                    check_same(a, b, f"{name} only rank 0 reads, {ranks} ranks against 1")
 
 if __name__ == "__main__":
     main(sys.argv[1], sys.argv[2])

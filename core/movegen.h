@@ -176,9 +176,12 @@ inline Bitboard danger(Bitboard zone, Bitboard occupied, Bitboard pawns, Bitboar
 // the whole occupancy rule, and it fails in most positions (computing that run per call
 // made Chess960 perft cost 15% more per node than standard chess's constant paths).
 // king: the squares the king crosses and lands on, from the same entry rather than
-// worked out per call.
+// worked out per call; far: those of them the generator has not judged as the king's own
+// steps (not beside the king, or the rook's square), each to be tested for attacks;
+// shield: all ones when the rook is not in its corner (see castle_if_safe), which also
+// makes an entry 32 bytes, a shift to index.
 struct CastlingPath {
-  Bitboard path = 0, king = 0;
+  Bitboard path = 0, king = 0, far = 0, shield = 0;
 };
 constexpr std::array<std::array<CastlingPath, 64>, 64> castling_paths() {
   std::array<std::array<CastlingPath, 64>, 64> paths{};
@@ -190,45 +193,46 @@ constexpr std::array<std::array<CastlingPath, 64>, 64> castling_paths() {
       const int lo = std::min({k, r, king_to, rook_to}), hi = std::max({k, r, king_to, rook_to});
       for (int s = lo; s <= hi; ++s)
         if (s != k && s != r) paths[k][r].path |= Bitboard(1) << s;
-      for (int s = std::min(k, king_to); s <= std::max(k, king_to); ++s)
-        if (s != k) paths[k][r].king |= Bitboard(1) << s;
+      for (int s = std::min(k, king_to); s <= std::max(k, king_to); ++s) {
+        if (s == k) continue;
+        paths[k][r].king |= Bitboard(1) << s;
+        if (s == r || (s != k - 1 && s != k + 1)) paths[k][r].far |= Bitboard(1) << s;
+      }
+      if ((r & 7) != 0 && (r & 7) != 7) paths[k][r].shield = ~Bitboard(0);
     }
   return paths;
 }
 inline constexpr std::array<std::array<CastlingPath, 64>, 64> CASTLING_PATH = castling_paths();
 
 // Castling by FIDE's Chess960 rule, which standard chess is a case of, once its squares
-// are known empty (CASTLING_PATH): no square the king passes or lands on is attacked.
-// king_to holds the king's safe steps; attacked(s) tests a square with the king off the
-// board.
+// are known empty (CASTLING_PATH's path): no square the king passes or lands on is
+// attacked. king_to holds the king's safe steps, which judge the squares beside the king
+// (free, since the path is); attacked(s) tests the others with the king off the board.
 template <Color Us, bool KingSide, class Attacked, class Sink>
-inline void castle_if_safe(Square ksq, Square rsq, Bitboard king_crosses, Bitboard occupied, Bitboard us,
-                           Bitboard king_to, Bitboard their_king_zone, Bitboard their_orth, const Attacked& attacked,
-                           Sink& sink) {
+inline void castle_if_safe(Square ksq, Square rsq, const CastlingPath& c, Bitboard occupied, Bitboard king_to,
+                           Bitboard their_king_zone, Bitboard their_orth, const Attacked& attacked, Sink& sink) {
   constexpr Rank Back = relative_rank(Us, RANK_1);
   constexpr Square KTo = make_square(KingSide ? FILE_G : FILE_C, Back);
   constexpr Square RTo = make_square(KingSide ? FILE_F : FILE_D, Back);
   constexpr Bitboard KToBB = square_bb(KTo), RToBB = square_bb(RTo);
   const Bitboard king_bb = square_bb(ksq), rook_bb = square_bb(rsq);
-  if (king_crosses & their_king_zone) return;
-  // The king's free neighbours were judged above already (king_to).
-  const Bitboard judged = king_crosses & KING_ATTACKS[ksq] & ~us;
-  if (judged & ~king_to) return;
-  for (Bitboard b = king_crosses & ~judged; b;)
+  if (((c.king ^ c.far) & ~king_to) || (c.far & their_king_zone)) return;
+  // The destination, the one square to test in most positions, is a constant: its
+  // tables' entries fold into the code.
+  if ((c.far & KToBB) && attacked(KTo)) return;
+  for (Bitboard b = c.far & ~KToBB; b;)
     if (attacked(pop_lsb(b))) return;
   // A rook not in its corner may shield the king's destination from a slider beyond
   // it along the back rank (queen a1, rook b1, king c1): once the rook leaves, the
   // king would stand in check.
-  if (!(rook_bb & (FILE_A_BB | FILE_H_BB)) &&
-      (rook_attacks(KTo, (occupied ^ king_bb ^ rook_bb) | KToBB | RToBB) & their_orth))
-    return;
+  if (c.shield && (rook_attacks(KTo, (occupied ^ king_bb ^ rook_bb) | KToBB | RToBB) & their_orth)) return;
   sink.castle(ksq, rsq);
 }
 
 // Castling by FIDE's Chess960 rule: every square the king or the rook passes or lands on
 // is empty but for those two, and no square the king passes or lands on is attacked.
 template <Color Us, class Attacked, class Sink>
-inline void generate_castling_960(const Position& pos, Square ksq, Bitboard occupied, Bitboard us, Bitboard king_to,
+inline void generate_castling_960(const Position& pos, Square ksq, Bitboard occupied, Bitboard king_to,
                                   Bitboard their_king_zone, Bitboard their_orth, const Attacked& attacked, Sink& sink) {
   constexpr Bitboard BackRank = Us == WHITE ? RANK_1_BB : RANK_8_BB;
   // The castling squares on our back rank but the king's are the rooks of the rights held,
@@ -237,16 +241,16 @@ inline void generate_castling_960(const Position& pos, Square ksq, Bitboard occu
   const Bitboard king_bb = square_bb(ksq), rooks = pos.castling_squares() & BackRank;
   const Bitboard king_side = rooks & ~(2 * king_bb - 1), queen_side = rooks & (king_bb - 1);
   if (king_side) {
-    const CastlingPath& c = CASTLING_PATH[ksq][lsb(king_side)];
+    const Square r = lsb(king_side);
+    const CastlingPath& c = CASTLING_PATH[ksq][r];
     if (!(occupied & c.path))
-      castle_if_safe<Us, true>(ksq, lsb(king_side), c.king, occupied, us, king_to, their_king_zone, their_orth,
-                               attacked, sink);
+      castle_if_safe<Us, true>(ksq, r, c, occupied, king_to, their_king_zone, their_orth, attacked, sink);
   }
   if (queen_side) {
-    const CastlingPath& c = CASTLING_PATH[ksq][lsb(queen_side)];
+    const Square r = lsb(queen_side);
+    const CastlingPath& c = CASTLING_PATH[ksq][r];
     if (!(occupied & c.path))
-      castle_if_safe<Us, false>(ksq, lsb(queen_side), c.king, occupied, us, king_to, their_king_zone, their_orth,
-                                attacked, sink);
+      castle_if_safe<Us, false>(ksq, r, c, occupied, king_to, their_king_zone, their_orth, attacked, sink);
   }
 }
 
@@ -325,7 +329,7 @@ inline void generate_legal_as(const Position& pos, Sink& sink) {
           !(their_king_zone & square_bb(K - 2)) && !attacked(K - 2))
         sink.castle(K, K - 4);
     } else {
-      detail::generate_castling_960<Us>(pos, ksq, occupied, us, king_to, their_king_zone, their_orth, attacked, sink);
+      detail::generate_castling_960<Us>(pos, ksq, occupied, king_to, their_king_zone, their_orth, attacked, sink);
     }
   }
 

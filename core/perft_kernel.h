@@ -47,8 +47,10 @@ template <Color Us, bool Chess960>
 //   - f and t are outside the opponent's attack sets, pawn pushes (one and two steps,
 //     blocked or not) and castling paths: their pieces see neither square, so their
 //     moves and captures are the same;
-//   - f and t are off their king's lines (pins and slider checks stay as they are) and
-//     t gives no knight or pawn check (no check from f: the opponent is not in check);
+//   - f and t are off their king's lines as far as our first piece on each, or their
+//     second piece, whichever comes first (pins and slider checks stay as they are:
+//     beyond, a piece of ours is shielded by ours, or by two of theirs), and t gives no
+//     knight or pawn check (no check from f: the opponent is not in check);
 //   - f and t are outside every line seen from a square their king could step to or
 //     cross castling (so no slider of ours starts or stops attacking it), and the piece
 //     itself attacks none of those squares from f or from t as a knight, pawn or king;
@@ -56,9 +58,9 @@ template <Color Us, bool Chess960>
 //     attacks the square behind it), and while the opponent holds castling rights neither square is on its
 //     back rank (a Chess960 rook beside the king's destination shields it along it).
 // Such a move's reply count is the opponent's count on the unchanged board, which is
-// worked out once and only if some move qualifies. None of it holds when we are in check
-// (the board with the opponent to move is not a position), nor is it used when the board
-// has an en-passant square (which would be ours; those boards are rare).
+// worked out once and only if some move qualifies, without the board's en-passant square
+// (ours, which our move gives up). None of it holds when we are in check (the board with
+// the opponent to move is not a position).
 // ok[pt] holds the squares a piece of type pt may leave and land on; all empty when the
 // shortcut does not apply.
 template <Color Us>
@@ -75,9 +77,16 @@ inline void unchanged_reply_squares(const Position& pos, Bitboard (&ok)[PIECE_TY
   for (Bitboard b = pos.pieces(Them, BISHOP, QUEEN); b;) seen |= bishop_attacks(pop_lsb(b), occupied);
   for (Bitboard b = pos.pieces(Them, ROOK, QUEEN); b;) seen |= rook_attacks(pop_lsb(b), occupied);
   for (PieceType pt : {PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING}) ok[pt] = 0;
-  if ((seen & pos.pieces(Us, KING)) || pos.ep_square() != SQ_NONE) return;
+  if (seen & pos.pieces(Us, KING)) return;
   const Bitboard push = shift<Down>(their_pawns), push2 = shift<Down>(push & TheirRank3);
-  Bitboard excluded = seen | push | push2 | BISHOP_RAYS[tk] | ROOK_RAYS[tk];
+  // Along each of their king's lines the pins and checks are fixed by the first piece
+  // of ours on it and the pieces of theirs before it, so only the squares up to that
+  // piece, or up to their second piece, matter: the lines x-rayed through their first
+  // blockers.
+  const Bitboard diag = bishop_attacks(tk, occupied), orth = rook_attacks(tk, occupied);
+  const Bitboard lines =
+      bishop_attacks(tk, occupied ^ (diag & pos.pieces(Them))) | rook_attacks(tk, occupied ^ (orth & pos.pieces(Them)));
+  Bitboard excluded = seen | push | push2 | lines;
   Bitboard steps = KING_ATTACKS[tk] & ~pos.pieces(Them);
   if (pos.castling() & castling_rights(Them)) {
     excluded |= TheirBack;
@@ -133,8 +142,16 @@ struct LeafParentSink {
   // The moves to the squares of same, each worth the replies on the unchanged board.
   void reuse(Bitboard same) {
     if (!counted) {
-      // The generator reads neither the side to move nor, with none, the en-passant square.
-      replies = count_moves<~Us, Chess960>(each.play.pos);
+      // The generator reads not the side to move, but the en-passant square, which is
+      // ours and which no move of ours leaves to the opponent: passed with the move.
+      const Position& pos = each.play.pos;
+      if (pos.ep_square() == SQ_NONE) {
+        replies = count_moves<~Us, Chess960>(pos);
+      } else {
+        Position passed = pos;
+        passed.pass_stale();
+        replies = count_moves<~Us, Chess960>(passed);
+      }
       counted = true;
     }
     reused += popcount(same) * replies;

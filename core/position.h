@@ -179,6 +179,11 @@ class Position {
   void apply(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo);
   // Passes the move: for null-move search and tests; illegal when in check.
   void do_null_move();
+  // do_null_move with the key and the clocks left stale, as apply<Us, false> leaves them.
+  void pass_stale() {
+    ep_ = SQ_NONE;
+    side_ ^= 1;
+  }
 
   // Same pieces, side, rights and clocks; the key, which follows from them, is not compared
   // (a trusted unpack's positions have none).

@@ -219,6 +219,18 @@ TEST(Chess960Castling, KingCrossesTheRooksSquare) {
   EXPECT_EQ(castles(c960("4kr2/8/8/8/8/8/8/R5K1 w Q - 0 1")), "");
 }
 
+// Each square the king crosses away from its own, not only its destination, is tested
+// for attacks: from g1 to c1 the king crosses e1 and d1, from b1 to g1 d1 to f1.
+TEST(Chess960Castling, EverySquareTheKingCrossesIsTested) {
+  EXPECT_EQ(castles(c960("6k1/8/8/8/8/8/8/R5K1 w Q - 0 1")), "g1a1");
+  EXPECT_EQ(castles(c960("k7/8/8/8/8/8/8/1K5R w K - 0 1")), "b1h1");
+  // The same with a black rook on the file of one square crossed (none castles).
+  for (const char* fen :
+       {"4r1k1/8/8/8/8/8/8/R5K1 w Q - 0 1", "3r2k1/8/8/8/8/8/8/R5K1 w Q - 0 1", "k3r3/8/8/8/8/8/8/1K5R w K - 0 1",
+        "k2r4/8/8/8/8/8/8/1K5R w K - 0 1", "k4r2/8/8/8/8/8/8/1K5R w K - 0 1"})
+    EXPECT_EQ(castles(c960(fen)), "") << fen;
+}
+
 // The squares between must be empty but for the king and the castling rook.
 TEST(Chess960Castling, PathBlocked) {
   EXPECT_EQ(castles(c960("4k3/8/8/8/8/8/8/1KRN4 w K - 0 1")), "");  // d1, the king's path

@@ -237,6 +237,49 @@ TEST(PerftKernel, AgreesWithMoveListsAlongRandomGames) {
   RecordProperty("unchanged_replies", seen.unchanged_replies);
 }
 
+// The king's lines of the reply reuse, by hand: only the squares up to our first piece on
+// a line, or up to their second one, may change the opponent's pins and checks.
+TEST(PerftKernel, ReplyReuseExcludesTheKingsLinesUpToTheirSecondPiece) {
+  struct Ok {
+    Bitboard by_type[PIECE_TYPE_NB] = {};
+    Bitboard operator[](PieceType pt) const { return by_type[pt]; }
+  };
+  const auto ok_of = [](const Position& pos) {
+    Ok ok;
+    perft::kernel::unchanged_reply_squares<WHITE>(pos, ok.by_type);
+    return ok;
+  };
+  // Re3 pins the knight on e6 (one black piece between): the x-ray through it excludes e3.
+  const Position pin = Position::from_fen("4k3/8/4n3/8/8/R7/8/K7 w - - 0 1");
+  EXPECT_FALSE((ok_of(pin)[ROOK] >> SQ_E3) & 1);
+  // Behind a second black piece (e5) the rook pins nothing: e3 is free.
+  const Position two = Position::from_fen("4k3/8/4n3/4p3/8/R7/8/K7 w - - 0 1");
+  EXPECT_TRUE((ok_of(two)[ROOK] >> SQ_E3) & 1);
+  // The knight on e4 shields the rook on e2 (a discovered check if it moves): e4 is
+  // excluded, and the rook behind it moves along its rank freely.
+  const Position shield = Position::from_fen("4k3/8/8/8/4N3/8/4R3/K7 w - - 0 1");
+  EXPECT_FALSE((ok_of(shield)[KNIGHT] >> SQ_E4) & 1);
+  EXPECT_TRUE((ok_of(shield)[ROOK] >> SQ_E2) & 1);
+  EXPECT_TRUE((ok_of(shield)[ROOK] >> SQ_C2) & 1);
+  for (const Position& pos : {pin, two, shield}) {
+    SCOPED_TRACE(pos.fen());
+    EXPECT_GT(check_unchanged_replies(pos), 0);
+    EXPECT_EQ(perft::count(pos, 2), list_perft(pos, 2));
+    EXPECT_EQ(perft::count(pos, 3), list_perft(pos, 3));
+  }
+}
+
+// With an en-passant square of ours on the board the quiet moves' replies are still
+// reused, counted on the board without it: black's pawns on c7 and e7 stand where the
+// square, read as black's, would give them captures to d6.
+TEST(PerftKernel, ReplyReuseBesideAnEnPassantSquareCountsTheBoardWithoutIt) {
+  const Position pos = Position::from_fen("4k3/2p1p3/8/3pP3/8/8/8/4K3 w - d6 0 1");
+  ASSERT_EQ(pos.ep_square(), SQ_D6);
+  EXPECT_GT(check_unchanged_replies(pos), 0);
+  EXPECT_EQ(perft::count(pos, 2), list_perft(pos, 2));
+  EXPECT_EQ(perft::count(pos, 3), list_perft(pos, 3));
+}
+
 // ---- Bulk counts ----------------------------------------------------------------------
 
 TEST(Perft, StartPosition) { expect_counts(START_FEN.data(), {20, 400, 8902, 197281, 4865609, 119060324}); }

@@ -1293,7 +1293,12 @@ std::vector<std::string> writers(const std::string& dir, const std::string& out)
           "selfplay --games 2 --nodes 20 --threads 1 --quiet --force --out " + out,
           "drawstats " + pgn + " --quiet --force --out " + out,
           "bench --suite quick --repeats 1 --stockfish none --quiet --force --out " + out,
-          "export --format plain " + dir + "d.h5 --force --out " + out};
+          "export --format plain " + dir + "d.h5 --force --out " + out,
+          "convert " + dir + "d.h5 " + out + " --to plain --quiet --force",
+          "shuffle " + dir + "d.h5 " + out + " --to bin --quiet --force",
+          "interleave " + dir + "d.h5 " + dir + "d.h5 --out " + out + " --to bin --quiet --force",
+          "positions " + pgn + " --quiet --force --out " + out,
+          "rescore " + dir + "d.h5 --out " + out + " --depth 1 --threads 1 --quiet --force"};
 }
 
 }  // namespace
@@ -1334,6 +1339,28 @@ TEST(Cli, OutThatIsADeviceIsRefusedAndTheDeviceKept) {
     EXPECT_TRUE(S_ISCHR(st.st_mode)) << args;
     EXPECT_EQ(st.st_rdev, makedev(1, 7)) << args;
   }
+}
+
+// A compressed name changes nothing: the file's kind is judged before an encoder opens it.
+TEST(Cli, CompressedOutThatIsNotARegularFileIsRefused) {
+  const std::string dir = test_dir(), fifo = dir + "fifo.bin.zst";
+  ASSERT_EQ(chesshpc("selfplay --games 2 --nodes 20 --threads 1 --quiet --out " + dir + "d.h5").code, 0);
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string command : {"convert", "shuffle"}) {
+    Result r = chesshpc(command + " " + dir + "d.h5 " + fifo + " --quiet --force");
+    EXPECT_EQ(r.code, 4) << command;
+    EXPECT_EQ(r.err, "chesshpc " + command + ": cannot write '" + fifo + "': it is a fifo, not a regular file\n");
+    EXPECT_TRUE(std::filesystem::is_fifo(fifo)) << command;
+  }
+  if (geteuid() != 0) return;  // making a device node needs root
+  const std::string full = dir + "full.plain.gz";
+  ASSERT_EQ(mknod(full.c_str(), S_IFCHR | 0666, makedev(1, 7)), 0);
+  Result r = chesshpc("convert " + dir + "d.h5 " + full + " --quiet --force");
+  EXPECT_EQ(r.code, 4);
+  EXPECT_EQ(r.err, "chesshpc convert: cannot write '" + full + "': it is a character device, not a regular file\n");
+  struct stat st {};
+  ASSERT_EQ(stat(full.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
 }
 
 // A symbolic link as --out: the file it names is written (FILE.partial beside it, renamed

@@ -486,6 +486,26 @@ TEST_F(Converted, ShuffleAndInterleaveWriteCompressedOutputs) {
     EXPECT_EQ(entry.path().filename().string().find("chesshpc-shuffle-"), std::string::npos) << entry.path();
 }
 
+// A compressed OUT that is a symbolic link: the encoder's bytes go to the file the link
+// names (OUT.partial beside the link, renamed over the target), and the link stays a link,
+// whether its target is there yet or not.
+TEST_F(Converted, CompressedOutputThroughASymbolicLinkWritesTheFileItNames) {
+  std::filesystem::create_directories(dir_ + "linked");
+  for (std::string_view ext : COMPRESSIONS) {
+    const std::string link = dir_ + "link.plain" + std::string(ext), target = "linked/t.plain" + std::string(ext);
+    std::filesystem::remove(link), std::filesystem::remove(dir_ + target);
+    std::filesystem::create_symlink(target, link);
+    for (const char* force : {"", " --force"}) {
+      testing_support::CommandResult r =
+          chesshpc("convert " + file("h5") + " " + link + " --quiet" + force, "cli_link");
+      ASSERT_EQ(r.code, EXIT_OK) << r.err;
+      EXPECT_TRUE(std::filesystem::is_symlink(link)) << link;
+      EXPECT_EQ(decompressed(dir_ + target), read_bytes(file("plain"))) << link;
+    }
+  }
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_ + "linked"), {}), 2);
+}
+
 // The encoders on a full device: the first write that reaches it, or the end, is one
 // WriteError naming the file and the system's reason, and nothing after it is written.
 TEST(ByteSink, FullDeviceIsOneWriteError) {

@@ -6,7 +6,7 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
+#include <new>
 
 #include "core/movegen.h"
 #include "core/perft_table.h"
@@ -185,69 +185,96 @@ uint64_t count_depth2(const Position& pos) {
 }
 
 // Plays one move on a copy and counts the subtree below it (of depth 2 or more: a depth-1
-// subtree's parent is count_depth2's); movegen.h's PlaySink calls it once per move.
-template <Color Us, bool Chess960, bool Hashed>
+// subtree's parent is count_depth2's), without a table; movegen.h's PlaySink calls it
+// once per move.
+template <Color Us, bool Chess960>
 struct TreePlayer {
   const Position& pos;
-  int depth;              // of the subtrees below the moves
-  PerftTableView* table;  // null unless Hashed
+  int depth;  // of the subtrees below the moves
   uint64_t n = 0;
-  // With a table each child is probed only after its younger sibling is made and its
-  // bucket prefetched: the child is held back one move, so the probe finds its line
-  // loaded while the elder subtree was counted (13-20 % less user time in hashed
-  // perft(7), bench/README.md). finish() counts the last child held.
-  struct Held {
-    Position child[2];
-    int next = 0;
-    bool holding = false;
-  };
-  struct NoHeld {};
-  [[no_unique_address]] std::conditional_t<Hashed, Held, NoHeld> held{};
-
   void operator()(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo) {
-    if constexpr (Hashed) {
-      play_held(from, to, pt, kind, promo);
-    } else {
-      Position child = pos;
-      child.apply<Us, false>(from, to, pt, kind, promo);
-      n += bulk<~Us, Chess960, false>(child, depth, table);
-    }
+    Position child = pos;
+    child.apply<Us, false>(from, to, pt, kind, promo);
+    n += bulk<~Us, Chess960, false>(child, depth, nullptr);
   }
-  void play_held(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo) {
-    Position& child = held.child[held.next];
-    child = pos;
-    child.apply<Us, true>(from, to, pt, kind, promo);
-    table->prefetch(child.key(), depth);
-    if (held.holding) n += bulk<~Us, Chess960, true>(held.child[held.next ^ 1], depth, table);
-    held.holding = true;
-    held.next ^= 1;
+};
+
+template <Color Us, bool Chess960>
+uint64_t count_and_store(const Position& pos, int depth, PerftTableView* table);
+
+// With a table: every child of a node is made, and its bucket prefetched, before any is
+// probed, so that the probes' cache misses overlap each other and the making of the
+// children instead of each stalling in turn; then the children are probed, and those
+// that missed counted (and stored). A hit costs a probe of a line already loaded. (Holding
+// back one child, probed after its younger sibling was made, left the latency of a hit
+// after a hit exposed: bench/README.md, "Every child's bucket prefetched first".)
+template <Color Us, bool Chess960>
+struct HashedChildren {
+  const Position& pos;
+  int depth;  // of the subtrees below the moves: 2 or more
+  PerftTableView* table;
+  size_t size = 0;
+  // Uninitialised slots, as MoveList's: a child is constructed before it is read.
+  union Slot {
+    Slot() {}
+    Position p;
+  };
+  Slot child[MoveList::CAPACITY];
+
+  // Not an aggregate: its initialisation would zero the slots.
+  HashedChildren(const Position& p, int d, PerftTableView* t) : pos(p), depth(d), table(t) {}
+  void operator()(Square from, Square to, PieceType pt, MoveKind kind, PieceType promo) {
+    if (size == MoveList::CAPACITY) [[unlikely]]
+      move_list_overflow();
+    Position& c = *new (&child[size++].p) Position(pos);
+    c.apply<Us, true>(from, to, pt, kind, promo);
+    table->prefetch(c.key(), depth);
   }
-  uint64_t finish() {
-    if constexpr (Hashed) {
-      if (held.holding) n += bulk<~Us, Chess960, true>(held.child[held.next ^ 1], depth, table);
-      held.holding = false;
+  uint64_t count() const {
+    uint64_t n = 0;
+    uint8_t missed[MoveList::CAPACITY];
+    size_t misses = 0;
+    for (size_t i = 0; i < size; ++i) {
+      uint64_t c;
+      if (table->probe(child[i].p.key(), depth, c))
+        n += c;
+      else
+        missed[misses++] = uint8_t(i);
     }
+    for (size_t i = 0; i < misses; ++i) n += count_and_store<~Us, Chess960>(child[missed[i]].p, depth, table);
     return n;
   }
 };
+
+// The subtree of depth 2 or more below pos, whose probe missed, counted and stored.
+template <Color Us, bool Chess960>
+uint64_t count_and_store(const Position& pos, int depth, PerftTableView* table) {
+  uint64_t n;
+  if (depth == 2) {
+    n = count_depth2<Us, Chess960>(pos);
+  } else {
+    PlaySink<HashedChildren<Us, Chess960>> sink{{pos, depth - 1, table}};
+    generate_legal_as<Us, Chess960>(pos, sink);
+    n = sink.play.count();
+  }
+  table->store(pos.key(), depth, n);
+  return n;
+}
 
 // Subtrees of depth 2 and more go through the table when there is one; a depth-1 count
 // is cheaper than a probe.
 template <Color Us, bool Chess960, bool Hashed>
 uint64_t bulk(const Position& pos, int depth, PerftTableView* table) {
   if (depth <= 1) return count_moves<Us, Chess960>(pos);
-  uint64_t n;
-  if constexpr (Hashed)
+  if constexpr (Hashed) {
+    uint64_t n;
     if (table->probe(pos.key(), depth, n)) return n;
-  if (depth == 2) {
-    n = count_depth2<Us, Chess960>(pos);
-  } else {
-    PlaySink<TreePlayer<Us, Chess960, Hashed>> sink{{pos, depth - 1, table}};
-    generate_legal_as<Us, Chess960>(pos, sink);
-    n = sink.play.finish();
+    return count_and_store<Us, Chess960>(pos, depth, table);
   }
-  if constexpr (Hashed) table->store(pos.key(), depth, n);
-  return n;
+  if (depth == 2) return count_depth2<Us, Chess960>(pos);
+  PlaySink<TreePlayer<Us, Chess960>> sink{{pos, depth - 1}};
+  generate_legal_as<Us, Chess960>(pos, sink);
+  return sink.play.n;
 }
 
 template <bool Hashed>

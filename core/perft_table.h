@@ -45,8 +45,8 @@ class PerftTableView {
   bool probe(Key key, int depth, uint64_t& count) const;
   void store(Key key, int depth, uint64_t count);
   // Starts loading the bucket of (key, depth) into the cache: a probe of it that follows
-  // other work (the subtrees of the earlier siblings) then finds it there instead of in
-  // memory.
+  // other work (making the siblings, prefetching theirs) then finds it there instead of
+  // in memory.
   void prefetch(Key key, int depth) const {
     if (depth == NARROW_DEPTH)
       __builtin_prefetch(&narrow_bucket(key));

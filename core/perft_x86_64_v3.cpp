@@ -37,6 +37,10 @@ namespace chess::zobrist {
 struct Keys;
 extern Keys keys __asm__("_ZN5chess7zobrist4keysE");
 }  // namespace chess::zobrist
+// And the one throwing function the kernel calls: the process's own.
+namespace chess {
+[[noreturn]] void move_list_overflow() __asm__("_ZN5chess18move_list_overflowEv");
+}  // namespace chess
 #define CHESSHPC_BITBOARD_INIT_ON_USE
 #include "core/bitboard.cpp"
 #include "core/perft_kernel.h"

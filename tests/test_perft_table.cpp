@@ -8,6 +8,7 @@
 #include "core/perft.h"
 #include "core/perft_table.h"
 #include "core/search_tt.h"
+#include "core/uci.h"
 #include "jobs/perft/epd.h"
 
 using namespace chess;
@@ -213,4 +214,29 @@ TEST(HashedPerft, DeepCountsAndTheSecondKeySet) {
   EXPECT_EQ(perft::count(Position::start(), 6, &fresh), 119060324u);
   zobrist::init(zobrist::DEFAULT_SEED);
   EXPECT_EQ(Position::start().key(), default_key);
+}
+
+// A node's children are all made before any is probed (core/perft_kernel.h,
+// HashedChildren): a child's stored count, of either part, is taken as it stands, and a
+// child that missed is counted and stored. A count planted for a child and for a
+// grandchild shows in the total, so a kernel that counted a child found in the table
+// again, or took another child's entry, fails here.
+TEST(HashedPerft, ChildrenFoundInTheTableAreTakenAndTheOthersStored) {
+  const Position start = Position::start();
+  const Position e4 = start.after(*parse_uci(start, "e2e4"));
+  const Position e4e5 = e4.after(*parse_uci(e4, "e7e5"));
+  const uint64_t e4_3 = perft::count(e4, 3), e4e5_2 = perft::count(e4e5, 2);
+  ASSERT_EQ(e4_3, 13160u);  // e2e4's line of the start position's divide at depth 4
+  PerftTable table(size_t(1) << 20);
+  table.store(e4.key(), 3, 1000000);  // the wide part
+  EXPECT_EQ(perft::count(start, 4, &table), 197281u - e4_3 + 1000000);
+  PerftTable narrow(size_t(1) << 20);
+  narrow.store(e4e5.key(), 2, 7);  // the narrow part, two plies down
+  EXPECT_EQ(perft::count(start, 4, &narrow), 197281u - e4e5_2 + 7);
+  uint64_t n = 0;
+  const Position d4 = start.after(*parse_uci(start, "d2d4"));
+  ASSERT_TRUE(narrow.probe(d4.key(), 3, n)) << "a child that missed is stored";
+  EXPECT_EQ(n, perft::count(d4, 3));
+  EXPECT_TRUE(narrow.probe(e4.key(), 3, n));
+  EXPECT_EQ(n, e4_3 - e4e5_2 + 7) << "stored with its grandchild's planted count";
 }

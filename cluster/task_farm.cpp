@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <list>
 #include <mutex>
@@ -46,27 +47,35 @@ double from_bits(uint64_t u) {
   return d;
 }
 
-void gentle_recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Status* status) {
+void gentle_recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Status* status,
+                 std::chrono::microseconds cap = PollBackoff::CAP) {
   MPI_Request req;
   MPI_Irecv(buf, count, type, source, tag, MPI_COMM_WORLD, &req);
-  gentle_wait(&req, status);
+  gentle_wait(&req, status, cap);
 }
 
-void send_report(uint64_t unit, double secs, const Payload& result) {
-  uint64_t report[3] = {unit, bits(secs), result.size()};
-  MPI_Send(report, 3, MPI_UINT64_T, 0, TAG_REPORT, MPI_COMM_WORLD);
-  if (!result.empty()) MPI_Send(result.data(), int(result.size()), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+// How long rank 0's wait for the next report may sleep between polls: an eighth of the
+// mean time between reports so far, from PollBackoff's cap up to 16 ms. Workers ask ahead
+// (concurrency + 1 requests open), so an answer a few ms late leaves none idle; with units
+// of 60 ms (rescore's 16 positions at depth 8) the wait wakes some 15 times a unit
+// instead of 37. Short units keep the 2 ms cap.
+std::chrono::microseconds report_wait_cap(double seconds, uint64_t reports) {
+  constexpr double MOST = 16e-3;
+  const double cap = reports ? std::min(seconds / double(reports) / 8, MOST) : 0;
+  return std::max(PollBackoff::CAP, std::chrono::microseconds(long(cap * 1e6)));
 }
 
-// Rank 0's inputs on their way to the workers. Each goes without blocking and is kept
-// until it has gone: a blocking send of more than MPI's eager size would wait for the
-// worker's receive while that worker waits in its own send of a result to rank 0.
+// Messages on their way, each sent without blocking and kept until it has gone: rank 0's
+// inputs to the workers (a blocking send of more than MPI's eager size would wait for the
+// worker's receive while that worker waits in its own send of a result to rank 0), and
+// a worker's reports and results (Open MPI's blocking send spins until rank 0, which
+// sleeps between its polls, takes the message: 0.2 to 0.45 s of a rescore's 2 ranks).
 class Outbox {
  public:
-  void send(Payload bytes, int rank) {
+  void send(Payload bytes, int rank, int tag = TAG_INPUT) {
     sweep();
     Sending& s = sending_.emplace_back(Sending{std::move(bytes), MPI_REQUEST_NULL});
-    MPI_Isend(s.bytes.data(), int(s.bytes.size()), MPI_BYTE, rank, TAG_INPUT, MPI_COMM_WORLD, &s.request);
+    MPI_Isend(s.bytes.data(), int(s.bytes.size()), MPI_BYTE, rank, tag, MPI_COMM_WORLD, &s.request);
   }
   // At the farm's end, when every worker has received all it was assigned.
   ~Outbox() {
@@ -87,6 +96,16 @@ class Outbox {
   }
   std::list<Sending> sending_;  // a list: MPI holds each buffer's address until it has gone
 };
+
+// A report is its 3 words as bytes, as rank 0 receives it.
+constexpr int REPORT_BYTES = 3 * sizeof(uint64_t);
+
+void send_report(uint64_t unit, double secs, Payload result, Outbox& outbox) {
+  const uint64_t report[3] = {unit, bits(secs), result.size()};
+  const char* at = reinterpret_cast<const char*>(report);
+  outbox.send(Payload(at, at + REPORT_BYTES), 0, TAG_REPORT);
+  if (!result.empty()) outbox.send(std::move(result), 0, TAG_RESULT);
+}
 
 // The units a rank computes at once, each as a TBB task of an arena of its own, fed by
 // the rank's main thread (the only one that calls MPI). The arena reserves no slot for
@@ -113,6 +132,12 @@ class UnitPool {
     std::lock_guard lock(mutex_);
     return std::exchange(done_, {});
   }
+  // Sleeps until a unit is done (or none is under way): for a worker that has no request
+  // open, so that no message can come, instead of polling.
+  void wait_done() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return working_ == 0 || !done_.empty(); });
+  }
   // Nothing to compute and nothing computed left to take.
   bool idle() const {
     std::lock_guard lock(mutex_);
@@ -128,15 +153,19 @@ class UnitPool {
     double t0 = now();
     Payload result = task_.compute(unit, input);
     double secs = now() - t0;
-    std::lock_guard lock(mutex_);
-    done_.push_back({unit, std::move(result), secs});
-    busy_ += secs, --working_;
+    {
+      std::lock_guard lock(mutex_);
+      done_.push_back({unit, std::move(result), secs});
+      busy_ += secs, --working_;
+    }
+    changed_.notify_one();
   }
 
   const FarmTask& task_;
   tbb::task_arena arena_;
   tbb::task_group group_;
   mutable std::mutex mutex_;
+  std::condition_variable changed_;  // a unit done
   std::vector<Done> done_;
   int working_ = 0;  // units added and not yet done
   double busy_ = 0;
@@ -165,7 +194,8 @@ void worker(const FarmTask& task, double& busy, double& idle) {
   const int concurrency = std::max(task.concurrency, 1);
   double start = now();
   int open = 0;
-  for (int i = 0; i <= concurrency + (task.pinned ? PINNED_AHEAD : 0); ++i) send_report(NONE, 0, {}), ++open;
+  Outbox outbox;  // destroyed last: every report has gone before the gather below
+  for (int i = 0; i <= concurrency + (task.pinned ? PINNED_AHEAD : 0); ++i) send_report(NONE, 0, {}, outbox), ++open;
   UnitPool pool(task, concurrency);
   PollBackoff backoff;
   uint64_t assign[2] = {NONE, 0};
@@ -181,18 +211,22 @@ void worker(const FarmTask& task, double& busy, double& idle) {
       if (open > 0) MPI_Irecv(assign, 2, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_COMM_WORLD, &request);
     }
     for (UnitPool::Done& d : pool.take_done()) {
-      send_report(d.unit, d.seconds, d.result);
+      send_report(d.unit, d.seconds, std::move(d.result), outbox);
       progress = true;
       // Each report asks for another unit; rank 0 answers every one (NONE when drained).
       if (open++ == 0) MPI_Irecv(assign, 2, MPI_UINT64_T, 0, TAG_ASSIGN, MPI_COMM_WORLD, &request);
     }
-    if (progress)
+    if (progress) {
       backoff.reset();
-    else
+    } else if (open == 0) {
+      // Every answer is in: only a unit done can end the wait (with no open request rank 0
+      // sends nothing), so sleep until one is, instead of polling through a long unit.
+      pool.wait_done();
+    } else {
       backoff.idle();
+    }
   }
-  uint64_t bye[3] = {BYE, 0, 0};
-  MPI_Send(bye, 3, MPI_UINT64_T, 0, TAG_REPORT, MPI_COMM_WORLD);
+  send_report(BYE, 0, {}, outbox);
   busy = pool.busy_seconds() / concurrency;
   idle = now() - start - busy;
 }
@@ -241,15 +275,19 @@ void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int r
   chess::tsan::release(&queues);
   for (int t = 0; t < concurrency; ++t) arena.execute(spawn);
   Outbox outbox;
+  const double farm_start = now();
+  uint64_t results = 0;
   for (int byes = 0; byes < ranks - 1;) {
     uint64_t report[3];
     MPI_Status status;
-    gentle_recv(report, 3, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_REPORT, &status);
+    gentle_recv(report, REPORT_BYTES, MPI_BYTE, MPI_ANY_SOURCE, TAG_REPORT, &status,
+                report_wait_cap(now() - farm_start, results));
     if (report[0] == BYE) {
       ++byes;
       continue;
     }
     if (report[0] != NONE) {
+      ++results;
       Payload result(report[2]);
       if (!result.empty())
         gentle_recv(result.data(), int(result.size()), MPI_BYTE, status.MPI_SOURCE, TAG_RESULT, MPI_STATUS_IGNORE);

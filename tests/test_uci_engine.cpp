@@ -191,3 +191,29 @@ TEST(UciEngine, BestmoveThatNeverComesTimesOutAndMarksTheEngineFailed) {
   }
   EXPECT_TRUE(e->failed());
 }
+
+// queue_new_game's ucinewgame and isready go with the next go, before its position: the
+// stand-in counts the new games it was sent and gives the count as the search's score.
+// A new game lost, or sent after the search, gives a smaller count.
+TEST(UciEngine, QueuedNewGameReachesTheEngineBeforeTheNextSearch) {
+  std::string path = handshake_only("uci_count_new_games.sh",
+                                    "ucinewgame) n=$((${n:-0} + 1)) ;;\n"
+                                    "    position) : ;;\n"
+                                    "    go) echo \"info depth 1 score cp ${n:-0}\"; echo 'bestmove e2e4' ;;");
+  UciEngine e(path);
+  UciLimits limits;
+  limits.depth = 1;
+  std::vector<int> scores;
+  auto search = [&] {
+    UciAnswer a = e.go("startpos", {}, limits);
+    EXPECT_EQ(a.bestmove, "e2e4");
+    scores.push_back(a.score_cp.value_or(-1));
+  };
+  e.queue_new_game(), search();
+  e.queue_new_game(), search();
+  search();
+  e.new_game(), search();
+  e.queue_new_game(), search();
+  EXPECT_EQ(scores, (std::vector<int>{1, 2, 2, 3, 4}));
+  EXPECT_FALSE(e.failed());
+}

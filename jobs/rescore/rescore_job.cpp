@@ -142,7 +142,7 @@ Payload Rescore::compute_with(size_t unit, const Payload& input) {
           player.reset();  // a failed engine is killed before its successor starts
           player = make_player(req_.play.first, req_.play);
         }
-        player->new_game();
+        player->new_game_with_next_move();
         choices.push_back(player->choose(chess::Game(pos), std::nullopt, unused));
         break;
       } catch (const std::exception& e) {

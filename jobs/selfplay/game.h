@@ -53,6 +53,10 @@ class Player {
   virtual ~Player() = default;
   virtual std::string name() const = 0;
   virtual void new_game() = 0;
+  // A new game that may start with the next choose() instead of now (an external engine
+  // is sent its commands with the next search's, in one write): its errors are then
+  // choose()'s. For one-position games, as rescore's.
+  virtual void new_game_with_next_move() { new_game(); }
   // game: the game so far (start position and moves); clocks: both sides' when this player
   // has a clock, none when it moves by its own limits; rng: the game's own stream for any
   // random choice.

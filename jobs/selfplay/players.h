@@ -31,6 +31,7 @@ class UciPlayer : public Player {
             const std::string& dir = "");
   std::string name() const override { return name_; }
   void new_game() override { engine_.new_game(); }
+  void new_game_with_next_move() override { engine_.queue_new_game(); }
   MoveChoice choose(const chess::Game& game, const std::optional<Clocks>& clocks, chess::Random& rng) override;
   bool failed() const override { return engine_.failed(); }
 

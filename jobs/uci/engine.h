@@ -64,7 +64,8 @@ class ChildProcess {
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
 
-  // Throws UciExited when the child no longer reads its input.
+  // Sends `line` and its end in one write (so also several lines, each but the last with
+  // its end). Throws UciExited when the child no longer reads its input.
   void send(const std::string& line);
   // The next line (without its CR), nothing at the end of its output; throws UciTimeout
   // when the deadline passes first, UciError for a line longer than MAX_LINE_BYTES. Each
@@ -137,7 +138,13 @@ class UciEngine {
   // cannot be trusted (a late bestmove would answer the next go), so a caller that goes on
   // starts a new one.
   bool failed() const { return failed_; }
+  // ucinewgame, then isready, awaiting readyok.
   void new_game();
+  // The same commands, sent with the next go in one write, and its readyok awaited before
+  // the search's answer (within handshake_seconds, as new_game's): no round trip of its
+  // own, so the engine wakes once a position, as it does reading a script from a file.
+  // Its errors are go's.
+  void queue_new_game();
   // position: "startpos" or a FEN; moves in UCI. The search gets `limits`; the bestmove
   // must come within the limit's time (movetime, or the longer of wtime and btime) plus
   // `margin_seconds` of go, else the engine is sent stop and this throws UciTimeout.
@@ -163,9 +170,16 @@ class UciEngine {
   void await(const std::string& sent, const std::string& token, double seconds,
              const std::function<void(const std::string&)>& each = {});
 
+  // After a send that carried queue_new_game's commands: awaits their readyok.
+  void await_queued_ready();
+
   std::string command_, name_;
   double handshake_seconds_;
   bool failed_ = false;
+  std::string queued_;          // lines for the next send, each with its end
+  bool ready_pending_ = false;  // a readyok sent for is still to be read
+  long searches_ = 0;           // go's answered, and their seconds: go's first sleep
+  double searched_seconds_ = 0;
   ChildProcess child_;
 };
 

@@ -39,14 +39,17 @@ template <Color Us, bool Chess960>
   return sink.n;
 }
 
-// Where a quiet move of ours leaves the opponent's replies as they are. The replies in a
-// position are fixed by the opponent's pieces' moves (their attack sets, pawn pushes and
-// castling paths, read against the occupancy), the checks and pins along their king's
-// lines, and which squares their king may step to or cross while castling. A move from f
-// to t that captures nothing changes none of these when:
-//   - f and t are outside the opponent's attack sets, pawn pushes (one and two steps,
-//     blocked or not) and castling paths: their pieces see neither square, so their
-//     moves and captures are the same;
+// Where a quiet move of ours leaves the opponent's replies as they are, or changes only
+// the moves of some of their sliders. The replies in a position are fixed by the
+// opponent's pieces' moves (their attack sets, pawn pushes and castling paths, read
+// against the occupancy), the checks and pins along their king's lines, and which squares
+// their king may step to or cross while castling. A move from f to t that captures nothing
+// changes none of these but the moves of their sliders that see f or t when:
+//   - f and t are outside the attack sets of their pawns and king, their pawn pushes (one
+//     and two steps, blocked or not) and castling paths, and the attack sets of their
+//     sliders on their king's lines (below): those see neither square, so their moves and
+//     captures are the same. Their knights' attack sets are fixed and the squares of their
+//     own pieces too, so a knight has as many moves whatever we move;
 //   - f and t are off their king's lines as far as our first piece on each, or their
 //     second piece, whichever comes first (pins and slider checks stay as they are:
 //     beyond, a piece of ours is shielded by ours, or by two of theirs), and t gives no
@@ -55,43 +58,110 @@ template <Color Us, bool Chess960>
 //     cross castling (so no slider of ours starts or stops attacking it), and the piece
 //     itself attacks none of those squares from f or from t as a knight, pawn or king;
 //   - a pawn landing on its fourth rank leaves no en-passant capture (no enemy pawn
-//     attacks the square behind it), and while the opponent holds castling rights neither square is on its
-//     back rank (a Chess960 rook beside the king's destination shields it along it).
-// Such a move's reply count is the opponent's count on the unchanged board, which is
-// worked out once and only if some move qualifies, without the board's en-passant square
-// (ours, which our move gives up). None of it holds when we are in check (the board with
-// the opponent to move is not a position).
-// ok[pt] holds the squares a piece of type pt may leave and land on; all empty when the
-// shortcut does not apply.
+//     attacks the square behind it), and while the opponent holds castling rights neither
+//     square is on its back rank (a Chess960 rook beside the king's destination shields
+//     it along it).
+// Their other sliders, off those lines, are unpinned before and after the move: such a
+// slider's moves change only when it sees f or t, and then are its attack set on the new
+// occupancy less their own pieces. So the move's reply count is the opponent's count on
+// the unchanged board, worked out once and only if some move qualifies (without the
+// board's en-passant square: ours, which our move gives up), plus, for each of their
+// sliders off the lines that sees f or t, its moves after the move less its moves before.
+// None of it holds when we are in check (the board with the opponent to move is not a
+// position).
+struct ReplyShortcut {
+  // The squares a piece of type pt may leave and land on: ok when no slider off the lines
+  // sees them either (the count is the unchanged board's), near those that sliders see;
+  // all empty when the shortcut does not apply.
+  Bitboard ok[PIECE_TYPE_NB];
+  Bitboard near[PIECE_TYPE_NB];
+  // Their sliders off their king's lines: bishops and queens, rooks and queens; by a
+  // slider's square its moves.
+  Bitboard diag = 0, orth = 0;
+  uint8_t moves[SQUARE_NB];
+  Bitboard attacks[SQUARE_NB];  // by a slider's square, every slider's
+  Bitboard seen_by[SQUARE_NB];  // by square, the sliders off the lines that see it: filled by the first delta()
+  bool have_seen_by = false;
+
+  // How much the replies change when a quiet move from f to t, both in near, is played.
+  int delta(Bitboard occupied, Bitboard theirs, Square f, Square t) {
+    if (!have_seen_by) {
+      for (Bitboard& b : seen_by) b = 0;
+      for (Bitboard b = diag | orth; b;) {
+        const Square s = pop_lsb(b);
+        for (Bitboard a = attacks[s]; a;) seen_by[pop_lsb(a)] |= square_bb(s);
+      }
+      have_seen_by = true;
+    }
+    int d = 0;
+    const Bitboard after = occupied ^ square_bb(f) ^ square_bb(t);
+    for (Bitboard b = seen_by[f] | seen_by[t]; b;) {
+      const Square s = pop_lsb(b);
+      Bitboard a = 0;
+      if (diag & square_bb(s)) a |= bishop_attacks(s, after);
+      if (orth & square_bb(s)) a |= rook_attacks(s, after);
+      d += popcount(a & ~theirs) - moves[s];
+    }
+    return d;
+  }
+};
+
 template <Color Us>
-inline void unchanged_reply_squares(const Position& pos, Bitboard (&ok)[PIECE_TYPE_NB]) {
+inline void reply_shortcut(const Position& pos, ReplyShortcut& r) {
   constexpr Color Them = ~Us;
   constexpr Direction Down = pawn_push(Them);
   constexpr Bitboard TheirRank3 = Them == WHITE ? RANK_3_BB : RANK_6_BB;
   constexpr Bitboard TheirBack = Them == WHITE ? RANK_1_BB : RANK_8_BB;
-  const Bitboard occupied = pos.pieces(), their_pawns = pos.pieces(Them, PAWN);
+  const Bitboard occupied = pos.pieces(), their_pawns = pos.pieces(Them, PAWN), theirs = pos.pieces(Them);
   const Square tk = pos.king_square(Them);
   const Bitboard tk_bb = square_bb(tk);
-  Bitboard seen = pawn_attacks_bb<Them>(their_pawns) | KING_ATTACKS[tk];
-  for (Bitboard b = pos.pieces(Them, KNIGHT); b;) seen |= KNIGHT_ATTACKS[pop_lsb(b)];
-  for (Bitboard b = pos.pieces(Them, BISHOP, QUEEN); b;) seen |= bishop_attacks(pop_lsb(b), occupied);
-  for (Bitboard b = pos.pieces(Them, ROOK, QUEEN); b;) seen |= rook_attacks(pop_lsb(b), occupied);
-  for (PieceType pt : {PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING}) ok[pt] = 0;
-  if (seen & pos.pieces(Us, KING)) return;
-  const Bitboard push = shift<Down>(their_pawns), push2 = shift<Down>(push & TheirRank3);
+  for (PieceType pt : {PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING}) r.ok[pt] = r.near[pt] = 0;
+  r.diag = r.orth = 0;
+  r.have_seen_by = false;
+  Bitboard fixed = pawn_attacks_bb<Them>(their_pawns) | KING_ATTACKS[tk];
+  Bitboard knights = 0;
+  for (Bitboard b = pos.pieces(Them, KNIGHT); b;) knights |= KNIGHT_ATTACKS[pop_lsb(b)];
+  const Bitboard their_diag = pos.pieces(Them, BISHOP, QUEEN), their_orth = pos.pieces(Them, ROOK, QUEEN);
+  const Bitboard our_king = pos.pieces(Us, KING);
+  if ((fixed | knights) & our_king) return;
   // Along each of their king's lines the pins and checks are fixed by the first piece
   // of ours on it and the pieces of theirs before it, so only the squares up to that
   // piece, or up to their second piece, matter: the lines x-rayed through their first
   // blockers.
   const Bitboard diag = bishop_attacks(tk, occupied), orth = rook_attacks(tk, occupied);
-  const Bitboard lines =
-      bishop_attacks(tk, occupied ^ (diag & pos.pieces(Them))) | rook_attacks(tk, occupied ^ (orth & pos.pieces(Them)));
-  Bitboard excluded = seen | push | push2 | lines;
-  Bitboard steps = KING_ATTACKS[tk] & ~pos.pieces(Them);
+  const Bitboard lines = bishop_attacks(tk, occupied ^ (diag & theirs)) | rook_attacks(tk, occupied ^ (orth & theirs));
+  // Each slider's attack set, by its square; then those on the lines are fixed, the
+  // others' moves counted.
+  const Bitboard their_queens = their_diag & their_orth;
+  for (Bitboard b = their_diag; b;) {
+    const Square s = pop_lsb(b);
+    r.attacks[s] = bishop_attacks(s, occupied);
+  }
+  for (Bitboard b = their_orth & ~their_queens; b;) {
+    const Square s = pop_lsb(b);
+    r.attacks[s] = rook_attacks(s, occupied);
+  }
+  for (Bitboard b = their_queens; b;) {
+    const Square s = pop_lsb(b);
+    r.attacks[s] |= rook_attacks(s, occupied);
+  }
+  Bitboard sliders_seen = 0;
+  for (Bitboard b = (their_diag | their_orth) & lines; b;) fixed |= r.attacks[pop_lsb(b)];
+  for (Bitboard b = (their_diag | their_orth) & ~lines; b;) {
+    const Square s = pop_lsb(b);
+    sliders_seen |= r.attacks[s];
+    r.moves[s] = uint8_t(popcount(r.attacks[s] & ~theirs));
+  }
+  if ((fixed | sliders_seen) & our_king) return;
+  r.diag = their_diag & ~lines;
+  r.orth = their_orth & ~lines;
+  const Bitboard push = shift<Down>(their_pawns), push2 = shift<Down>(push & TheirRank3);
+  Bitboard excluded = fixed | push | push2 | lines;
+  Bitboard steps = KING_ATTACKS[tk] & ~theirs;
   if (pos.castling() & castling_rights(Them)) {
     excluded |= TheirBack;
-    for (Bitboard r = pos.castling_squares() & TheirBack & ~tk_bb; r;)
-      steps |= detail::CASTLING_PATH[tk][pop_lsb(r)].king;
+    for (Bitboard c = pos.castling_squares() & TheirBack & ~tk_bb; c;)
+      steps |= detail::CASTLING_PATH[tk][pop_lsb(c)].king;
   }
   const Bitboard no_king = occupied ^ tk_bb;
   Bitboard knight = KNIGHT_ATTACKS[tk], king = 0;
@@ -106,10 +176,11 @@ inline void unchanged_reply_squares(const Position& pos, Bitboard (&ok)[PIECE_TY
   // it (from its third, nothing: not told apart here, and rare).
   constexpr Bitboard OurRank4 = Us == WHITE ? RANK_4_BB : RANK_5_BB;
   const Bitboard en_passant = shift<pawn_push(Us)>(pawn_attacks_bb<Them>(their_pawns)) & OurRank4;
-  ok[PAWN] = all & ~pawn_attacks_bb<Them>(steps | tk_bb) & ~en_passant;
-  ok[KNIGHT] = all & ~knight;
-  ok[BISHOP] = ok[ROOK] = ok[QUEEN] = all;
-  ok[KING] = all & ~king;
+  r.near[PAWN] = all & ~pawn_attacks_bb<Them>(steps | tk_bb) & ~en_passant;
+  r.near[KNIGHT] = all & ~knight;
+  r.near[BISHOP] = r.near[ROOK] = r.near[QUEEN] = all;
+  r.near[KING] = all & ~king;
+  for (PieceType pt : {PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING}) r.ok[pt] = r.near[pt] & ~sliders_seen;
 }
 
 // Plays one move on a copy of the parent of leaves and counts the replies without playing
@@ -126,48 +197,98 @@ struct LeafPlayer {
 };
 
 // The parent of leaves: plays each move through LeafPlayer, but for the quiet moves
-// unchanged_reply_squares clears, which count the opponent's replies on the unchanged
-// board, worked out once.
+// reply_shortcut clears, which count the opponent's replies on the unchanged board, worked
+// out once, with the change in some of their sliders' moves.
 template <Color Us, bool Chess960>
 struct LeafParentSink {
   PlaySink<LeafPlayer<Us, Chess960>> each;
-  Bitboard ok[PIECE_TYPE_NB];
+  ReplyShortcut r;
   Bitboard empty;
   uint64_t reused = 0;
   uint64_t replies = 0;
   bool counted = false;
 
-  explicit LeafParentSink(const Position& p) : each{{p}}, empty(~p.pieces()) { unchanged_reply_squares<Us>(p, ok); }
-  uint64_t total() const { return each.play.n + reused; }
+  explicit LeafParentSink(const Position& p) : each{{p}}, empty(~p.pieces()) { reply_shortcut<Us>(p, r); }
+  // A move near allows, held back while it is the only one: alone it is played (the count
+  // on the unchanged board would cost as much as the move's own).
+  struct Held {
+    Square from, to;
+    PieceType pt;
+  } held;
+  bool holding = false;
+
+  uint64_t total() {
+    if (holding) {
+      if (counted)
+        add_near(held.from, held.to);
+      else
+        each.play(held.from, held.to, held.pt, NORMAL, KNIGHT);
+    }
+    return each.play.n + reused;
+  }
+  // The replies on the unchanged board (out of line, as reuse_near: the callers' loops
+  // stay small enough for the compiler to inline each move's make into them).
+  [[gnu::noinline]] void count_replies() {
+    // The generator reads not the side to move, but the en-passant square, which is
+    // ours and which no move of ours leaves to the opponent: passed with the move.
+    const Position& pos = each.play.pos;
+    if (pos.ep_square() == SQ_NONE) {
+      replies = count_moves<~Us, Chess960>(pos);
+    } else {
+      Position passed = pos;
+      passed.pass_stale();
+      replies = count_moves<~Us, Chess960>(passed);
+    }
+    counted = true;
+  }
   // The moves to the squares of same, each worth the replies on the unchanged board.
   void reuse(Bitboard same) {
-    if (!counted) {
-      // The generator reads not the side to move, but the en-passant square, which is
-      // ours and which no move of ours leaves to the opponent: passed with the move.
-      const Position& pos = each.play.pos;
-      if (pos.ep_square() == SQ_NONE) {
-        replies = count_moves<~Us, Chess960>(pos);
-      } else {
-        Position passed = pos;
-        passed.pass_stale();
-        replies = count_moves<~Us, Chess960>(passed);
-      }
-      counted = true;
-    }
+    if (!counted) count_replies();
     reused += popcount(same) * replies;
   }
-  void piece_moves(PieceType pt, Square from, Bitboard to) {
-    if ((ok[pt] >> from) & 1) {
-      const Bitboard same = to & ok[pt] & empty;
-      if (same) reuse(same), to ^= same;
+  // A move from f to t that near allows.
+  [[gnu::noinline]] void reuse_near(PieceType pt, Square f, Square t) {
+    if (!counted) {
+      if (!holding) {
+        held = {f, t, pt};
+        holding = true;
+        return;
+      }
+      count_replies();
+    }
+    add_near(f, t);
+  }
+  void add_near(Square f, Square t) {
+    const Position& pos = each.play.pos;
+    reused += replies + r.delta(pos.pieces(), pos.pieces(~Us), f, t);
+  }
+  [[gnu::always_inline]] void piece_moves(PieceType pt, Square from, Bitboard to) {
+    if ((r.near[pt] >> from) & 1) {
+      Bitboard near = to & r.near[pt] & empty;
+      if (near) {
+        to ^= near;
+        if ((r.ok[pt] >> from) & 1) {
+          const Bitboard same = near & r.ok[pt];
+          if (same) reuse(same), near ^= same;
+        }
+        while (near) reuse_near(pt, from, pop_lsb(near));
+      }
     }
     each.piece_moves(pt, from, to);
   }
-  void pawn_moves(Bitboard to, int step) {
+  [[gnu::always_inline]] void pawn_moves(Bitboard to, int step) {
     // The squares whose pawn (step behind) may leave: ok shifted by the step.
-    const Bitboard from_ok = step > 0 ? ok[PAWN] << step : ok[PAWN] >> -step;
-    const Bitboard same = to & ok[PAWN] & empty & from_ok;
-    if (same) reuse(same), to ^= same;
+    const auto behind = [step](Bitboard b) { return step > 0 ? b << step : b >> -step; };
+    Bitboard near = to & r.near[PAWN] & empty & behind(r.near[PAWN]);
+    if (near) {
+      to ^= near;
+      const Bitboard same = near & r.ok[PAWN] & behind(r.ok[PAWN]);
+      if (same) reuse(same), near ^= same;
+      while (near) {
+        const Square t = pop_lsb(near);
+        reuse_near(PAWN, t - step, t);
+      }
+    }
     each.pawn_moves(to, step);
   }
   void promotions(Bitboard to, int step) { each.promotions(to, step); }

@@ -136,6 +136,7 @@ struct KernelCoverage {
   int positions = 0, chess960 = 0, en_passant = 0, castling = 0, promotion = 0, in_check = 0;
   int open_king = 0;
   int unchanged_replies = 0;  // moves the leaf parents count without playing
+  int changed_replies = 0;    // of which their sliders' moves change
 };
 
 // The opponent's moves on this board, as a move list from the FEN with the other side to
@@ -148,26 +149,34 @@ int replies_on_unchanged_board(const Position& pos) {
   return int(legal_moves(Position::from_fen(fen, pos.is_chess960())).size());
 }
 
-// The leaf parents' shortcut, move by move: every quiet move whose squares
-// unchanged_reply_squares clears, played, leaves the opponent exactly the moves it has on
-// the board before it. Returns how many moves it checked.
-int check_unchanged_replies(const Position& pos) {
-  Bitboard ok[PIECE_TYPE_NB] = {};
+// The leaf parents' shortcut, move by move: every quiet move whose squares reply_shortcut
+// clears (ok), played, leaves the opponent exactly the moves it has on the board before
+// it, and every one it clears as near those moves changed by its delta. Returns how many
+// moves it checked: ok ones, near ones.
+std::pair<int, int> check_unchanged_replies(const Position& pos) {
+  perft::kernel::ReplyShortcut r;
   if (pos.side_to_move() == WHITE)
-    perft::kernel::unchanged_reply_squares<WHITE>(pos, ok);
+    perft::kernel::reply_shortcut<WHITE>(pos, r);
   else
-    perft::kernel::unchanged_reply_squares<BLACK>(pos, ok);
-  int checked = 0, replies = -1;
+    perft::kernel::reply_shortcut<BLACK>(pos, r);
+  int ok = 0, near = 0, replies = -1;
   for (Move m : legal_moves(pos)) {
     const PieceType pt = type_of(pos.piece_on(m.from()));
-    if (m.kind() != NORMAL || (pos.pieces() & square_bb(m.to())) || !((ok[pt] >> m.from()) & 1) ||
-        !((ok[pt] >> m.to()) & 1))
+    if (m.kind() != NORMAL || (pos.pieces() & square_bb(m.to())) || !((r.near[pt] >> m.from()) & 1) ||
+        !((r.near[pt] >> m.to()) & 1))
       continue;
     if (replies < 0) replies = replies_on_unchanged_board(pos);
-    EXPECT_EQ(int(legal_moves(pos.after(m)).size()), replies) << to_uci(m, pos.is_chess960());
-    ++checked;
+    const int after = int(legal_moves(pos.after(m)).size());
+    if (((r.ok[pt] >> m.from()) & 1) && ((r.ok[pt] >> m.to()) & 1)) {
+      EXPECT_EQ(after, replies) << to_uci(m, pos.is_chess960());
+      ++ok;
+    } else {
+      EXPECT_EQ(after, replies + r.delta(pos.pieces(), pos.pieces(~pos.side_to_move()), m.from(), m.to()))
+          << to_uci(m, pos.is_chess960());
+      ++near;
+    }
   }
-  return checked;
+  return {ok, near};
 }
 
 // Plays a seeded random game from fen (a double push, where one exists, a third of the
@@ -186,7 +195,9 @@ void kernel_along_game(const std::string& fen, uint64_t seed, PerftTable& table,
     seen.open_king +=
         popcount(KING_ATTACKS[pos.king_square(us)] & ~pos.pieces(us) & ~KING_ATTACKS[pos.king_square(~us)]) > 3;
     ASSERT_EQ(king_steps_by_make_and_test(pos), king_steps(legal_moves(pos), pos.king_square(us)));
-    seen.unchanged_replies += check_unchanged_replies(pos);
+    const auto [ok, near] = check_unchanged_replies(pos);
+    seen.unchanged_replies += ok + near;
+    seen.changed_replies += near;
     if (::testing::Test::HasFailure()) return;
     ASSERT_EQ(perft::count(pos, 2), list_perft(pos, 2));
     if (ply % 8 == 0) {
@@ -235,7 +246,9 @@ TEST(PerftKernel, AgreesWithMoveListsAlongRandomGames) {
   EXPECT_GT(seen.in_check, 0);
   EXPECT_GT(seen.open_king, 1000);
   EXPECT_GT(seen.unchanged_replies, 10000);
+  EXPECT_GT(seen.changed_replies, 3000);
   RecordProperty("unchanged_replies", seen.unchanged_replies);
+  RecordProperty("changed_replies", seen.changed_replies);
 }
 
 // The king's lines of the reply reuse, by hand: only the squares up to our first piece on
@@ -246,8 +259,10 @@ TEST(PerftKernel, ReplyReuseExcludesTheKingsLinesUpToTheirSecondPiece) {
     Bitboard operator[](PieceType pt) const { return by_type[pt]; }
   };
   const auto ok_of = [](const Position& pos) {
+    perft::kernel::ReplyShortcut r;
+    perft::kernel::reply_shortcut<WHITE>(pos, r);
     Ok ok;
-    perft::kernel::unchanged_reply_squares<WHITE>(pos, ok.by_type);
+    for (int pt = PAWN; pt <= KING; ++pt) ok.by_type[pt] = r.ok[pt];
     return ok;
   };
   // Re3 pins the knight on e6 (one black piece between): the x-ray through it excludes e3.
@@ -264,7 +279,7 @@ TEST(PerftKernel, ReplyReuseExcludesTheKingsLinesUpToTheirSecondPiece) {
   EXPECT_TRUE((ok_of(shield)[ROOK] >> SQ_C2) & 1);
   for (const Position& pos : {pin, two, shield}) {
     SCOPED_TRACE(pos.fen());
-    EXPECT_GT(check_unchanged_replies(pos), 0);
+    EXPECT_GT(check_unchanged_replies(pos).first, 0);
     EXPECT_EQ(perft::count(pos, 2), list_perft(pos, 2));
     EXPECT_EQ(perft::count(pos, 3), list_perft(pos, 3));
   }
@@ -276,9 +291,36 @@ TEST(PerftKernel, ReplyReuseExcludesTheKingsLinesUpToTheirSecondPiece) {
 TEST(PerftKernel, ReplyReuseBesideAnEnPassantSquareCountsTheBoardWithoutIt) {
   const Position pos = Position::from_fen("4k3/2p1p3/8/3pP3/8/8/8/4K3 w - d6 0 1");
   ASSERT_EQ(pos.ep_square(), SQ_D6);
-  EXPECT_GT(check_unchanged_replies(pos), 0);
+  EXPECT_GT(check_unchanged_replies(pos).first, 0);
   EXPECT_EQ(perft::count(pos, 2), list_perft(pos, 2));
   EXPECT_EQ(perft::count(pos, 3), list_perft(pos, 3));
+}
+
+// Near the opponent's pieces. Black: king a8, knight b6, rook h6 (off the king's lines).
+// A knight's moves do not depend on what we move, so Bf1-c4, onto a square the knight
+// sees, is ok. Bf1-h3 lands on the rook's file: near, and the rook has two moves fewer
+// (h2 and h1, now behind the bishop). With the rook on h8, on the king's rank, its
+// squares are excluded (it may pin or shield): h3 is not even near.
+TEST(PerftKernel, ReplyReuseCountsTheMovesOfSlidersThatSeeTheMove) {
+  perft::kernel::ReplyShortcut r;
+  const Position pos = Position::from_fen("k7/8/1n5r/8/8/8/3R4/5BK1 w - - 0 1");
+  perft::kernel::reply_shortcut<WHITE>(pos, r);
+  EXPECT_TRUE((r.ok[BISHOP] >> SQ_C4) & 1);
+  EXPECT_TRUE((r.near[BISHOP] >> SQ_H3) & 1);
+  EXPECT_FALSE((r.ok[BISHOP] >> SQ_H3) & 1);
+  EXPECT_EQ(r.delta(pos.pieces(), pos.pieces(BLACK), SQ_F1, SQ_H3), -2);
+  const auto [ok, near] = check_unchanged_replies(pos);
+  EXPECT_GT(ok, 0);
+  EXPECT_EQ(near, 1);
+  const Position line = Position::from_fen("k6r/8/1n6/8/8/8/3R4/5BK1 w - - 0 1");
+  perft::kernel::reply_shortcut<WHITE>(line, r);
+  EXPECT_TRUE((r.ok[BISHOP] >> SQ_C4) & 1);
+  EXPECT_FALSE((r.near[BISHOP] >> SQ_H3) & 1);
+  for (const Position& p : {pos, line}) {
+    SCOPED_TRACE(p.fen());
+    EXPECT_EQ(perft::count(p, 2), list_perft(p, 2));
+    EXPECT_EQ(perft::count(p, 3), list_perft(p, 3));
+  }
 }
 
 // ---- Bulk counts ----------------------------------------------------------------------

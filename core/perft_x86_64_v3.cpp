@@ -48,10 +48,15 @@ namespace chess {
 
 namespace chess_x86_64_v3::perft {
 
-// pos is a chess::Position, whose layout this namespace's Position shares (one header).
-uint64_t count_no_table(const void* pos, int depth) {
+// This copy's slider tables, set up on first use by either entry.
+[[gnu::noinline]] static void init_tables() {
   static const bool tables = (bitboards::init(), true);
   (void)tables;
+}
+
+// pos is a chess::Position, whose layout this namespace's Position shares (one header).
+uint64_t count_no_table(const void* pos, int depth) {
+  init_tables();
   Position p;
   std::memcpy(static_cast<void*>(&p), pos, sizeof p);
   return kernel::count_as<false>(p, depth, nullptr);
@@ -60,8 +65,7 @@ uint64_t count_no_table(const void* pos, int depth) {
 // table is a chess::PerftTableView, whose layout this namespace's shares (its probe and
 // store are inline, so compiled here too).
 uint64_t count_with_table(const void* pos, int depth, const void* table) {
-  static const bool tables = (bitboards::init(), true);
-  (void)tables;
+  init_tables();
   Position p;
   std::memcpy(static_cast<void*>(&p), pos, sizeof p);
   PerftTableView view;

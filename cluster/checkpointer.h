@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -42,6 +43,7 @@ class Checkpointer {
 
  private:
   void loop();
+  void sleep_until(std::chrono::steady_clock::time_point due) const;
   size_t save();  // the units in the file, after this save or the last that worked
 
   CheckpointHooks hooks_;
@@ -51,8 +53,9 @@ class Checkpointer {
   std::atomic<double> writing_{0};
   std::atomic<int> writes_{0};
   size_t in_file_ = 0;
-  int failures_ = 0;  // saves failed since the last that worked
-  std::string said_;  // the failure said since then
+  int failures_ = 0;        // saves failed since the last that worked
+  std::string said_;        // the failure said since then
+  int wake_[2] = {-1, -1};  // a pipe that stop() writes to, ending the thread's sleep
   std::thread thread_;
 };
 
@@ -74,7 +77,7 @@ void say_stopped(const StopNotice& notice, int sig, size_t done);
 // A job that lost a rank (cluster/peer_watch; who: "rank 2 on node c2 (its processes
 // ended)"), in one line. done: the items the checkpoint holds; none when it is on the lost
 // rank's node (kept_on), which saved it last. stop_for_lost_rank then ends the process
-// (EXIT_STOPPED).
+// (EXIT_STOPPED) when the launcher ends the job (cluster/signals.h, exit_after_launcher).
 void say_lost_rank(const StopNotice& notice, const std::string& who, std::optional<size_t> done,
                    const std::string& kept_on = "");
 [[noreturn]] void stop_for_lost_rank(const StopNotice& notice, const std::string& who, size_t done);

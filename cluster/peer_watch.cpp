@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "cluster/mpi_session.h"
+#include "cluster/signals.h"
 #include "cluster/task_farm.h"
 #include "jobs/io/job_common.h"
 
@@ -206,9 +207,10 @@ void PeerWatch::loop() {
       const int state = read_state(fd, got);
       if (state == 2) continue;
       // Rank 0 ends the job itself: its end is no loss, and this rank leaves too, with
-      // rank 0's code, before its messages to rank 0 fail (Open MPI says each failure).
+      // rank 0's code, without another message to rank 0 (Open MPI says each failure):
+      // stopped until the launcher ends the job, so that the job's code is the launcher's.
       if (state == 1 && (got == FAREWELL || got == FAREWELL_STAY)) {
-        if (armed_ && got == FAREWELL) std::_Exit(EXIT_STOPPED);
+        if (armed_ && got == FAREWELL) exit_after_launcher(EXIT_STOPPED);
         return;
       }
       if (state == 1) continue;

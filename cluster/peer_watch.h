@@ -77,8 +77,9 @@ class PeerWatch {
 
 // Rank 0, just before it ends the job itself (a stop, a lost rank): tells every rank's
 // watch that the end of rank 0 that follows is no loss to report. With leave, a rank whose
-// watch is armed then ends at once, with EXIT_STOPPED (after a rank's processes ended: its
-// messages to rank 0 would fail, each said by Open MPI); without, the ranks stay for the
+// watch is armed then stops at once and ends with EXIT_STOPPED when the launcher ends the
+// job (exit_after_launcher, cluster/signals.h: after a rank's processes ended, its messages
+// to rank 0 would fail, each said by Open MPI); without, the ranks stay for the
 // launcher to end (a stop signal, as before the watch; a rank gone silent: Open MPI 4.1's
 // mpirun never exits when the ranks it can reach end by themselves while a node's daemon
 // is cut off).

@@ -47,22 +47,22 @@ double from_bits(uint64_t u) {
   return d;
 }
 
-void gentle_recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Status* status,
-                 std::chrono::microseconds cap = PollBackoff::CAP) {
+void gentle_recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Status* status) {
   MPI_Request req;
   MPI_Irecv(buf, count, type, source, tag, MPI_COMM_WORLD, &req);
-  gentle_wait(&req, status, cap);
+  gentle_wait(&req, status);
 }
 
-// How long rank 0's wait for the next report may sleep between polls: an eighth of the
-// mean time between reports so far, from PollBackoff's cap up to 16 ms. Workers ask ahead
-// (concurrency + 1 requests open), so an answer a few ms late leaves none idle; with units
-// of 60 ms (rescore's 16 positions at depth 8) the wait wakes some 15 times a unit
-// instead of 37. Short units keep the 2 ms cap.
-std::chrono::microseconds report_wait_cap(double seconds, uint64_t reports) {
-  constexpr double MOST = 16e-3;
-  const double cap = reports ? std::min(seconds / double(reports) / 8, MOST) : 0;
-  return std::max(PollBackoff::CAP, std::chrono::microseconds(long(cap * 1e6)));
+// How long rank 0 sleeps between its polls for reports once units have come back: a
+// quarter of the mean unit's seconds, from PollBackoff's cap up to 32 ms. A worker asks
+// ahead (concurrency + 1 requests open), so each answer has a unit's time to come before
+// the worker's thread runs dry, however many workers there are. Rescore's units of 16
+// positions at depth 8 (some 100 ms) have rank 0 wake 4 times a unit; short units (perft's
+// dedup buckets) keep the 2 ms cap.
+constexpr std::chrono::microseconds REPORT_WAIT_MOST{32000};
+std::chrono::microseconds report_wait(double unit_seconds, uint64_t units) {
+  const double wait = units ? std::min(unit_seconds / double(units) / 4, REPORT_WAIT_MOST.count() * 1e-6) : 0;
+  return std::max(PollBackoff::CAP, std::chrono::microseconds(long(wait * 1e6)));
 }
 
 // Messages on their way, each sent without blocking and kept until it has gone: rank 0's
@@ -76,6 +76,13 @@ class Outbox {
     sweep();
     Sending& s = sending_.emplace_back(Sending{std::move(bytes), MPI_REQUEST_NULL});
     MPI_Isend(s.bytes.data(), int(s.bytes.size()), MPI_BYTE, rank, tag, MPI_COMM_WORLD, &s.request);
+  }
+  // Whether a message larger than `eager` bytes is still on its way: one larger than MPI's
+  // eager size goes only as this rank polls, while a smaller one's bytes are in MPI's
+  // buffers from the send on (its request completes once the receiver took it).
+  bool sending(size_t eager) {
+    sweep();
+    return std::any_of(sending_.begin(), sending_.end(), [eager](const Sending& s) { return s.bytes.size() > eager; });
   }
   // At the farm's end, when every worker has received all it was assigned.
   ~Outbox() {
@@ -97,6 +104,11 @@ class Outbox {
   std::list<Sending> sending_;  // a list: MPI holds each buffer's address until it has gone
 };
 
+// Messages up to this size are sent eagerly by every transport of Open MPI (vader's eager
+// limit, the smallest: 4 KB): their bytes leave with the send, whether or not this rank
+// polls afterwards.
+constexpr size_t EAGER_BYTES = 4096;
+
 // A report is its 3 words as bytes, as rank 0 receives it.
 constexpr int REPORT_BYTES = 3 * sizeof(uint64_t);
 
@@ -112,7 +124,7 @@ void send_report(uint64_t unit, double secs, Payload result, Outbox& outbox) {
 // that thread, which never joins it until the end.
 class UnitPool {
  public:
-  UnitPool(const FarmTask& task, int threads) : task_(task), arena_(threads, 0) {}
+  UnitPool(const FarmTask& task, int threads) : task_(task), threads_(threads), arena_(threads, 0) {}
   ~UnitPool() {
     arena_.execute([&] { group_.wait(); });
   }
@@ -138,6 +150,12 @@ class UnitPool {
     std::unique_lock lock(mutex_);
     changed_.wait(lock, [&] { return working_ == 0 || !done_.empty(); });
   }
+  // Every thread has a unit, and none is done that was not taken: nothing new can happen
+  // here before a unit is done.
+  bool full() const {
+    std::lock_guard lock(mutex_);
+    return working_ >= threads_ && done_.empty();
+  }
   // Nothing to compute and nothing computed left to take.
   bool idle() const {
     std::lock_guard lock(mutex_);
@@ -162,6 +180,7 @@ class UnitPool {
   }
 
   const FarmTask& task_;
+  const int threads_;
   tbb::task_arena arena_;
   tbb::task_group group_;
   mutable std::mutex mutex_;
@@ -218,9 +237,12 @@ void worker(const FarmTask& task, double& busy, double& idle) {
     }
     if (progress) {
       backoff.reset();
-    } else if (open == 0) {
-      // Every answer is in: only a unit done can end the wait (with no open request rank 0
-      // sends nothing), so sleep until one is, instead of polling through a long unit.
+    } else if (open == 0 || (pool.full() && !outbox.sending(EAGER_BYTES))) {
+      // Only a unit done can bring anything to do: with no request open rank 0 sends
+      // nothing, and while every thread has a unit an answer can wait in MPI's buffers
+      // until one is done (a report asked for it a whole unit ahead). So sleep until then
+      // instead of polling through a long unit; a message still going out that may be
+      // larger than MPI's eager size (a selfplay unit's games) needs the polls.
       pool.wait_done();
     } else {
       backoff.idle();
@@ -275,23 +297,40 @@ void coordinator(const FarmTask& task, const std::vector<size_t>& pending, int r
   chess::tsan::release(&queues);
   for (int t = 0; t < concurrency; ++t) arena.execute(spawn);
   Outbox outbox;
-  const double farm_start = now();
-  uint64_t results = 0;
+  // Reports are polled for, each poll one MPI_Test: after one that found nothing, rank 0
+  // sleeps a backoff's (from 50 us: the workers' first requests come at once) while no unit
+  // has come back, then report_wait(), without a ramp from 50 us.
+  double unit_seconds = 0;
+  uint64_t units_back = 0;
+  PollBackoff backoff(REPORT_WAIT_MOST);
+  uint64_t report[3];
+  MPI_Request request = MPI_REQUEST_NULL;
+  if (ranks > 1) MPI_Irecv(report, REPORT_BYTES, MPI_BYTE, MPI_ANY_SOURCE, TAG_REPORT, MPI_COMM_WORLD, &request);
   for (int byes = 0; byes < ranks - 1;) {
-    uint64_t report[3];
     MPI_Status status;
-    gentle_recv(report, REPORT_BYTES, MPI_BYTE, MPI_ANY_SOURCE, TAG_REPORT, &status,
-                report_wait_cap(now() - farm_start, results));
-    if (report[0] == BYE) {
+    int arrived = 0;
+    if (MPI_Test(&request, &arrived, &status), !arrived) {
+      if (units_back)
+        std::this_thread::sleep_for(report_wait(unit_seconds, units_back));
+      else
+        backoff.idle();
+      continue;
+    }
+    backoff.reset();
+    const uint64_t unit = report[0], bytes = report[2];
+    const double seconds = from_bits(report[1]);
+    if (byes + (unit == BYE) < ranks - 1)
+      MPI_Irecv(report, REPORT_BYTES, MPI_BYTE, MPI_ANY_SOURCE, TAG_REPORT, MPI_COMM_WORLD, &request);
+    if (unit == BYE) {
       ++byes;
       continue;
     }
-    if (report[0] != NONE) {
-      ++results;
-      Payload result(report[2]);
+    if (unit != NONE) {
+      unit_seconds += seconds, ++units_back;
+      Payload result(bytes);
       if (!result.empty())
         gentle_recv(result.data(), int(result.size()), MPI_BYTE, status.MPI_SOURCE, TAG_RESULT, MPI_STATUS_IGNORE);
-      task.record(report[0], std::move(result), from_bits(report[1]), status.MPI_SOURCE);
+      task.record(unit, std::move(result), seconds, status.MPI_SOURCE);
     }
     assign(task, next(status.MPI_SOURCE), status.MPI_SOURCE, outbox);
   }

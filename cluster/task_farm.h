@@ -12,9 +12,10 @@
 //                 left; INPUT: those bytes, right after (sent without blocking, as r may be
 //                 sending a result at that moment)
 //   r -> 0 REPORT {BYE}: every answer in and every unit done; then every rank gathers the load No rank spins while it
-// waits (for a unit, a report, or the others at the end): every wait polls with
-// cluster/mpi_session.h's PollBackoff, so that the waiting takes next to no CPU from the
-// threads and engines beside it.
+// waits (for a unit, a report, or the others at the end): a worker whose threads all have
+// a unit sleeps until one is done, rank 0 polls for reports a quarter of a unit apart, and
+// every other wait polls with cluster/mpi_session.h's PollBackoff, so that the waiting
+// takes next to no CPU (and few wakes) from the threads and engines beside it.
 #pragma once
 
 #include <functional>

@@ -126,7 +126,10 @@ StopNotice notice_from_lines(const std::string& lines) {
 // mpirun, when ranks end the job while a node's daemon is cut off, never exits; its own
 // keepalive ends the job (SIGTERM), and the stop then names the silent rank (before the
 // farm, said at once). On another rank, rank 0 lost: the reporter says where the
-// checkpoint is, and the rank ends when rank 0's processes ended.
+// checkpoint is. A rank that ends for a lost rank whose processes ended stops there, and
+// ends when the launcher ends the job (exit_after_launcher): the job's code is then the
+// launcher's for a lost node (mpirun's 205), never the ranks' 5 for a launcher that had not
+// yet noticed.
 PeerWatch::OnLost lost_rank_handler(const Ranks& ranks, const UnitJobInfo& opened, const std::atomic<bool>& farming) {
   return [&ranks, &opened, &farming](const LostRank& lost, const PeerWatch& watch) {
     if (ranks.root()) {
@@ -141,7 +144,7 @@ PeerWatch::OnLost lost_rank_handler(const Ranks& ranks, const UnitJobInfo& opene
     }
     if (ranks.rank == watch.reporter())
       say_lost_rank(notice_from_lines(watch.note()), describe(lost), std::nullopt, lost.host);
-    if (!lost.silent) std::_Exit(EXIT_STOPPED);
+    if (!lost.silent) exit_after_launcher(EXIT_STOPPED);
   };
 }
 

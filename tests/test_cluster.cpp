@@ -3,6 +3,8 @@
 // with a fake job that notes every call made into it. (On several ranks they are tested
 // through the command line, in tests/python/mpi_*.py.)
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -444,6 +446,51 @@ TEST(Ledger, ConcurrentCallsNeverOverlapInsideTheJob) {
   EXPECT_EQ(std::set<size_t>(units.begin(), units.end()).size(), size_t(THREADS * EACH));
   EXPECT_EQ(units.size(), size_t(THREADS * EACH));
 }
+
+// ---- exit_after_launcher ----
+
+namespace {
+
+// A child that calls exit_after_launcher(EXIT_STOPPED, seconds), its stop signals caught as
+// a job's are (`signalled`: one comes before the call): what the parent sees of it, in
+// order ("stopped", "exit 5", "killed by 9").
+std::string launcher_ends(double seconds, bool signalled, bool continue_with_term) {
+  const pid_t child = fork();
+  if (child == 0) {
+    catch_stop_signals();
+    if (signalled) raise(SIGTERM);
+    exit_after_launcher(EXIT_STOPPED, seconds);
+  }
+  std::string seen;
+  for (int status = 0; waitpid(child, &status, WUNTRACED) == child;) {
+    if (WIFSTOPPED(status)) {
+      seen += "stopped, ";
+      // As mpirun's daemons end a job: SIGCONT, then SIGTERM.
+      if (continue_with_term) kill(child, SIGCONT), kill(child, SIGTERM);
+      continue;
+    }
+    seen += WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
+                              : "killed by " + std::to_string(WTERMSIG(status));
+    break;
+  }
+  return seen;
+}
+
+}  // namespace
+
+// A rank that lost a peer stops until the launcher ends the job, and then exits 5: its own
+// 5 must not end the job before mpirun has recorded its 205 for the lost node.
+TEST(ExitAfterLauncher, StopsUntilTheLauncherContinuesItThenExitsStopped) {
+  EXPECT_EQ(launcher_ends(60, false, true), "stopped, exit 5");
+}
+
+// No launcher ends the job: the timer continues the process, which exits 5.
+TEST(ExitAfterLauncher, WithoutALauncherEndsAfterItsSeconds) {
+  EXPECT_EQ(launcher_ends(0.2, false, false), "stopped, exit 5");
+}
+
+// The launcher's stop signal came first: the job is ending already, so no stop.
+TEST(ExitAfterLauncher, AfterAStopSignalExitsAtOnce) { EXPECT_EQ(launcher_ends(60, true, false), "exit 5"); }
 
 // ---- Checkpointer ----
 

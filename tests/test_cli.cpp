@@ -497,6 +497,13 @@ TEST(Cli, DedupMemoryPlanIsRefusedOrChosenBeforeAnyWork) {
   EXPECT_NE(chosen.err.find("chesshpc perft: plan: depth 6, dedup ply 3: levels 3 to 3"), std::string::npos)
       << chosen.err;
 
+  // The table gets what the positions leave, up to 128 MB: a bucket's transpositions are
+  // all it needs to hold, and a small table keeps them in the cache.
+  Result capped = chesshpc("perft --depth 6 --dedup-ply 3 --memory 1G --threads 1 --json");
+  ASSERT_EQ(capped.code, 0) << capped.err;
+  EXPECT_NE(capped.out.find("\"hash_bytes\": 134217728,"), std::string::npos) << capped.out;
+  EXPECT_NE(capped.err.find(", table 128 MB per rank (--memory 1024 MB);"), std::string::npos) << capped.err;
+
   for (const char* bad : {"perft --depth 6 --dedup-ply auto", "perft --depth 6 --memory 1G",
                           "perft --depth 6 --dedup-ply 4 --memory lots"}) {
     Result r = chesshpc(bad);

@@ -38,10 +38,12 @@ uint64_t decode(const Payload& bytes, std::vector<chess::u128>& sums) {
 constexpr size_t MIN_TABLE = 16 * MB;  // below this a table is not worth having
 // The most a table gets by default. Phase B's transpositions stay within a bucket (whole
 // groups of one waiting side), so the table need hold little more than the bucket being
-// counted, and a small one stays in the TLB's reach: perft(9) at L = 6 on 2 ranks took
-// 68.4 s with 512 MB each against 73.9-80.5 s with 3.5 GB each, and 119 s on one rank
-// with 1 GB against 126 s with 7 GB. --hash sets any size.
-constexpr size_t MAX_DEFAULT_TABLE = 512 * MB;
+// counted (at ply 7 about 6,000 positions, their children 180,000 depth-2 entries), and
+// the smaller it is, the more of its lines the cache still holds when a transposition
+// comes back: perft(9) at L = 6 on 2 ranks took 71-74 s of CPU with 128 MB a rank,
+// 72.6-75.5 s with 32 MB, 78 s with 512 MB, 88 s with 2 GB (13 s of it first touches;
+// 2026-12-04, loaded machine). --hash sets any size.
+constexpr size_t MAX_DEFAULT_TABLE = 128 * MB;
 
 // Bytes per rank for the positions of plies L - 1 and L (an owner's share with 10% to
 // spare, as buckets are not all of one size) and the routing buffers (three, each at most

@@ -1217,12 +1217,12 @@ TEST(Cli, PerftReportsTheTableItAllocated) {
 // A dedup run planned "table 128 MB per rank" and reported "hash 255 MB": the table gets
 // what the positions leave, as it allocates it, and both lines say that.
 TEST(Cli, DedupPlanAndReportAgreeOnTheTable) {
-  Result r = chesshpc("perft --depth 5 --dedup-ply 2 --memory 300M --threads 1");
+  Result r = chesshpc("perft --depth 5 --dedup-ply 2 --memory 100M --threads 1");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.err.find(" per rank for positions, table 256 MB per rank (--memory 300 MB); then perft 3 of each"),
+  EXPECT_NE(r.err.find(" per rank for positions, table 64 MB per rank (--memory 100 MB); then perft 3 of each"),
             std::string::npos)
       << r.err;
-  EXPECT_NE(r.out.find("deduplicated at ply 2 (400 unique positions), hash 256 MB\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("deduplicated at ply 2 (400 unique positions), hash 64 MB\n"), std::string::npos) << r.out;
 }
 
 // --memory 1 was one byte and said "--memory 0 MB per rank holds no dedup ply".

@@ -73,8 +73,8 @@ using RootPaths = std::vector<RootPath>;
 // overflow links. Adding a child costs one probe, which touches one cache line in the
 // common case: separate index, node and link arrays cost three to five cache misses per
 // child (perft(7) at ply 5: DedupLevel::add was 29% of the run). With two root moves
-// inline (64-bit paths) most positions of ply 7 needed links, whose walk was 88 % of
-// add()'s time routing perft(10)'s ply 7 (perf annotate): a cache miss per link.
+// inline (64-bit paths) a position reached from a third needed links, whose walk (a cache
+// miss per link) was 88 % of add()'s time routing perft(10)'s ply 7 (perf annotate).
 // Above the dedup ply a slot's place is the position's place among this rank's buckets,
 // then the low hash bits (multiply-shift onto any capacity), so that the rank's buckets
 // fill the whole table (placing by the raw hash left the other ranks' share of it empty,

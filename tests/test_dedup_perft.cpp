@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -181,6 +182,37 @@ TEST(DedupPerft, ManyRootMovesPerPositionSurviveGrowth) {
     EXPECT_EQ(roots, 5u);
     EXPECT_EQ(paths, 15u);
   }
+}
+
+// Five root moves stay in the slot (no overflow link, which costs a cache miss per merge);
+// the sixth and a root move's paths past 2^32 go to links, each root move still once.
+TEST(DedupPerft, FiveRootMovesInlineLargerSumsInLinks) {
+  DedupLevel level;
+  const chess::BoardCode a = chess::encode(Position::start());
+  for (unsigned root = 0; root < 5; ++root) {
+    const RootPaths paths = {{uint8_t(root), 10 + root}};
+    level.add(a, a.hash(), paths);
+  }
+  EXPECT_EQ(level.links(), 0u);
+  const RootPaths sixth = {{9, 1}};
+  level.add(a, a.hash(), sixth);
+  EXPECT_EQ(level.links(), 1u);
+  // Root 2 reaches 2^32 + 11 paths: out of its slot into a link, root 4 moved into its place.
+  const RootPaths big = {{2, uint64_t(UINT32_MAX)}};
+  level.add(a, a.hash(), big);
+  const RootPaths more = {{2, 3}, {4, 5}};
+  level.add(a, a.hash(), more);
+  EXPECT_EQ(level.links(), 2u);
+  std::map<unsigned, uint64_t> got;
+  size_t entries = 0;
+  for (size_t i = 0; i < level.slots(); ++i)
+    if (level.used(i)) level.for_each_path(i, [&](unsigned root, uint64_t n) { got[root] += n, ++entries; });
+  EXPECT_EQ(entries, 6u);
+  const std::map<unsigned, uint64_t> want = {{0, 10}, {1, 11}, {2, uint64_t(UINT32_MAX) + 12 + 3},
+                                             {3, 13}, {4, 19}, {9, 1}};
+  EXPECT_EQ(got, want);
+  const RootPaths too_many = {{2, DedupLevel::MAX_PATHS}};
+  EXPECT_THROW(level.add(a, a.hash(), too_many), std::overflow_error);
 }
 
 namespace {

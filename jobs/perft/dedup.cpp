@@ -56,8 +56,8 @@ DedupLevel::Slot& DedupLevel::find(const BoardCode& code, uint64_t hash) {
   const size_t n = slot_count_;
   for (size_t i = home(hash);; i = i + 1 == n ? 0 : i + 1) {
     Slot& s = slots_[i];
-    if (s.n == 0 || (s.q[0] == code.q[0] && s.q[1] == code.q[1] && s.q[2] == code.q[2] && s.q[3] == code.q[3] &&
-                     s.state == code.state))
+    if (s.info == 0 || (s.q[0] == code.q[0] && s.q[1] == code.q[1] && s.q[2] == code.q[2] && s.q[3] == code.q[3] &&
+                        s.state == code.state))
       return s;
   }
 }
@@ -75,29 +75,44 @@ void DedupLevel::merge(Slot& s, unsigned root, uint64_t paths) {
       throw std::overflow_error("perft dedup: over 2^64 paths from one root move to one position");
     sum += paths;
   };
-  for (unsigned k = 0; k < s.n && k < 2; ++k)
-    if (s.root[k] == root) return add_to(s.paths[k]);
+  auto link = [&](uint64_t sum) {
+    if (links_.size() >= NONE) throw std::length_error("perft dedup: over 4 billion overflow links on one rank");
+    links_.push_back({sum, s.more, uint8_t(root)});
+    s.more = uint32_t(links_.size() - 1);
+  };
+  const unsigned n = s.inline_roots();
+  for (unsigned k = 0; k < n; ++k) {
+    if (s.root[k] != root) continue;
+    uint64_t sum = s.paths[k];
+    add_to(sum);
+    if (sum <= UINT32_MAX) {
+      s.paths[k] = uint32_t(sum);
+      return;
+    }
+    // Past 32 bits: the root move leaves the slot for a link, the last inline one takes its place.
+    s.root[k] = s.root[n - 1], s.paths[k] = s.paths[n - 1];
+    s.info = uint8_t(USED | (n - 1));
+    return link(sum);
+  }
   for (uint32_t l = s.more; l != NONE; l = links_[l].next)
     if (links_[l].root == root) return add_to(links_[l].paths);
-  if (s.n < 2) {
-    s.root[s.n] = uint8_t(root), s.paths[s.n] = paths;
+  if (n < INLINE_ROOTS && paths <= UINT32_MAX) {
+    s.root[n] = uint8_t(root), s.paths[n] = uint32_t(paths);
+    s.info = uint8_t(USED | (n + 1));
   } else {
-    if (links_.size() >= NONE) throw std::length_error("perft dedup: over 4 billion overflow links on one rank");
-    links_.push_back({paths, s.more, uint8_t(root)});
-    s.more = uint32_t(links_.size() - 1);
+    link(paths);
   }
-  s.n = uint8_t(std::min(255, s.n + 1));
 }
 
 void DedupLevel::add(const BoardCode& code, uint64_t hash, std::span<const RootPath> roots) {
   Slot* s = &find(code, hash);
-  if (s->n == 0) {
+  if (s->info == 0) {
     if (4 * (used_ + 1) > 3 * slot_count_) {
       grow();
       s = &find(code, hash);
     }
     std::memcpy(s->q, code.q, sizeof s->q);
-    s->state = code.state, s->more = NONE;
+    s->state = code.state, s->more = NONE, s->info = USED;
     ++used_;
   }
   for (const auto& [root, paths] : roots) merge(*s, root, paths);
@@ -109,7 +124,7 @@ void DedupLevel::grow() {
   chess::LargePagesPtr<Slot> old = std::move(slots_);
   set_slots(old_count + old_count / 2);
   for (size_t i = 0; i < old_count; ++i)
-    if (old[i].n) find(code_of(old[i]), hash(code_of(old[i]))) = old[i];
+    if (old[i].info) find(code_of(old[i]), hash(code_of(old[i]))) = old[i];
 }
 
 LevelTraffic DedupShard::total() const {

@@ -68,10 +68,13 @@ using RootPath = std::pair<uint8_t, uint64_t>;
 using RootPaths = std::vector<RootPath>;
 
 // The unique positions of one level that one rank owns, each with its paths per root
-// move, in an open-addressing table of 64-byte slots: the code, the first two root moves
-// inline, the others in overflow links. Adding a child costs one probe, which touches one
-// cache line in the common case: separate index, node and link arrays cost three to five
-// cache misses per child (perft(7) at ply 5: DedupLevel::add was 29% of the run).
+// move, in an open-addressing table of 64-byte slots: the code, up to five root moves
+// inline with paths below 2^32, the others (and a root move's paths from 2^32 on) in
+// overflow links. Adding a child costs one probe, which touches one cache line in the
+// common case: separate index, node and link arrays cost three to five cache misses per
+// child (perft(7) at ply 5: DedupLevel::add was 29% of the run). With two root moves
+// inline (64-bit paths) a position reached from a third needed links, whose walk (a cache
+// miss per link) was 88 % of add()'s time routing perft(10)'s ply 7 (perf annotate).
 // Above the dedup ply a slot's place is the position's place among this rank's buckets,
 // then the low hash bits (multiply-shift onto any capacity), so that the rank's buckets
 // fill the whole table (placing by the raw hash left the other ranks' share of it empty,
@@ -95,27 +98,36 @@ class DedupLevel {
   // TLB miss (about 200 ns on the machines here); the routing loads a parent's children
   // together so that the misses overlap.
   void prefetch(uint64_t hash) const { __builtin_prefetch(&slots_[home(hash)]); }
+  // Starts loading a slot that code() or for_each_path() will read: phase B reads a
+  // bucket's slots, which lie all over the table, one cache and TLB miss each.
+  void prefetch_slot(size_t slot) const { __builtin_prefetch(&slots_[slot]); }
   size_t size() const { return used_; }
   size_t slots() const { return slot_count_; }
-  bool used(size_t slot) const { return slots_[slot].n != 0; }
+  bool used(size_t slot) const { return slots_[slot].info != 0; }
   chess::BoardCode code(size_t slot) const { return code_of(slots_[slot]); }
   // f(root, paths) for each root move that reaches the position in this used slot.
+  // Each root move once.
   template <class F>
   void for_each_path(size_t slot, F f) const {
     const Slot& s = slots_[slot];
-    for (unsigned k = 0; k < s.n && k < 2; ++k) f(unsigned(s.root[k]), s.paths[k]);
+    for (unsigned k = 0; k < s.inline_roots(); ++k) f(unsigned(s.root[k]), uint64_t(s.paths[k]));
     for (uint32_t l = s.more; l != NONE; l = links_[l].next) f(unsigned(links_[l].root), links_[l].paths);
   }
+  // Root moves kept in overflow links, over all used slots (for tests and figures).
+  size_t links() const { return links_.size(); }
 
  private:
   static constexpr uint32_t NONE = ~uint32_t(0);
+  static constexpr unsigned INLINE_ROOTS = 5;
+  static constexpr uint8_t USED = 0x80;
   struct alignas(64) Slot {
     uint64_t q[4];
-    uint64_t paths[2];
-    uint32_t more;  // overflow links: the third root move on
+    uint32_t paths[INLINE_ROOTS];  // below 2^32; a root move's larger sum lives in a link
+    uint32_t more;                 // overflow links: root moves not inline
     uint16_t state;
-    uint8_t root[2];
-    uint8_t n;  // root moves, saturating at 255; 0: empty slot
+    uint8_t root[INLINE_ROOTS];
+    uint8_t info;  // USED | root moves inline; 0: empty slot
+    unsigned inline_roots() const { return info & 7u; }
   };
   struct Link {
     uint64_t paths;

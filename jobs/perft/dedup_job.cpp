@@ -1,5 +1,6 @@
 #include "jobs/perft/dedup_job.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <stdexcept>
@@ -37,10 +38,12 @@ uint64_t decode(const Payload& bytes, std::vector<chess::u128>& sums) {
 constexpr size_t MIN_TABLE = 16 * MB;  // below this a table is not worth having
 // The most a table gets by default. Phase B's transpositions stay within a bucket (whole
 // groups of one waiting side), so the table need hold little more than the bucket being
-// counted, and a small one stays in the TLB's reach: perft(9) at L = 6 on 2 ranks took
-// 68.4 s with 512 MB each against 73.9-80.5 s with 3.5 GB each, and 119 s on one rank
-// with 1 GB against 126 s with 7 GB. --hash sets any size.
-constexpr size_t MAX_DEFAULT_TABLE = 512 * MB;
+// counted (at ply 7 about 6,000 positions, their children 180,000 depth-2 entries), and
+// the smaller it is, the more of its lines the cache still holds when a transposition
+// comes back: perft(9) at L = 6 on 2 ranks took 71-74 s of CPU with 128 MB a rank,
+// 72.6-75.5 s with 32 MB, 78 s with 512 MB, 88 s with 2 GB (13 s of it first touches;
+// 2026-12-04, loaded machine). --hash sets any size.
+constexpr size_t MAX_DEFAULT_TABLE = 128 * MB;
 
 // Bytes per rank for the positions of plies L - 1 and L (an owner's share with 10% to
 // spare, as buckets are not all of one size) and the routing buffers (three, each at most
@@ -249,8 +252,14 @@ Payload DedupPerft::compute(size_t bucket) {
   const int depth = plan_.depth - req_.dedup_ply;
   const bool keyed = counting_.table != nullptr;
   const chess::CastlingSetup setup = plan_.root.castling_setup();
-  const std::vector<uint64_t> counts = counting_.count_each(
-      mine.size(), depth, [&](size_t i) { return chess::decode(shard_.level.code(mine[i]), keyed, setup); });
+  // Each position's slot loaded a few positions ahead: the slots of a bucket lie all over
+  // the level's table, gigabytes at ply 7.
+  constexpr size_t AHEAD = 8;
+  for (size_t i = 0; i < std::min(AHEAD, mine.size()); ++i) shard_.level.prefetch_slot(mine[i]);
+  const std::vector<uint64_t> counts = counting_.count_each(mine.size(), depth, [&](size_t i) {
+    if (i + AHEAD < mine.size()) shard_.level.prefetch_slot(mine[i + AHEAD]);
+    return chess::decode(shard_.level.code(mine[i]), keyed, setup);
+  });
   std::vector<chess::u128> sums(plan_.root_moves.size(), 0);
   for (size_t i = 0; i < mine.size(); ++i)
     shard_.level.for_each_path(mine[i],

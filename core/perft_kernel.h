@@ -54,12 +54,15 @@ template <Color Us, bool Chess960>
 // what attacks them: our pieces' attack sets on S, with their king off the board, and our
 // king's zone; their pieces on the squares around their king. A normal move (no castling,
 // promotion or en passant) from f to t changes none of these when:
-//   - f and t are outside X: S, their king's neighbours, every square a queen on a square
-//     of S sees with their king off the board, and, while they hold a castling right,
-//     their back rank (castling's empty path, the rights, Chess960's shield along it).
-//     Then no line from a square of S gains or loses a blocker, and a slider landing on t
-//     (or leaving f) sees no square of S;
-//   - the piece, a knight, pawn or king, attacks no square of S from f nor from t.
+//   - f and t are outside X: S and every square a queen on a square of S sees with their
+//     king off the board (their king's neighbours among them, the first squares of its own
+//     lines; beyond their king, its lines are its own), and, while they hold a castling right,
+//     their back rank (castling's empty path, the rights, Chess960's shield along it: a
+//     rook of ours may come to stand behind their castling rook). Then no line from a
+//     square of S gains or loses a blocker, and a slider landing on t (or leaving f) sees
+//     no square of S; nor does a pawn or king, whose attacks are squares next to it (so
+//     next to a square of S, which sees them);
+//   - the piece, if a knight, attacks no square of S from f nor from t.
 // Their king is not in check before our move (we are to move), so not after it either;
 // their king's moves and castlings are then those on the unchanged board with them to
 // move, worked out once (count_moves_known_king takes them, and leaves the rest of the
@@ -91,32 +94,21 @@ inline void king_shortcut(const Position& pos, KingShortcut& k) {
   const Square tk = pos.king_square(Them);
   const Bitboard tk_bb = square_bb(tk), no_king = pos.pieces() ^ tk_bb;
   Bitboard squares = (KING_ATTACKS[tk] & ~pos.pieces(Them)) | tk_bb;
-  Bitboard x = KING_ATTACKS[tk] | tk_bb;
-  bool worth = true;
+  Bitboard x = 0;
   if (pos.castling() & castling_rights(Them)) {
-    x |= TheirBack;
-    for (Bitboard c = pos.castling_squares() & TheirBack & ~tk_bb; c;) {
-      const detail::CastlingPath& p = detail::CASTLING_PATH[tk][pop_lsb(c)];
-      squares |= p.king;
-      worth |= !(pos.pieces() & p.path);
-    }
+    x = TheirBack;
+    for (Bitboard c = pos.castling_squares() & TheirBack & ~tk_bb; c;)
+      squares |= detail::CASTLING_PATH[tk][pop_lsb(c)].king;
   }
-  if (!worth) {
-    for (Bitboard& b : k.bad) b = ~Bitboard(0);
-    return;
-  }
-  Bitboard knight = 0, king = 0;
+  Bitboard knight = 0;
   for (Bitboard b = squares; b;) {
     const Square s = pop_lsb(b);
     x |= queen_attacks(s, no_king);
     knight |= KNIGHT_ATTACKS[s];
-    king |= KING_ATTACKS[s];
   }
   x |= squares;
-  k.bad[PAWN] = x | pawn_attacks_bb<Them>(squares);
+  k.bad[PAWN] = k.bad[BISHOP] = k.bad[ROOK] = k.bad[QUEEN] = k.bad[KING] = x;
   k.bad[KNIGHT] = x | knight;
-  k.bad[BISHOP] = k.bad[ROOK] = k.bad[QUEEN] = x;
-  k.bad[KING] = x | king;
   // Their moves on the unchanged board: the generator reads neither the side to move nor,
   // for the king and castling, the en-passant square.
   KingMovesSink sink;

@@ -260,8 +260,12 @@ inline void generate_castling_960(const Position& pos, Square ksq, Bitboard occu
 // by constant paths) or for Chess960 (castling by the general rule): one template, so
 // that standard chess's code carries nothing of Chess960's. generate_legal picks by the
 // position (is_chess960); perft picks once at its root.
-template <Color Us, bool Chess960, class Sink>
-inline void generate_legal_as(const Position& pos, Sink& sink) {
+// KnownKing: the caller knows that the side to move is not in check and where its king
+// may go (known_king_to, passed to the sink as the king's moves); the generator then
+// neither looks for checks nor tests the king's squares, and leaves out castling, which
+// the caller counts (perft's leaves, core/perft_kernel.h's KingShortcut).
+template <Color Us, bool Chess960, bool KnownKing = false, class Sink>
+inline void generate_legal_as(const Position& pos, Sink& sink, Bitboard known_king_to = 0) {
   constexpr Color Them = ~Us;
   const Bitboard us = pos.pieces(Us), them = pos.pieces(Them), occupied = us | them;
   const Square ksq = pos.king_square(Us);
@@ -270,7 +274,8 @@ inline void generate_legal_as(const Position& pos, Sink& sink) {
   // Sliders seeing the king through our own pieces only: with nothing between they
   // check, with exactly one of ours between it is pinned.
   Bitboard checkers =
-      (KNIGHT_ATTACKS[ksq] & pos.pieces(Them, KNIGHT)) | (PAWN_ATTACKS[Us][ksq] & pos.pieces(Them, PAWN));
+      KnownKing ? 0
+                : (KNIGHT_ATTACKS[ksq] & pos.pieces(Them, KNIGHT)) | (PAWN_ATTACKS[Us][ksq] & pos.pieces(Them, PAWN));
   Bitboard pinned = 0;
   // Most positions have no enemy slider on the king's lines at all: test that first.
   Bitboard snipers = 0;
@@ -279,7 +284,7 @@ inline void generate_legal_as(const Position& pos, Sink& sink) {
   while (snipers) {
     Square s = pop_lsb(snipers);
     Bitboard between = BETWEEN[ksq][s] & us;
-    if (!between)
+    if (!KnownKing && !between)
       checkers |= square_bb(s);
     else if (!more_than_one(between))
       pinned |= between;
@@ -298,21 +303,24 @@ inline void generate_legal_as(const Position& pos, Sink& sink) {
            ((BISHOP_RAYS[s] & their_diag) && (bishop_attacks(s, no_king) & their_diag)) ||
            ((ROOK_RAYS[s] & their_orth) && (rook_attacks(s, no_king) & their_orth));
   };
-  Bitboard king_to = KING_ATTACKS[ksq] & ~us & ~their_king_zone;
-  // A king with few free squares is cheaper to test square by square.
-  if (popcount(king_to) > 3)
-    king_to &= ~detail::danger<Us>(king_to, no_king, their_pawns, their_knights, their_diag, their_orth);
-  else
-    for (Bitboard b = king_to; b;) {
-      Square s = pop_lsb(b);
-      if (attacked(s)) king_to ^= square_bb(s);
-    }
+  Bitboard king_to = known_king_to;
+  if constexpr (!KnownKing) {
+    king_to = KING_ATTACKS[ksq] & ~us & ~their_king_zone;
+    // A king with few free squares is cheaper to test square by square.
+    if (popcount(king_to) > 3)
+      king_to &= ~detail::danger<Us>(king_to, no_king, their_pawns, their_knights, their_diag, their_orth);
+    else
+      for (Bitboard b = king_to; b;) {
+        Square s = pop_lsb(b);
+        if (attacked(s)) king_to ^= square_bb(s);
+      }
+  }
   sink.piece_moves(KING, ksq, king_to);
   if (more_than_one(checkers)) return;
 
   const Bitboard target = checkers ? BETWEEN[ksq][lsb(checkers)] | checkers : ~us;
 
-  if (!checkers && (pos.castling() & castling_rights(Us))) {
+  if (!KnownKing && !checkers && (pos.castling() & castling_rights(Us))) {
     if constexpr (!Chess960) {
       // Standard chess's squares (king on e, rooks in the corners), with constant paths:
       // the general rule below would cost standard perft several percent.

@@ -39,6 +39,84 @@ template <Color Us, bool Chess960>
   return sink.n;
 }
 
+// The leaf's count when the caller knows the king's moves (king_to) and that the side to
+// move is not in check: castling is the caller's too.
+template <Color Us, bool Chess960>
+[[gnu::flatten]] CHESSHPC_COUNT_CLONES uint64_t count_moves_known_king(const Position& pos, Bitboard king_to) {
+  CountSink sink;
+  generate_legal_as<Us, Chess960, true>(pos, sink, king_to);
+  return sink.n;
+}
+
+// Where a move of ours leaves the opponent's king as it is: not in check, with the same
+// squares to step to and the same castling moves. Those follow from the squares S (their
+// king's, those it may step to, and those it would cross or land on castling) and from
+// what attacks them: our pieces' attack sets on S, with their king off the board, and our
+// king's zone; their pieces on the squares around their king. A normal move (no castling,
+// promotion or en passant) from f to t changes none of these when:
+//   - f and t are outside X: S and every square a queen on a square of S sees with their
+//     king off the board (their king's neighbours among them, the first squares of its own
+//     lines; beyond their king, its lines are its own), and, while they hold a castling right,
+//     their back rank (castling's empty path, the rights, Chess960's shield along it: a
+//     rook of ours may come to stand behind their castling rook). Then no line from a
+//     square of S gains or loses a blocker, and a slider landing on t (or leaving f) sees
+//     no square of S; nor does a pawn or king, whose attacks are squares next to it (so
+//     next to a square of S, which sees them);
+//   - the piece, if a knight, attacks no square of S from f nor from t.
+// Their king is not in check before our move (we are to move), so not after it either;
+// their king's moves and castlings are then those on the unchanged board with them to
+// move, worked out once (count_moves_known_king takes them, and leaves the rest of the
+// count, pins included, to the generator).
+struct KingShortcut {
+  Bitboard bad[PIECE_TYPE_NB];  // by our mover's type: the squares f and t must avoid
+  Bitboard king_to = 0;         // their king's moves on the unchanged board
+  int castles = 0;              // and their castling moves
+};
+
+// Records the king's moves and the castlings, drops the rest (generated and never used:
+// the compiler leaves out what nothing reads).
+struct KingMovesSink {
+  Bitboard king_to = 0;
+  int castles = 0;
+  void piece_moves(PieceType pt, Square, Bitboard to) {
+    if (pt == KING) king_to = to;
+  }
+  void pawn_moves(Bitboard, int) {}
+  void promotions(Bitboard, int) {}
+  void en_passant(Square, Square) {}
+  void castle(Square, Square) { ++castles; }
+};
+
+template <Color Us, bool Chess960>
+inline void king_shortcut(const Position& pos, KingShortcut& k) {
+  constexpr Color Them = ~Us;
+  constexpr Bitboard TheirBack = Them == WHITE ? RANK_1_BB : RANK_8_BB;
+  const Square tk = pos.king_square(Them);
+  const Bitboard tk_bb = square_bb(tk), no_king = pos.pieces() ^ tk_bb;
+  Bitboard squares = (KING_ATTACKS[tk] & ~pos.pieces(Them)) | tk_bb;
+  Bitboard x = 0;
+  if (pos.castling() & castling_rights(Them)) {
+    x = TheirBack;
+    for (Bitboard c = pos.castling_squares() & TheirBack & ~tk_bb; c;)
+      squares |= detail::CASTLING_PATH[tk][pop_lsb(c)].king;
+  }
+  Bitboard knight = 0;
+  for (Bitboard b = squares; b;) {
+    const Square s = pop_lsb(b);
+    x |= queen_attacks(s, no_king);
+    knight |= KNIGHT_ATTACKS[s];
+  }
+  x |= squares;
+  k.bad[PAWN] = k.bad[BISHOP] = k.bad[ROOK] = k.bad[QUEEN] = k.bad[KING] = x;
+  k.bad[KNIGHT] = x | knight;
+  // Their moves on the unchanged board: the generator reads neither the side to move nor,
+  // for the king and castling, the en-passant square.
+  KingMovesSink sink;
+  generate_legal_as<Them, Chess960>(pos, sink);
+  k.king_to = sink.king_to;
+  k.castles = sink.castles;
+}
+
 // Where a quiet move of ours leaves the opponent's replies as they are, or changes only
 // the moves of some of their sliders. The replies in a position are fixed by the
 // opponent's pieces' moves (their attack sets, pawn pushes and castling paths, read
@@ -194,6 +272,12 @@ struct LeafPlayer {
     child.apply<Us, false>(from, to, pt, kind, promo);
     n += count_moves<~Us, Chess960>(child);
   }
+  // A normal move that KingShortcut clears: the opponent's king's moves are k's.
+  void known_king(Square from, Square to, PieceType pt, const KingShortcut& k) {
+    Position child = pos;
+    child.apply<Us, false>(from, to, pt, NORMAL, KNIGHT);
+    n += count_moves_known_king<~Us, Chess960>(child, k.king_to) + k.castles;
+  }
 };
 
 // The parent of leaves: plays each move through LeafPlayer, but for the quiet moves
@@ -208,7 +292,12 @@ struct LeafParentSink {
   uint64_t replies = 0;
   bool counted = false;
 
-  explicit LeafParentSink(const Position& p) : each{{p}}, empty(~p.pieces()) { reply_shortcut<Us>(p, r); }
+  KingShortcut k;
+
+  explicit LeafParentSink(const Position& p) : each{{p}}, empty(~p.pieces()) {
+    reply_shortcut<Us>(p, r);
+    king_shortcut<Us, Chess960>(p, k);
+  }
   // A move near allows, held back while it is the only one: alone it is played (the count
   // on the unchanged board would cost as much as the move's own).
   struct Held {
@@ -274,7 +363,13 @@ struct LeafParentSink {
         while (near) reuse_near(pt, from, pop_lsb(near));
       }
     }
-    each.piece_moves(pt, from, to);
+    play_moves(pt, from, to);
+  }
+  // The moves not reused: those KingShortcut clears with the opponent's king's moves known.
+  void play_moves(PieceType pt, Square from, Bitboard to) {
+    Bitboard known = (k.bad[pt] >> from) & 1 ? 0 : to & ~k.bad[pt];
+    each.piece_moves(pt, from, to ^ known);
+    while (known) each.play.known_king(from, pop_lsb(known), pt, k);
   }
   [[gnu::always_inline]] void pawn_moves(Bitboard to, int step) {
     // The squares whose pawn (step behind) may leave: ok shifted by the step.
@@ -289,7 +384,12 @@ struct LeafParentSink {
         reuse_near(PAWN, t - step, t);
       }
     }
-    each.pawn_moves(to, step);
+    Bitboard known = to & ~k.bad[PAWN] & ~behind(k.bad[PAWN]);
+    each.pawn_moves(to ^ known, step);
+    while (known) {
+      const Square t = pop_lsb(known);
+      each.play.known_king(t - step, t, PAWN, k);
+    }
   }
   void promotions(Bitboard to, int step) { each.promotions(to, step); }
   void en_passant(Square from, Square to) { each.en_passant(from, to); }

@@ -137,6 +137,8 @@ struct KernelCoverage {
   int open_king = 0;
   int unchanged_replies = 0;  // moves the leaf parents count without playing
   int changed_replies = 0;    // of which their sliders' moves change
+  int known_king = 0;         // moves after which the leaf takes the opponent's king's moves as known
+  int known_castles = 0;      // of which with a castling move among them
 };
 
 // The opponent's moves on this board, as a move list from the FEN with the other side to
@@ -179,6 +181,41 @@ std::pair<int, int> check_unchanged_replies(const Position& pos) {
   return {ok, near};
 }
 
+// The leaf parents' other shortcut, move by move: after every normal move whose squares
+// king_shortcut clears (the piece's type's bad squares), the opponent is not in check, its
+// king moves to exactly k.king_to and it has k.castles castling moves, by the move list of
+// the position after the move. Returns how many moves it checked, and of those how many
+// left a castling move.
+std::pair<int, int> check_known_king(const Position& pos) {
+  perft::kernel::KingShortcut k;
+  const bool white = pos.side_to_move() == WHITE;
+  if (pos.is_chess960())
+    white ? perft::kernel::king_shortcut<WHITE, true>(pos, k) : perft::kernel::king_shortcut<BLACK, true>(pos, k);
+  else
+    white ? perft::kernel::king_shortcut<WHITE, false>(pos, k) : perft::kernel::king_shortcut<BLACK, false>(pos, k);
+  int checked = 0, castles = 0;
+  for (Move m : legal_moves(pos)) {
+    const PieceType pt = type_of(pos.piece_on(m.from()));
+    if (m.kind() != NORMAL || ((k.bad[pt] >> m.from()) & 1) || ((k.bad[pt] >> m.to()) & 1)) continue;
+    const Position after = pos.after(m);
+    const Square king = after.king_square(after.side_to_move());
+    Bitboard king_to = 0;
+    int castlings = 0;
+    for (Move r : legal_moves(after)) {
+      if (r.kind() == CASTLING)
+        ++castlings;
+      else if (r.from() == king)
+        king_to |= square_bb(r.to());
+    }
+    EXPECT_FALSE(after.in_check()) << to_uci(m, pos.is_chess960());
+    EXPECT_EQ(king_to, k.king_to) << to_uci(m, pos.is_chess960());
+    EXPECT_EQ(castlings, k.castles) << to_uci(m, pos.is_chess960());
+    ++checked;
+    castles += castlings > 0;
+  }
+  return {checked, castles};
+}
+
 // Plays a seeded random game from fen (a double push, where one exists, a third of the
 // time, so that en-passant rights come up), comparing perft::count with list_perft at
 // depth 2 in every position and at depth 3 (hashed as well) in every eighth.
@@ -198,6 +235,9 @@ void kernel_along_game(const std::string& fen, uint64_t seed, PerftTable& table,
     const auto [ok, near] = check_unchanged_replies(pos);
     seen.unchanged_replies += ok + near;
     seen.changed_replies += near;
+    const auto [known, known_castles] = check_known_king(pos);
+    seen.known_king += known;
+    seen.known_castles += known_castles;
     if (::testing::Test::HasFailure()) return;
     ASSERT_EQ(perft::count(pos, 2), list_perft(pos, 2));
     if (ply % 8 == 0) {
@@ -247,6 +287,10 @@ TEST(PerftKernel, AgreesWithMoveListsAlongRandomGames) {
   EXPECT_GT(seen.open_king, 1000);
   EXPECT_GT(seen.unchanged_replies, 10000);
   EXPECT_GT(seen.changed_replies, 3000);
+  EXPECT_GT(seen.known_king, 30000);
+  EXPECT_GT(seen.known_castles, 2000);
+  RecordProperty("known_king", seen.known_king);
+  RecordProperty("known_castles", seen.known_castles);
   RecordProperty("unchanged_replies", seen.unchanged_replies);
   RecordProperty("changed_replies", seen.changed_replies);
 }
@@ -317,6 +361,47 @@ TEST(PerftKernel, ReplyReuseCountsTheMovesOfSlidersThatSeeTheMove) {
   EXPECT_TRUE((r.ok[BISHOP] >> SQ_C4) & 1);
   EXPECT_FALSE((r.near[BISHOP] >> SQ_H3) & 1);
   for (const Position& p : {pos, line}) {
+    SCOPED_TRACE(p.fen());
+    EXPECT_EQ(perft::count(p, 2), list_perft(p, 2));
+    EXPECT_EQ(perft::count(p, 3), list_perft(p, 3));
+  }
+}
+
+// The opponent's king's moves taken as known, by hand. Black: king e8, rooks a8 and h8;
+// white: king e1, rook a1, pawn g2. With black's long castling right only and a bishop on
+// h3, which sees d7 and c8 (no castling), the bishop's moves are excluded (h3 is on a line
+// from the king's squares), as is g2-g4 (onto that diagonal); g2-g3 and Ra1-b1 keep off
+// every line from the black king's squares and are cleared. Without the bishop and with
+// both rights, g8 (short castling's landing square) sees down the g-file to g2: the pawn's
+// moves are excluded, and black may castle twice after Ra1-b1; Ra1-a8, a capture on
+// black's back rank (a right lost), is excluded.
+TEST(PerftKernel, KnownKingExcludesTheLinesToTheKingsSquaresAndTheBackRank) {
+  perft::kernel::KingShortcut k;
+  const Position pos = Position::from_fen("r3k2r/8/8/8/8/7B/6P1/R3K3 w q - 0 1");
+  perft::kernel::king_shortcut<WHITE, false>(pos, k);
+  EXPECT_TRUE((k.bad[BISHOP] >> SQ_H3) & 1);
+  EXPECT_FALSE((k.bad[PAWN] >> SQ_G2) & 1);
+  EXPECT_FALSE((k.bad[PAWN] >> SQ_G3) & 1);
+  EXPECT_TRUE((k.bad[PAWN] >> SQ_G4) & 1);
+  EXPECT_EQ(k.castles, 0);
+  EXPECT_EQ(check_known_king(pos), std::make_pair(2, 0));
+  const Position open = Position::from_fen("r3k2r/8/8/8/8/8/6P1/R3K3 w kq - 0 1");
+  perft::kernel::king_shortcut<WHITE, false>(open, k);
+  EXPECT_TRUE((k.bad[ROOK] >> SQ_A8) & 1);
+  EXPECT_TRUE((k.bad[PAWN] >> SQ_G2) & 1);
+  EXPECT_EQ(k.castles, 2);
+  EXPECT_EQ(check_known_king(open), std::make_pair(1, 1));
+  // Chess960: black's king c8 castles with its rook on b8 (the king stays, the rook goes
+  // to d8); pawns b7 to d7 close every line from c8 and d8 but the back rank, where the
+  // rook ends it. Qa5-a8 is off those lines, yet behind the rook it would check the king
+  // once the rook left: the back rank is excluded while black may castle.
+  const Position shield = Position::from_fen("1rk5/1ppp4/8/Q7/8/8/8/6K1 w b - 0 1", true);
+  perft::kernel::king_shortcut<WHITE, true>(shield, k);
+  EXPECT_EQ(k.castles, 1);
+  EXPECT_TRUE((k.bad[QUEEN] >> SQ_A8) & 1);
+  EXPECT_FALSE((k.bad[QUEEN] >> SQ_A5) & 1);
+  EXPECT_GT(check_known_king(shield).second, 5);
+  for (const Position& p : {pos, open, shield}) {
     SCOPED_TRACE(p.fen());
     EXPECT_EQ(perft::count(p, 2), list_perft(p, 2));
     EXPECT_EQ(perft::count(p, 3), list_perft(p, 3));

@@ -3,12 +3,17 @@
 The anchors: Stockfish alone, one process given every position of a selfplay file
 (ucinewgame, position fen, go depth D), and Stockfish side by side, two processes at once,
 each given the positions of every other unit of 16 (what 2 ranks of one engine each do:
-two engines sharing the machine's caches). Each anchor's CPU (user + system) is measured
-as its children's. rescore: the whole run's CPU, chesshpc's processes, mpirun's and the
-Stockfish processes they drive, on 1 rank and on 2 (mpirun), one engine a rank. 1 rank is
-compared with Stockfish alone, 2 ranks with Stockfish side by side. The runs are
-interleaved, ROUNDS times; the medians and their ratios are printed, as a table or with
---json as one object.
+two engines sharing the machine's caches), free to run on any core, and pinned, each to a
+core of its own. Each anchor's CPU (user + system) is measured as its children's.
+rescore: the whole run's CPU, chesshpc's processes, mpirun's and the Stockfish processes
+they drive: 1 rank of one engine; 1 rank of two (--threads 2: rescore starts each engine on
+a core of its own when it runs as many as it may use cores); 2 ranks (mpirun) of one
+engine each, bound, each rank to a core (`mpirun --bind-to core`, Open MPI's default for
+2 ranks: each engine inherits its rank's core, as docs/rescore.md says to run), and
+unbound (`--bind-to none`). 1 rank of one engine is compared with Stockfish alone, two
+engines pinned (1 rank of two, 2 bound ranks) with the pinned pair, 2 unbound ranks with
+the free pair. The runs are interleaved, ROUNDS times; the medians and their ratios are
+printed, as a table or with --json as one object.
 
 usage: rescore_vs_stockfish.py CHESSHPC [MPIEXEC] [--games N] [--depth D] [--rounds R] [--json]
 """
@@ -45,11 +50,14 @@ def run(cmd):
     subprocess.run(cmd, text=True, check=True, stdout=subprocess.DEVNULL, env=ENV)
 
 
-def side_by_side(scripts):
+def side_by_side(scripts, cpus=None):
     """Every script (a file) read by its own Stockfish, all at once: from files, as a pipe
-    would hold the second engine back until the first had read most of its script."""
+    would hold the second engine back until the first had read most of its script. With
+    cpus, the i-th Stockfish runs on cpus[i] alone."""
     inputs = [open(s) for s in scripts]
-    procs = [subprocess.Popen([STOCKFISH], stdin=f, stdout=subprocess.DEVNULL) for f in inputs]
+    pin = [(lambda c=c: os.sched_setaffinity(0, {c})) if cpus else None for c in (cpus or scripts)]
+    procs = [subprocess.Popen([STOCKFISH], stdin=f, stdout=subprocess.DEVNULL, preexec_fn=p)
+             for f, p in zip(inputs, pin)]
     for p, f in zip(procs, inputs):
         assert p.wait() == 0, "stockfish failed"
         f.close()
@@ -92,16 +100,24 @@ def main():
             fens = f["positions/fen"].asstr()[:].tolist()
         alone = [script_file(os.path.join(tmp, "all.uci"), fens, a.depth)]
         pair = [script_file(os.path.join(tmp, f"half{i}.uci"), h, a.depth) for i, h in enumerate(halves(fens))]
-        rescore = [a.chesshpc, "rescore", src, "--engine", f"cmd=uci:{STOCKFISH}", f"depth={a.depth}",
-                   "option.Hash=16", "--threads", "1", "--quiet", "--force", "--out"]
-        mpirun = [a.mpiexec, "-np", "2", "--oversubscribe", "--bind-to", "none"]
+        def rescore(threads, out):
+            return [a.chesshpc, "rescore", src, "--engine", f"cmd=uci:{STOCKFISH}", f"depth={a.depth}",
+                    "option.Hash=16", "--threads", str(threads), "--quiet", "--force", "--out", os.path.join(tmp, out)]
+        # Open MPI binds rank r to the r-th core of those it may use: the pinned pair the same.
+        cores = sorted(os.sched_getaffinity(0))[:2]
+        mpirun = [a.mpiexec, "-np", "2", "--oversubscribe", "--bind-to"]
         rows = {
             "stockfish alone": lambda: side_by_side(alone),
             "stockfish side by side": lambda: side_by_side(pair),
-            "rescore 1 rank": lambda: run(rescore + [os.path.join(tmp, "r1.h5")]),
-            "rescore 2 ranks": lambda: run(mpirun + rescore + [os.path.join(tmp, "r2.h5")]),
+            "stockfish side by side pinned": lambda: side_by_side(pair, cores),
+            "rescore 1 rank": lambda: run(rescore(1, "r1.h5")),
+            "rescore 1 rank 2 threads": lambda: run(rescore(2, "r1t2.h5")),
+            "rescore 2 ranks bound": lambda: run(mpirun + ["core"] + rescore(1, "r2.h5")),
+            "rescore 2 ranks unbound": lambda: run(mpirun + ["none"] + rescore(1, "r2u.h5")),
         }
-        anchor_of = {"rescore 1 rank": "stockfish alone", "rescore 2 ranks": "stockfish side by side"}
+        anchor_of = {"rescore 1 rank": "stockfish alone", "rescore 1 rank 2 threads": "stockfish side by side pinned",
+                     "rescore 2 ranks bound": "stockfish side by side pinned",
+                     "rescore 2 ranks unbound": "stockfish side by side"}
         runs = {name: [] for name in rows}
         loads = [os.getloadavg()[0]]
         for _ in range(a.rounds):
@@ -111,18 +127,23 @@ def main():
     cpu = {name: statistics.median(c for c, _ in r) for name, r in runs.items()}
     wall = {name: statistics.median(w for _, w in r) for name, r in runs.items()}
     ratio = {name: cpu[name] / cpu[anchor] for name, anchor in anchor_of.items()}
+    # Each run over its anchor of the same round, the median of those: the load moves between rounds.
+    round_ratio = {name: statistics.median(c / a for (c, _), (a, _) in zip(runs[name], runs[anchor]))
+                   for name, anchor in anchor_of.items()}
     if a.json:
         print(json.dumps({"positions": len(fens), "depth": a.depth, "rounds": a.rounds, "load": [min(loads), max(loads)],
                           "cpu": cpu, "wall": wall, "anchor": anchor_of, "ratio": ratio,
-                          "side_by_side_over_alone": cpu["stockfish side by side"] / cpu["stockfish alone"]}))
+                          "round_ratio": round_ratio, "rounds_cpu": {n: [round(c, 3) for c, _ in r] for n, r in runs.items()},
+                          "side_by_side_over_alone": cpu["stockfish side by side"] / cpu["stockfish alone"],
+                          "pinned_over_free": cpu["stockfish side by side pinned"] / cpu["stockfish side by side"]}))
         return
     print(f"{len(fens)} positions, depth {a.depth}, {a.rounds} rounds interleaved, "
           f"load {min(loads):.1f} to {max(loads):.1f}")
-    print("| run | CPU | wall | / anchor |")
-    print("|---|---:|---:|---:|")
+    print("| run | CPU | wall | / anchor | same-round / anchor, median |")
+    print("|---|---:|---:|---:|---:|")
     for name in rows:
-        against = (f"{ratio[name]:.3f}x ({anchor_of[name]})" if name in anchor_of else
-                   f"{cpu[name] / cpu['stockfish alone']:.3f}x (stockfish alone)")
+        against = (f"{ratio[name]:.3f}x ({anchor_of[name]}) | {round_ratio[name]:.3f}x" if name in anchor_of else
+                   f"{cpu[name] / cpu['stockfish alone']:.3f}x (stockfish alone) |")
         print(f"| {name} | {cpu[name]:.2f} s | {wall[name]:.2f} s | {against} |")
 
 

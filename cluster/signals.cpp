@@ -17,10 +17,12 @@ std::atomic<int> received{0};
 std::atomic<bool> signalled{false};  // a stop signal came from outside (not request_stop)
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free flag");
 
-// The stop pipe's ends, made once before any handler can run: the handler writes one byte,
+// The stop pipe's ends, made once before any handler can run: the stop writes one byte,
 // which stays unread, so the read end polls readable from the stop on.
 std::atomic<int> stop_read{-1}, stop_write{-1};
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads the pipe's end");
+std::atomic<bool> poked{false};  // the stop's byte is in the pipe
+static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler marks the byte written");
 
 void make_stop_pipe() {
   static const bool made = [] {
@@ -32,6 +34,19 @@ void make_stop_pipe() {
   (void)made;
 }
 
+// Writes the stop's byte into the pipe once the pipe is made, and only once however often a
+// stop is seen (from the handler, or from stop_signal_fd after a stop that came before the
+// pipe). Async-signal-safe: an atomic exchange and write(); errno is the interrupted
+// code's, so kept.
+void poke_stop_pipe() {
+  const int fd = stop_write.load();
+  if (fd < 0 || poked.exchange(true)) return;
+  const int saved = errno;
+  const char byte = 1;
+  [[maybe_unused]] const ssize_t n = write(fd, &byte, 1);
+  errno = saved;
+}
+
 extern "C" void on_stop_signal(int sig) {
   signalled = true;
   request_stop(sig);
@@ -41,14 +56,7 @@ extern "C" void on_stop_signal(int sig) {
 
 void request_stop(int sig) {
   int none = 0;
-  if (!received.compare_exchange_strong(none, sig)) return;
-  // write() is async-signal-safe; errno is the interrupted code's, so kept.
-  const int saved = errno;
-  if (const int fd = stop_write.load(); fd >= 0) {
-    const char byte = 1;
-    [[maybe_unused]] const ssize_t n = write(fd, &byte, 1);
-  }
-  errno = saved;
+  if (received.compare_exchange_strong(none, sig)) poke_stop_pipe();
 }
 
 void catch_stop_signals() {
@@ -66,10 +74,7 @@ int stop_signal() { return received.load(std::memory_order_relaxed); }
 int stop_signal_fd() {
   make_stop_pipe();
   // A stop asked for before the pipe was made has no byte in it yet.
-  if (const int sig = stop_signal(); sig && stop_write >= 0) {
-    const char byte = 1;
-    [[maybe_unused]] const ssize_t n = write(stop_write, &byte, 1);
-  }
+  if (stop_signal()) poke_stop_pipe();
   return stop_read;
 }
 

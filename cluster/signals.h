@@ -12,8 +12,9 @@ void catch_stop_signals();
 void request_stop(int sig);
 // The signal that asked the job to stop, or 0.
 int stop_signal();
-// A descriptor that polls readable (POLLIN) once a stop was asked for, and stays so; -1
-// when the pipe could not be made (then only stop_signal() says it).
+// A descriptor that polls readable (POLLIN) once a stop was asked for, and stays so (one
+// byte in a pipe, never read, however often this is called); -1 when the pipe could not
+// be made (then only stop_signal() says it).
 int stop_signal_fd();
 const char* signal_name(int sig);
 

@@ -3,6 +3,7 @@
 // with a fake job that notes every call made into it. (On several ranks they are tested
 // through the command line, in tests/python/mpi_*.py.)
 #include <gtest/gtest.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -491,6 +492,36 @@ TEST(ExitAfterLauncher, WithoutALauncherEndsAfterItsSeconds) {
 
 // The launcher's stop signal came first: the job is ending already, so no stop.
 TEST(ExitAfterLauncher, AfterAStopSignalExitsAtOnce) { EXPECT_EQ(launcher_ends(60, true, false), "exit 5"); }
+
+// ---- the stop pipe ----
+
+namespace {
+
+// In a process of its own (the stop flag cannot be cleared): a stop asked for before the
+// pipe is made (`early`) or a SIGTERM caught and a second stop after it, then the pipe
+// looked up three times, as a checkpoint thread does before each sleep. Prints the stop and
+// the bytes the pipe holds.
+[[noreturn]] void count_stop_bytes(bool early) {
+  if (early) request_stop(SIGTERM);
+  catch_stop_signals();
+  if (!early) raise(SIGTERM), request_stop(SIGINT);
+  int fd = -1;
+  for (int i = 0; i < 3; ++i) fd = stop_signal_fd();
+  int bytes = -1;
+  ioctl(fd, FIONREAD, &bytes);
+  std::cerr << "stop " << signal_name(stop_signal()) << ", " << bytes << " byte\n" << std::flush;
+  std::_Exit(0);
+}
+
+}  // namespace
+
+// The pipe says a stop with one byte, however many times the stop is asked for or the pipe
+// looked up after it (each look wrote one more before).
+TEST(StopSignalFd, HoldsOneByteHoweverOftenTheStopIsSeen) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(count_stop_bytes(false), testing::ExitedWithCode(0), "^stop SIGTERM, 1 byte\n$");
+  EXPECT_EXIT(count_stop_bytes(true), testing::ExitedWithCode(0), "^stop SIGTERM, 1 byte\n$");
+}
 
 // ---- Checkpointer ----
 

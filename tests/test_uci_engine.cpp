@@ -6,9 +6,12 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "core/movegen.h"
 #include "core/position.h"
+#include "core/threads.h"
 #include "core/uci.h"
 #include "jobs/uci/engine.h"
 
@@ -216,4 +219,20 @@ TEST(UciEngine, QueuedNewGameReachesTheEngineBeforeTheNextSearch) {
   e.queue_new_game(), search();
   EXPECT_EQ(scores, (std::vector<int>{1, 2, 2, 3, 4}));
   EXPECT_FALSE(e.failed());
+}
+
+// A child started from a thread that runs on one CPU runs on that CPU, as rescore starts
+// each engine on its own core; the thread that started the test is left as it was.
+TEST(UciEngine, ChildOfAThreadOnOneCpuRunsOnThatCpu) {
+  const std::vector<int> cpus = chess::allowed_cpus();
+  if (cpus.size() < 2) GTEST_SKIP() << "one CPU: nothing to pin apart";
+  std::string seen;
+  std::thread([&] {
+    ASSERT_TRUE(chess::run_on({cpus.back()}));
+    EXPECT_EQ(chess::allowed_cpus(), std::vector<int>{cpus.back()});
+    ChildProcess child({"grep", "Cpus_allowed_list", "/proc/self/status"}, "grep");
+    seen = child.read_line(deadline_in(10));
+  }).join();
+  EXPECT_EQ(seen, "Cpus_allowed_list:\t" + std::to_string(cpus.back()));
+  EXPECT_EQ(chess::allowed_cpus(), cpus);
 }

@@ -69,6 +69,18 @@ TEST(Threads, ZeroMeansEveryCoreThisProcessMayUse) {
   EXPECT_GE(chess::resolve_threads(0), 1);
 }
 
+// rescore's engines: one a CPU when they are as many as the CPUs, else none pinned.
+TEST(Threads, EnginesAsManyAsTheCpusGetOneEachOtherCountsAreLeftToTheScheduler) {
+  EXPECT_EQ(chess::engine_cpu({2, 5}, 2, 0), 2);
+  EXPECT_EQ(chess::engine_cpu({2, 5}, 2, 1), 5);
+  EXPECT_EQ(chess::engine_cpu({2, 5}, 2, 2), -1);
+  EXPECT_EQ(chess::engine_cpu({2, 5}, 2, -1), -1);
+  EXPECT_EQ(chess::engine_cpu({0, 1, 2, 3}, 2, 0), -1);  // fewer engines than CPUs
+  EXPECT_EQ(chess::engine_cpu({0, 1}, 3, 0), -1);        // more
+  EXPECT_EQ(chess::engine_cpu({3}, 1, 0), -1);           // one: its reader may run beside it
+  EXPECT_EQ(chess::engine_cpu({}, 1, 0), -1);
+}
+
 // One excerpt for every message that quotes what it was given.
 TEST(Quote, BoundsAndEscapesWhatAMessageShows) {
   EXPECT_EQ(chess::quoted("e4#"), "'e4#'");

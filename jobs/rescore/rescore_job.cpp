@@ -48,6 +48,7 @@ int Rescore::plan(const Ranks& ranks, std::ostream& err) {
   if (status != EXIT_OK) return status;
   units_ = (positions_ + size_t(req_.positions_per_unit) - 1) / size_t(req_.positions_per_unit);
   threads_ = chess::resolve_threads(req_.threads);
+  cpus_ = chess::allowed_cpus();
   if (ranks.root()) results_.resize(positions_, units_);
   return EXIT_OK;
 }
@@ -62,7 +63,18 @@ int Rescore::open(const std::string&, std::ostream& err) {
     return EXIT_INPUT;
   }
   try {
+    // Slot 0's engine, started on its CPU; this thread then runs where it ran before.
+    const std::vector<int> was = chess::allowed_cpus();
+    const bool moved = cpu_of(0) >= 0 && chess::run_on({cpu_of(0)});
+    struct Back {
+      const std::vector<int>& cpus;
+      bool moved;
+      ~Back() {
+        if (moved) chess::run_on(cpus);
+      }
+    } back{was, moved};
     spare_ = make_player(req_.play.first, req_.play);
+    next_slot_ = 1;
   } catch (const std::exception& e) {
     err << "chesshpc rescore: " << e.what() << "\n";
     return EXIT_INPUT;
@@ -106,6 +118,11 @@ UnitJobInfo Rescore::info() const {
   return i;
 }
 
+int Rescore::cpu_of(int slot) const {
+  // A built-in search (cmd=chesshpc) runs on this thread, left where TBB runs it.
+  return req_.play.first.command.empty() ? -1 : chess::engine_cpu(cpus_, threads_, slot);
+}
+
 Payload Rescore::compute(size_t unit) { return compute_with(unit, unit_input(unit)); }
 
 Payload Rescore::unit_input(size_t unit) const {
@@ -127,9 +144,11 @@ Payload Rescore::compute_with(size_t unit, const Payload& input) {
   }
   const auto* packed = reinterpret_cast<const uint8_t*>(input.data());
   std::unique_ptr<Player>& player = players_.local();
-  if (!player) {
+  if (int& slot = slots_.local(); slot < 0) {
     std::lock_guard lock(spare_mutex_);
+    slot = spare_ ? 0 : next_slot_++ % threads_;
     player = std::move(spare_);
+    if (const int cpu = cpu_of(slot); cpu >= 0) chess::run_on({cpu});
   }
   chess::Random unused(0);  // a fixed limit and no temperature: the player draws nothing
   std::vector<MoveChoice> choices;

@@ -10,10 +10,12 @@
 
 #include <tbb/enumerable_thread_specific.h>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "jobs/io/unit_job.h"
 #include "jobs/rescore/file.h"
@@ -49,14 +51,22 @@ class Rescore : public UnitJob {
   size_t end_row(size_t unit) const { return std::min(positions_, first_row(unit + 1)); }
   // Rank 0: reads IN into in_. Returns an ExitCode, after saying why it is not EXIT_OK.
   int read_input(std::ostream& err);
+  // The CPU of the engine of `slot` (0 to threads_ - 1) on this rank, or -1: each engine a
+  // core of its own when the rank runs as many as it may use cores (chess::engine_cpu).
+  int cpu_of(int slot) const;
 
   RescoreRequest req_;
   RescoreInput in_;       // rank 0's; empty elsewhere
   size_t positions_ = 0;  // IN's, on every rank
   size_t units_ = 0;
   int threads_ = 1;
-  // Each computing thread's engine, started at its first unit and again after it fails.
+  std::vector<int> cpus_;  // the CPUs this rank may use, as its launcher bound it
+  // Each computing thread's engine, started at its first unit and again after it fails,
+  // and the thread's slot, taken with its first engine (-1 before): the thread runs on its
+  // slot's CPU when it has one, so its engines start there and it reads them from there.
   tbb::enumerable_thread_specific<std::unique_ptr<Player>> players_;
+  tbb::enumerable_thread_specific<int> slots_{-1};
+  std::atomic<int> next_slot_{0};  // the spare's thread takes slot 0
   // Rank 0: the engine open() started to check that it starts, for the first computing
   // thread (an engine's start is some 0.1 s of CPU: Stockfish's network, its hash).
   std::unique_ptr<Player> spare_;

@@ -7,7 +7,8 @@ a kill -9 and --resume.
    played move, result and /games are the input's. The same positions exported as .binpack
    and EPD and rescored from those: the same searches.
 2. The same on 2 ranks: every dataset of the output but time_ms (the search's
-   milliseconds) is byte for byte the one-process output's; so for the built-in search on 3
+   milliseconds) is byte for byte the one-process output's; so for 1 rank of 2 engines
+   pinned one a CPU (on 2 CPUs) and 2 ranks bound one a core, for the built-in search on 3
    ranks of 1 thread and 1 of 2 (and Stockfish on 3 ranks in 3.).
 3. kill -9 of a 2-rank run (units of 1 position) once its checkpoint holds a finished unit,
    resumed on 3 ranks: the output of a run in one process in units of 2, the checkpoint's
@@ -164,6 +165,20 @@ def main(mpiexec, binary):
         out = os.path.join(tmp, "ranks2.h5")
         run(mpirun(mpiexec, 2) + rescore(binary, src, out))
         check_same(one, out, "2 ranks against 1")
+        # Engines one a core: 1 rank of 2 engines on 2 CPUs (rescore starts each on a CPU of its
+        # own), and 2 ranks bound one a core (each engine inherits its rank's).
+        two = sorted(os.sched_getaffinity(0))[:2]
+        if len(two) == 2:
+            out = os.path.join(tmp, "pinned.h5")
+            cmd = rescore(binary, src, out)
+            cmd[cmd.index("--threads") + 1] = "2"
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=ENV,
+                               preexec_fn=lambda: os.sched_setaffinity(0, two))
+            assert r.returncode == 0, r.stderr
+            check_same(one, out, "1 rank of 2 engines pinned one a CPU against 1 engine")
+            out = os.path.join(tmp, "bound.h5")
+            run([mpiexec, "-np", "2", "--bind-to", "core"] + rescore(binary, src, out))
+            check_same(one, out, "2 ranks bound one a core against 1")
         builtin = [[binary, "rescore", src, "--out", os.path.join(tmp, f"builtin{k}.h5"), "--depth", "4", "--quiet",
                     "--threads", str(k)] for k in (2, 1)]
         run(builtin[0])

@@ -256,10 +256,13 @@ Payload DedupPerft::compute(size_t bucket) {
   // the level's table, gigabytes at ply 7.
   constexpr size_t AHEAD = 8;
   for (size_t i = 0; i < std::min(AHEAD, mine.size()); ++i) shard_.level.prefetch_slot(mine[i]);
-  const std::vector<uint64_t> counts = counting_.count_each(mine.size(), depth, [&](size_t i) {
-    if (i + AHEAD < mine.size()) shard_.level.prefetch_slot(mine[i + AHEAD]);
-    return chess::decode(shard_.level.code(mine[i]), keyed, setup);
-  });
+  const std::vector<uint64_t> counts = counting_.count_each(
+      mine.size(), depth,
+      [&](size_t i) {
+        if (i + AHEAD < mine.size()) shard_.level.prefetch_slot(mine[i + AHEAD]);
+        return chess::decode(shard_.level.code(mine[i]), keyed, setup);
+      },
+      /*unique=*/true);
   std::vector<chess::u128> sums(plan_.root_moves.size(), 0);
   for (size_t i = 0; i < mine.size(); ++i)
     shard_.level.for_each_path(mine[i],

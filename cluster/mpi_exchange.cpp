@@ -1,5 +1,6 @@
 #include "cluster/mpi_exchange.h"
 
+#include <chrono>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -28,12 +29,25 @@ std::vector<int> offsets(const std::vector<int>& counts) {
 // nonblocking collective's bytes only inside MPI calls, a fragment at a time: polled
 // between gentle_wait's sleeps (up to 2 ms), 32 MB took 0.8 s a round (routing ply 6 of
 // perft(7) on 2 ranks: 7.2 s of its 12.0 s exchanging); polled back to back, 0.04 s (0.4 s
-// of 4.5 s). The ranks are all in the exchange by now (the sizes have come from every
-// one), so polling takes no core from a rank still working; sched_yield leaves it to any
-// other process that wants it.
-void eager_wait(MPI_Request* req) {
+// of 4.5 s). So it polls back to back (sched_yield between, for any other process that
+// wants the core) for as long as the round's bytes take at SPIN_RATE, and from then on
+// with short sleeps (PollBackoff up to SLEEP_CAP): where ranks outnumber the cores, a
+// rank whose peer is descheduled would otherwise hold a core the peer needs to move its
+// part (bench/README.md, "Phase B's table by the rank's positions").
+// Bytes (sent and received) a second: half or less of what polling back to back moved on
+// 2 ranks here (a 32 MB round each way in 18-80 ms).
+constexpr double SPIN_RATE = 1e9;
+constexpr std::chrono::microseconds SPIN_MIN{1000}, SLEEP_CAP{250};
+
+void eager_wait(MPI_Request* req, size_t bytes) {
+  const auto spin_until = std::chrono::steady_clock::now() + SPIN_MIN +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(double(bytes) / SPIN_RATE));
   int done = 0;
-  while (MPI_Test(req, &done, MPI_STATUS_IGNORE), !done) sched_yield();
+  while (MPI_Test(req, &done, MPI_STATUS_IGNORE), !done) {
+    if (std::chrono::steady_clock::now() >= spin_until) return gentle_wait(req, MPI_STATUS_IGNORE, SLEEP_CAP);
+    sched_yield();
+  }
 }
 
 }  // namespace
@@ -85,7 +99,7 @@ void MpiExchange::all_to_all(const Blocks& to, Blocks& from) {
   if (from.bytes.size() < total) from.bytes.resize(total);
   MPI_Ialltoallv(to.bytes.data(), send_counts.data(), send_at.data(), MPI_BYTE, from.bytes.data(), recv_counts.data(),
                  recv_at.data(), MPI_BYTE, MPI_COMM_WORLD, &req);
-  eager_wait(&req);
+  eager_wait(&req, std::accumulate(to.size.begin(), to.size.end(), total));
   from.at.assign(recv_at.begin(), recv_at.end());
   from.size.assign(recv_counts.begin(), recv_counts.end());
 }

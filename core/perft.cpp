@@ -14,6 +14,7 @@
 namespace chess_x86_64_v3::perft {
 uint64_t count_no_table(const void* pos, int depth);
 uint64_t count_with_table(const void* pos, int depth, const void* table);
+uint64_t count_once(const void* pos, int depth, const void* table);
 }  // namespace chess_x86_64_v3::perft
 #endif
 
@@ -70,6 +71,15 @@ void expand(const Position& pos, uint16_t root, int plies, int depth, std::vecto
   for (Move m : legal_moves(pos)) expand(pos.after(m), root, plies - 1, depth - 1, out);
 }
 
+#if CHESSHPC_PERFT_X86_64_V3
+// A portable build on a CPU with x86-64-v3 counts with the kernel compiled for it: PEXT
+// slider lookups are what the portable build's magic multiplication lacks.
+bool v3() {
+  static const bool v3 = __builtin_cpu_supports("x86-64-v3");
+  return v3;
+}
+#endif
+
 }  // namespace
 
 Counters& Counters::operator+=(const Counters& o) {
@@ -82,15 +92,20 @@ Counters& Counters::operator+=(const Counters& o) {
 uint64_t count(const Position& pos, int depth, PerftTable* table) {
   if (depth <= 0) return 1;
 #if CHESSHPC_PERFT_X86_64_V3
-  // A portable build on a CPU with x86-64-v3 counts with the kernel compiled for it:
-  // PEXT slider lookups are what the portable build's magic multiplication lacks.
-  static const bool v3 = __builtin_cpu_supports("x86-64-v3");
-  if (v3)
+  if (v3())
     return table ? chess_x86_64_v3::perft::count_with_table(&pos, depth, &table->view())
                  : chess_x86_64_v3::perft::count_no_table(&pos, depth);
 #endif
   if (table) return kernel::count_as<true>(pos, depth, table);
   return kernel::count_as<false>(pos, depth, nullptr);
+}
+
+uint64_t count_once(const Position& pos, int depth, PerftTable* table) {
+  if (depth <= 2 || !table) return count(pos, depth);
+#if CHESSHPC_PERFT_X86_64_V3
+  if (v3()) return chess_x86_64_v3::perft::count_once(&pos, depth, &table->view());
+#endif
+  return kernel::count_once_as(pos, depth, table);
 }
 
 Counters detailed(const Position& pos, int depth) {

@@ -22,6 +22,11 @@ inline constexpr int MAX_DEPTH = 20;
 // Bulk-counting perft: at the last ply the legal moves are counted, not played. With a
 // table, subtrees of depth 2 and more are looked up and stored there.
 uint64_t count(const Position& pos, int depth, PerftTable* table = nullptr);
+// count() of a position no other count reaches (one of a deduplicated set: a position
+// counted once): its subtrees go through the table, but pos itself is neither probed (it
+// cannot be there) nor stored (it would never be read, and would take an entry from a
+// subtree that is).
+uint64_t count_once(const Position& pos, int depth, PerftTable* table);
 
 // Counters over the moves of the last ply, as the chessprogramming wiki tabulates them.
 // A move is counted in each class it belongs to:

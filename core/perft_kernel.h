@@ -467,17 +467,20 @@ struct HashedChildren {
   }
 };
 
+// The subtree of depth 2 or more below pos, its children's subtrees through the table,
+// pos itself neither probed nor stored.
+template <Color Us, bool Chess960>
+uint64_t count_children(const Position& pos, int depth, PerftTableView* table) {
+  if (depth == 2) return count_depth2<Us, Chess960>(pos);
+  PlaySink<HashedChildren<Us, Chess960>> sink{{pos, depth - 1, table}};
+  generate_legal_as<Us, Chess960>(pos, sink);
+  return sink.play.count();
+}
+
 // The subtree of depth 2 or more below pos, whose probe missed, counted and stored.
 template <Color Us, bool Chess960>
 uint64_t count_and_store(const Position& pos, int depth, PerftTableView* table) {
-  uint64_t n;
-  if (depth == 2) {
-    n = count_depth2<Us, Chess960>(pos);
-  } else {
-    PlaySink<HashedChildren<Us, Chess960>> sink{{pos, depth - 1, table}};
-    generate_legal_as<Us, Chess960>(pos, sink);
-    n = sink.play.count();
-  }
+  const uint64_t n = count_children<Us, Chess960>(pos, depth, table);
   table->store(pos.key(), depth, n);
   return n;
 }
@@ -505,6 +508,15 @@ uint64_t count_as(const Position& pos, int depth, PerftTableView* table) {
                                        : bulk<BLACK, true, Hashed>(pos, depth, table);
   return pos.side_to_move() == WHITE ? bulk<WHITE, false, Hashed>(pos, depth, table)
                                      : bulk<BLACK, false, Hashed>(pos, depth, table);
+}
+
+// perft::count_once's kernel: a subtree of depth 2 or more, through the table below pos.
+inline uint64_t count_once_as(const Position& pos, int depth, PerftTableView* table) {
+  if (pos.is_chess960())
+    return pos.side_to_move() == WHITE ? count_children<WHITE, true>(pos, depth, table)
+                                       : count_children<BLACK, true>(pos, depth, table);
+  return pos.side_to_move() == WHITE ? count_children<WHITE, false>(pos, depth, table)
+                                     : count_children<BLACK, false>(pos, depth, table);
 }
 
 }  // namespace perft::kernel

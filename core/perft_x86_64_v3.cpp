@@ -63,14 +63,24 @@ uint64_t count_no_table(const void* pos, int depth) {
 }
 
 // table is a chess::PerftTableView, whose layout this namespace's shares (its probe and
-// store are inline, so compiled here too).
-uint64_t count_with_table(const void* pos, int depth, const void* table) {
+// store are inline, so compiled here too). Count is count_as<true> or count_once_as.
+template <class Count>
+static uint64_t with_table(const void* pos, int depth, const void* table, Count count) {
   init_tables();
   Position p;
   std::memcpy(static_cast<void*>(&p), pos, sizeof p);
   PerftTableView view;
   std::memcpy(static_cast<void*>(&view), table, sizeof view);
-  return kernel::count_as<true>(p, depth, &view);
+  return count(p, depth, &view);
+}
+
+uint64_t count_with_table(const void* pos, int depth, const void* table) {
+  return with_table(pos, depth, table, kernel::count_as<true>);
+}
+
+// pos neither probed nor stored (chess::perft::count_once).
+uint64_t count_once(const void* pos, int depth, const void* table) {
+  return with_table(pos, depth, table, kernel::count_once_as);
 }
 
 }  // namespace chess_x86_64_v3::perft

@@ -497,12 +497,12 @@ TEST(Cli, DedupMemoryPlanIsRefusedOrChosenBeforeAnyWork) {
   EXPECT_NE(chosen.err.find("chesshpc perft: plan: depth 6, dedup ply 3: levels 3 to 3"), std::string::npos)
       << chosen.err;
 
-  // The table gets what the positions leave, up to 128 MB: a bucket's transpositions are
-  // all it needs to hold, and a small table keeps them in the cache.
+  // The table grows with the positions a rank counts (32 bytes each, at least 16 MB), up to
+  // what the positions leave: 5,362 positions of ply 3 get the least, not the 1 GB left.
   Result capped = chesshpc("perft --depth 6 --dedup-ply 3 --memory 1G --threads 1 --json");
   ASSERT_EQ(capped.code, 0) << capped.err;
-  EXPECT_NE(capped.out.find("\"hash_bytes\": 134217728,"), std::string::npos) << capped.out;
-  EXPECT_NE(capped.err.find(", table 128 MB per rank (--memory 1024 MB);"), std::string::npos) << capped.err;
+  EXPECT_NE(capped.out.find("\"hash_bytes\": 16777216,"), std::string::npos) << capped.out;
+  EXPECT_NE(capped.err.find(", table 16 MB per rank (--memory 1024 MB);"), std::string::npos) << capped.err;
 
   for (const char* bad : {"perft --depth 6 --dedup-ply auto", "perft --depth 6 --memory 1G",
                           "perft --depth 6 --dedup-ply 4 --memory lots"}) {
@@ -1215,14 +1215,15 @@ TEST(Cli, PerftReportsTheTableItAllocated) {
 }
 
 // A dedup run planned "table 128 MB per rank" and reported "hash 255 MB": the table gets
-// what the positions leave, as it allocates it, and both lines say that.
+// its share (32 bytes a position of ply L, at least 16 MB, within what the positions
+// leave) as it allocates it, and both lines say that.
 TEST(Cli, DedupPlanAndReportAgreeOnTheTable) {
   Result r = chesshpc("perft --depth 5 --dedup-ply 2 --memory 100M --threads 1");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.err.find(" per rank for positions, table 64 MB per rank (--memory 100 MB); then perft 3 of each"),
+  EXPECT_NE(r.err.find(" per rank for positions, table 16 MB per rank (--memory 100 MB); then perft 3 of each"),
             std::string::npos)
       << r.err;
-  EXPECT_NE(r.out.find("deduplicated at ply 2 (400 unique positions), hash 64 MB\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("deduplicated at ply 2 (400 unique positions), hash 16 MB\n"), std::string::npos) << r.out;
 }
 
 // --memory 1 was one byte and said "--memory 0 MB per rank holds no dedup ply".

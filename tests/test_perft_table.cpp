@@ -240,3 +240,27 @@ TEST(HashedPerft, ChildrenFoundInTheTableAreTakenAndTheOthersStored) {
   EXPECT_TRUE(narrow.probe(e4.key(), 3, n));
   EXPECT_EQ(n, e4_3 - e4e5_2 + 7) << "stored with its grandchild's planted count";
 }
+
+// count_once (a position of a deduplicated level): the position itself is neither probed
+// nor stored, its children go through the table as count's do. A kernel that probed the
+// root takes its planted count; one that stored it leaves it in the table.
+TEST(HashedPerft, CountOnceSkipsTheRootAndHashesItsChildren) {
+  const Position start = Position::start();
+  const Position e4 = start.after(*parse_uci(start, "e2e4"));
+  PerftTable planted(size_t(1) << 20);
+  planted.store(start.key(), 4, 5);  // the root: not to be read
+  planted.store(e4.key(), 3, 1000);  // a child: to be read
+  EXPECT_EQ(perft::count_once(start, 4, &planted), 197281u - 13160u + 1000);
+
+  PerftTable table(size_t(1) << 20);
+  EXPECT_EQ(perft::count_once(start, 5, &table), 4865609u);
+  uint64_t n = 0;
+  EXPECT_FALSE(table.probe(start.key(), 5, n)) << "the root is not stored";
+  ASSERT_TRUE(table.probe(e4.key(), 4, n)) << "its children are";
+  EXPECT_EQ(n, perft::count(e4, 4));
+
+  const Position kiwipete = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+  for (int depth = 0; depth <= 4; ++depth)
+    EXPECT_EQ(perft::count_once(kiwipete, depth, &table), perft::count(kiwipete, depth)) << depth;
+  EXPECT_EQ(perft::count_once(kiwipete, 3, nullptr), 97862u);
+}

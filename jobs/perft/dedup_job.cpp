@@ -36,22 +36,33 @@ uint64_t decode(const Payload& bytes, std::vector<chess::u128>& sums) {
 }
 
 constexpr size_t MIN_TABLE = 16 * MB;  // below this a table is not worth having
-// The most a table gets by default. Phase B's transpositions stay within a bucket (whole
-// groups of one waiting side), so the table need hold little more than the bucket being
-// counted (at ply 7 about 6,000 positions, their children 180,000 depth-2 entries), and
-// the smaller it is, the more of its lines the cache still holds when a transposition
-// comes back: perft(9) at L = 6 on 2 ranks took 71-74 s of CPU with 128 MB a rank,
-// 72.6-75.5 s with 32 MB, 78 s with 512 MB, 88 s with 2 GB (13 s of it first touches;
-// 2026-12-04, loaded machine). --hash sets any size.
-constexpr size_t MAX_DEFAULT_TABLE = 128 * MB;
+// The table a rank gets by default, per position of ply L it counts (as estimated), up to
+// what memory leaves. Phase B's transpositions one ply below L stay within a bucket (whole
+// groups of one waiting side), but those through a capture (a piece taken at L + 1 against
+// one taken earlier) join two buckets anywhere in the rank's order, and only a table that
+// still holds the first when the second comes finds them. perft(9) at L = 6 on 2 ranks
+// (4.7 M positions a rank) counted 111.3 M depth-2 subtrees with 16 MB a rank, 101.6 M
+// with 128 MB and 99.4 M with 1 GB, against 96.4 M unique (the rest cross ranks); 128 MB
+// took the least CPU there (71-74 s, against 78 s with 512 MB and 88 s with 2 GB, 13 s of
+// it first touches: 2026-12-04, loaded machine). At perft(10) a rank counts ten times the
+// positions, and 128 MB is what 16 MB is to perft(9) (bench/README.md, "Phase B's table
+// by the rank's positions"). --hash sets any size.
+constexpr double TABLE_BYTES_PER_POSITION = 32;
 
 // Bytes per rank for the positions of plies L - 1 and L (an owner's share with 10% to
 // spare, as buckets are not all of one size) and the routing buffers (three, each at most
-// a round's bytes, and small levels fill less).
+// a round's bytes, and small levels fill less): the routing's peak.
 size_t positions_bytes(const std::vector<double>& unique, int ply, int ranks) {
   const double owned = (1.1 * unique[size_t(ply)] + unique[size_t(ply - 1)]) / ranks;
   const size_t positions = size_t(owned * DEDUP_BYTES_PER_POSITION);
   return positions + std::min(3 * DEDUP_ROUND_BYTES, positions);
+}
+
+// Bytes per rank for the positions of ply L alone: what phase B holds beside the table
+// (ply L - 1 and the buffers are freed when the routing ends, and nothing touches the
+// table's pages before phase B).
+size_t counting_bytes(const std::vector<double>& unique, int ply, int ranks) {
+  return size_t(1.1 * unique[size_t(ply)] / ranks * DEDUP_BYTES_PER_POSITION);
 }
 
 }  // namespace
@@ -63,7 +74,8 @@ size_t positions_bytes(const std::vector<double>& unique, int ply, int ranks) {
 // perft(9) took 265 s at L = 7 and 139 s at L = 6 on one rank here.
 int DedupPerft::auto_ply(const std::vector<double>& unique, int ranks) const {
   for (int ply = std::max(1, req_.depth - (req_.depth >= 4 ? 3 : 2)); ply >= 1; --ply) {
-    const size_t need = positions_bytes(unique, ply, ranks) + (req_.depth - ply > 2 ? MIN_TABLE : 0);
+    const size_t need = std::max(positions_bytes(unique, ply, ranks),
+                                 counting_bytes(unique, ply, ranks) + (req_.depth - ply > 2 ? MIN_TABLE : 0));
     if (need <= req_.memory_bytes) return ply;
   }
   return 0;
@@ -96,7 +108,8 @@ int DedupPerft::check(int ranks, std::ostream& say) const {
   }
   if (req_.memory_bytes) {
     const size_t positions = positions_bytes(unique_, ply, ranks);
-    const size_t need = positions + (table ? std::max(table_bytes(ranks), MIN_TABLE) : 0);
+    const size_t need = std::max(
+        positions, counting_bytes(unique_, ply, ranks) + (table ? std::max(table_bytes(ranks), MIN_TABLE) : 0));
     if (need > req_.memory_bytes) {
       say << "chesshpc perft: the plan needs about " << format_size(need) << " per rank (" << format_size(positions)
           << " for about " << uint64_t(unique_[size_t(ply)] / ranks) << " positions at ply " << ply
@@ -111,13 +124,15 @@ int DedupPerft::check(int ranks, std::ostream& say) const {
 int DedupPerft::split_depth() const { return req_.split_depth ? req_.split_depth : std::min(req_.dedup_ply, 3); }
 
 // The table each rank gets: --hash's size; else, with --memory and subtrees deep enough
-// for a table, what the positions leave, as the table allocates it (a power of two), up
-// to MAX_DEFAULT_TABLE; else none. For a checked request.
+// for a table, TABLE_BYTES_PER_POSITION a position of ply L the rank counts (at least
+// MIN_TABLE), up to what ply L's positions leave, as the table allocates it (a power of
+// two); else none. For a checked request.
 size_t DedupPerft::table_bytes(int ranks) const {
   const bool table = req_.depth - req_.dedup_ply > 2;
-  const size_t positions = positions_bytes(unique_, req_.dedup_ply, ranks);
-  if (req_.hash_bytes || !table || req_.memory_bytes <= positions) return req_.hash_bytes;
-  return chess::PerftTable::size_for(std::min(req_.memory_bytes - positions, MAX_DEFAULT_TABLE));
+  const size_t counting = counting_bytes(unique_, req_.dedup_ply, ranks);
+  if (req_.hash_bytes || !table || req_.memory_bytes <= counting) return req_.hash_bytes;
+  const size_t want = std::max(MIN_TABLE, size_t(TABLE_BYTES_PER_POSITION * unique_[size_t(req_.dedup_ply)] / ranks));
+  return chess::PerftTable::size_for(std::min(req_.memory_bytes - counting, want));
 }
 
 // Rank 0: every rank's rows of phase A, rank by rank (elsewhere: none).
@@ -256,10 +271,13 @@ Payload DedupPerft::compute(size_t bucket) {
   // the level's table, gigabytes at ply 7.
   constexpr size_t AHEAD = 8;
   for (size_t i = 0; i < std::min(AHEAD, mine.size()); ++i) shard_.level.prefetch_slot(mine[i]);
-  const std::vector<uint64_t> counts = counting_.count_each(mine.size(), depth, [&](size_t i) {
-    if (i + AHEAD < mine.size()) shard_.level.prefetch_slot(mine[i + AHEAD]);
-    return chess::decode(shard_.level.code(mine[i]), keyed, setup);
-  });
+  const std::vector<uint64_t> counts = counting_.count_each(
+      mine.size(), depth,
+      [&](size_t i) {
+        if (i + AHEAD < mine.size()) shard_.level.prefetch_slot(mine[i + AHEAD]);
+        return chess::decode(shard_.level.code(mine[i]), keyed, setup);
+      },
+      /*unique=*/true);
   std::vector<chess::u128> sums(plan_.root_moves.size(), 0);
   for (size_t i = 0; i < mine.size(); ++i)
     shard_.level.for_each_path(mine[i],

@@ -28,13 +28,17 @@ struct RankCounting {
         threads(chess::resolve_threads(req.threads)),
         arena(std::make_unique<tbb::task_arena>(threads)) {}
 
-  // perft(depth) of position_at(i) for i < n, spread over the rank's threads.
+  // perft(depth) of position_at(i) for i < n, spread over the rank's threads. Unique: the
+  // positions are counted nowhere else (a deduplicated level), so the table holds only
+  // their subtrees, not them (chess::perft::count_once).
   template <class PositionAt>
-  std::vector<uint64_t> count_each(size_t n, int depth, PositionAt position_at) const {
+  std::vector<uint64_t> count_each(size_t n, int depth, PositionAt position_at, bool unique = false) const {
     std::vector<uint64_t> counts(n);
     arena->execute([&] {
-      tbb::parallel_for(size_t(0), n,
-                        [&](size_t i) { counts[i] = chess::perft::count(position_at(i), depth, table.get()); });
+      tbb::parallel_for(size_t(0), n, [&](size_t i) {
+        counts[i] = unique ? chess::perft::count_once(position_at(i), depth, table.get())
+                           : chess::perft::count(position_at(i), depth, table.get());
+      });
     });
     return counts;
   }

@@ -1,8 +1,9 @@
 // The perft kernel (core/perft_kernel.h) and the slider tables (core/bitboard.cpp)
 // compiled once more for x86-64-v3 (BMI2's PEXT slider lookups, POPCNT, TZCNT), for a
 // portable build to run on a CPU that has them: core/perft.cpp calls count_no_table and
-// count_with_table when __builtin_cpu_supports says so. Only in a portable GCC build for x86-64
-// (core/CMakeLists.txt); a native build's own kernel is already this.
+// count_with_table when __builtin_cpu_supports says so. In a GCC build for x86-64
+// (core/CMakeLists.txt); a native build compiles it for the host and uses it for its
+// profile alone.
 //
 // Every name of the project's headers moves to namespace chess_x86_64_v3, so that no
 // inline function compiled here for x86-64-v3 (a slider lookup with PEXT, say) can stand
@@ -23,8 +24,13 @@
 #include <utility>
 #include <vector>
 
+// In a native build (CHESSHPC_PERFT_COPY_NATIVE) this copy keeps the build host's
+// instruction set: it is there for its profile (below), and a target pragma narrower than
+// -march=native would leave the intrinsics, compiled for the host, uninlinable here.
+#if !CHESSHPC_PERFT_COPY_NATIVE
 #pragma GCC target("arch=x86-64-v3")
 #define CHESSHPC_USE_PEXT 1
+#endif
 #define CHESSHPC_KERNEL_NO_CLONES
 
 #define chess chess_x86_64_v3

@@ -67,6 +67,36 @@ template <Color Us, bool Chess960>
 // their king's moves and castlings are then those on the unchanged board with them to
 // move, worked out once (count_moves_known_king takes them, and leaves the rest of the
 // count, pins included, to the generator).
+// What both shortcuts below read around the opponent's king, worked out once at a parent
+// of leaves: the squares it may step to or cross castling (steps), and from those the lines
+// a queen would see with the king off the board, the knight and king attack sets.
+struct KingZone {
+  Square king;
+  Bitboard steps = 0, lines = 0, knights = 0, kings = 0;
+  Bitboard diag = 0, orth = 0;  // the king's own lines on the board
+};
+
+template <Color Us>
+inline void king_zone(const Position& pos, KingZone& z) {
+  constexpr Color Them = ~Us;
+  constexpr Bitboard TheirBack = Them == WHITE ? RANK_1_BB : RANK_8_BB;
+  const Bitboard occupied = pos.pieces();
+  z.king = pos.king_square(Them);
+  const Bitboard tk_bb = square_bb(z.king), no_king = occupied ^ tk_bb;
+  z.steps = KING_ATTACKS[z.king] & ~pos.pieces(Them);
+  if (pos.castling() & castling_rights(Them))
+    for (Bitboard c = pos.castling_squares() & TheirBack & ~tk_bb; c;)
+      z.steps |= detail::CASTLING_PATH[z.king][pop_lsb(c)].king;
+  for (Bitboard b = z.steps; b;) {
+    const Square s = pop_lsb(b);
+    z.lines |= queen_attacks(s, no_king);
+    z.knights |= KNIGHT_ATTACKS[s];
+    z.kings |= KING_ATTACKS[s];
+  }
+  z.diag = bishop_attacks(z.king, occupied);
+  z.orth = rook_attacks(z.king, occupied);
+}
+
 struct KingShortcut {
   Bitboard bad[PIECE_TYPE_NB];  // by our mover's type: the squares f and t must avoid
   Bitboard king_to = 0;         // their king's moves on the unchanged board
@@ -88,27 +118,14 @@ struct KingMovesSink {
 };
 
 template <Color Us, bool Chess960>
-inline void king_shortcut(const Position& pos, KingShortcut& k) {
+inline void king_shortcut(const Position& pos, const KingZone& z, KingShortcut& k) {
   constexpr Color Them = ~Us;
   constexpr Bitboard TheirBack = Them == WHITE ? RANK_1_BB : RANK_8_BB;
-  const Square tk = pos.king_square(Them);
-  const Bitboard tk_bb = square_bb(tk), no_king = pos.pieces() ^ tk_bb;
-  Bitboard squares = (KING_ATTACKS[tk] & ~pos.pieces(Them)) | tk_bb;
-  Bitboard x = 0;
-  if (pos.castling() & castling_rights(Them)) {
-    x = TheirBack;
-    for (Bitboard c = pos.castling_squares() & TheirBack & ~tk_bb; c;)
-      squares |= detail::CASTLING_PATH[tk][pop_lsb(c)].king;
-  }
-  Bitboard knight = 0;
-  for (Bitboard b = squares; b;) {
-    const Square s = pop_lsb(b);
-    x |= queen_attacks(s, no_king);
-    knight |= KNIGHT_ATTACKS[s];
-  }
-  x |= squares;
+  // S is the steps and the king's square; a queen on the king's square sees its lines.
+  Bitboard x = z.lines | z.diag | z.orth | z.steps | square_bb(z.king);
+  if (pos.castling() & castling_rights(Them)) x |= TheirBack;
   k.bad[PAWN] = k.bad[BISHOP] = k.bad[ROOK] = k.bad[QUEEN] = k.bad[KING] = x;
-  k.bad[KNIGHT] = x | knight;
+  k.bad[KNIGHT] = x | z.knights | KNIGHT_ATTACKS[z.king];
   // Their moves on the unchanged board: the generator reads neither the side to move nor,
   // for the king and castling, the en-passant square.
   KingMovesSink sink;
@@ -185,7 +202,7 @@ struct ReplyShortcut {
 };
 
 template <Color Us>
-inline void reply_shortcut(const Position& pos, ReplyShortcut& r) {
+inline void reply_shortcut(const Position& pos, const KingZone& z, ReplyShortcut& r) {
   constexpr Color Them = ~Us;
   constexpr Direction Down = pawn_push(Them);
   constexpr Bitboard TheirRank3 = Them == WHITE ? RANK_3_BB : RANK_6_BB;
@@ -206,7 +223,7 @@ inline void reply_shortcut(const Position& pos, ReplyShortcut& r) {
   // of ours on it and the pieces of theirs before it, so only the squares up to that
   // piece, or up to their second piece, matter: the lines x-rayed through their first
   // blockers.
-  const Bitboard diag = bishop_attacks(tk, occupied), orth = rook_attacks(tk, occupied);
+  const Bitboard diag = z.diag, orth = z.orth;
   const Bitboard lines = bishop_attacks(tk, occupied ^ (diag & theirs)) | rook_attacks(tk, occupied ^ (orth & theirs));
   // Each slider's attack set, by its square; then those on the lines are fixed, the
   // others' moves counted.
@@ -234,21 +251,9 @@ inline void reply_shortcut(const Position& pos, ReplyShortcut& r) {
   r.diag = their_diag & ~lines;
   r.orth = their_orth & ~lines;
   const Bitboard push = shift<Down>(their_pawns), push2 = shift<Down>(push & TheirRank3);
-  Bitboard excluded = fixed | push | push2 | lines;
-  Bitboard steps = KING_ATTACKS[tk] & ~theirs;
-  if (pos.castling() & castling_rights(Them)) {
-    excluded |= TheirBack;
-    for (Bitboard c = pos.castling_squares() & TheirBack & ~tk_bb; c;)
-      steps |= detail::CASTLING_PATH[tk][pop_lsb(c)].king;
-  }
-  const Bitboard no_king = occupied ^ tk_bb;
-  Bitboard knight = KNIGHT_ATTACKS[tk], king = 0;
-  for (Bitboard b = steps; b;) {
-    Square s = pop_lsb(b);
-    excluded |= queen_attacks(s, no_king);
-    knight |= KNIGHT_ATTACKS[s];
-    king |= KING_ATTACKS[s];
-  }
+  Bitboard excluded = fixed | push | push2 | lines | z.lines;
+  if (pos.castling() & castling_rights(Them)) excluded |= TheirBack;
+  const Bitboard steps = z.steps, knight = KNIGHT_ATTACKS[tk] | z.knights, king = z.kings;
   const Bitboard all = ~excluded;
   // A pawn landing on its fourth rank from its second leaves an en-passant square behind
   // it (from its third, nothing: not told apart here, and rare).
@@ -295,8 +300,10 @@ struct LeafParentSink {
   KingShortcut k;
 
   explicit LeafParentSink(const Position& p) : each{{p}}, empty(~p.pieces()) {
-    reply_shortcut<Us>(p, r);
-    king_shortcut<Us, Chess960>(p, k);
+    KingZone z;
+    king_zone<Us>(p, z);
+    reply_shortcut<Us>(p, z, r);
+    king_shortcut<Us, Chess960>(p, z, k);
   }
   // A move near allows, held back while it is the only one: alone it is played (the count
   // on the unchanged board would cost as much as the move's own).
@@ -501,22 +508,39 @@ uint64_t bulk(const Position& pos, int depth, PerftTableView* table) {
   return sink.play.n;
 }
 
+// The kernel's entries, each a function of the side to move and the variant.
+template <bool Hashed>
+struct Bulk {
+  template <Color Us, bool Chess960>
+  static uint64_t run(const Position& pos, int depth, PerftTableView* table) {
+    return bulk<Us, Chess960, Hashed>(pos, depth, table);
+  }
+};
+struct Children {
+  template <Color Us, bool Chess960>
+  static uint64_t run(const Position& pos, int depth, PerftTableView* table) {
+    return count_children<Us, Chess960>(pos, depth, table);
+  }
+};
+
+// Entry::run for pos's side to move and variant: the one place the four are chosen.
+template <class Entry>
+uint64_t for_side_and_variant(const Position& pos, int depth, PerftTableView* table) {
+  if (pos.is_chess960())
+    return pos.side_to_move() == WHITE ? Entry::template run<WHITE, true>(pos, depth, table)
+                                       : Entry::template run<BLACK, true>(pos, depth, table);
+  return pos.side_to_move() == WHITE ? Entry::template run<WHITE, false>(pos, depth, table)
+                                     : Entry::template run<BLACK, false>(pos, depth, table);
+}
+
 template <bool Hashed>
 uint64_t count_as(const Position& pos, int depth, PerftTableView* table) {
-  if (pos.is_chess960())
-    return pos.side_to_move() == WHITE ? bulk<WHITE, true, Hashed>(pos, depth, table)
-                                       : bulk<BLACK, true, Hashed>(pos, depth, table);
-  return pos.side_to_move() == WHITE ? bulk<WHITE, false, Hashed>(pos, depth, table)
-                                     : bulk<BLACK, false, Hashed>(pos, depth, table);
+  return for_side_and_variant<Bulk<Hashed>>(pos, depth, table);
 }
 
 // perft::count_once's kernel: a subtree of depth 2 or more, through the table below pos.
 inline uint64_t count_once_as(const Position& pos, int depth, PerftTableView* table) {
-  if (pos.is_chess960())
-    return pos.side_to_move() == WHITE ? count_children<WHITE, true>(pos, depth, table)
-                                       : count_children<BLACK, true>(pos, depth, table);
-  return pos.side_to_move() == WHITE ? count_children<WHITE, false>(pos, depth, table)
-                                     : count_children<BLACK, false>(pos, depth, table);
+  return for_side_and_variant<Children>(pos, depth, table);
 }
 
 }  // namespace perft::kernel

@@ -266,6 +266,20 @@ inline void reply_shortcut(const Position& pos, const KingZone& z, ReplyShortcut
   for (PieceType pt : {PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING}) r.ok[pt] = r.near[pt] & ~sliders_seen;
 }
 
+// Both shortcuts for a caller that holds no zone (the tests).
+template <Color Us, bool Chess960>
+inline void king_shortcut(const Position& pos, KingShortcut& k) {
+  KingZone z;
+  king_zone<Us>(pos, z);
+  king_shortcut<Us, Chess960>(pos, z, k);
+}
+template <Color Us>
+inline void reply_shortcut(const Position& pos, ReplyShortcut& r) {
+  KingZone z;
+  king_zone<Us>(pos, z);
+  reply_shortcut<Us>(pos, z, r);
+}
+
 // Plays one move on a copy of the parent of leaves and counts the replies without playing
 // them (movegen.h's PlaySink calls it once per move).
 template <Color Us, bool Chess960>

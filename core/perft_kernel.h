@@ -48,25 +48,6 @@ template <Color Us, bool Chess960>
   return sink.n;
 }
 
-// Where a move of ours leaves the opponent's king as it is: not in check, with the same
-// squares to step to and the same castling moves. Those follow from the squares S (their
-// king's, those it may step to, and those it would cross or land on castling) and from
-// what attacks them: our pieces' attack sets on S, with their king off the board, and our
-// king's zone; their pieces on the squares around their king. A normal move (no castling,
-// promotion or en passant) from f to t changes none of these when:
-//   - f and t are outside X: S and every square a queen on a square of S sees with their
-//     king off the board (their king's neighbours among them, the first squares of its own
-//     lines; beyond their king, its lines are its own), and, while they hold a castling right,
-//     their back rank (castling's empty path, the rights, Chess960's shield along it: a
-//     rook of ours may come to stand behind their castling rook). Then no line from a
-//     square of S gains or loses a blocker, and a slider landing on t (or leaving f) sees
-//     no square of S; nor does a pawn or king, whose attacks are squares next to it (so
-//     next to a square of S, which sees them);
-//   - the piece, if a knight, attacks no square of S from f nor from t.
-// Their king is not in check before our move (we are to move), so not after it either;
-// their king's moves and castlings are then those on the unchanged board with them to
-// move, worked out once (count_moves_known_king takes them, and leaves the rest of the
-// count, pins included, to the generator).
 // What both shortcuts below read around the opponent's king, worked out once at a parent
 // of leaves: the squares it may step to or cross castling (steps), and from those the lines
 // a queen would see with the king off the board, the knight and king attack sets.
@@ -97,6 +78,25 @@ inline void king_zone(const Position& pos, KingZone& z) {
   z.orth = rook_attacks(z.king, occupied);
 }
 
+// Where a move of ours leaves the opponent's king as it is: not in check, with the same
+// squares to step to and the same castling moves. Those follow from the squares S (their
+// king's, those it may step to, and those it would cross or land on castling) and from
+// what attacks them: our pieces' attack sets on S, with their king off the board, and our
+// king's zone; their pieces on the squares around their king. A normal move (no castling,
+// promotion or en passant) from f to t changes none of these when:
+//   - f and t are outside X: S and every square a queen on a square of S sees with their
+//     king off the board (their king's neighbours among them, the first squares of its own
+//     lines; beyond their king, its lines are its own), and, while they hold a castling right,
+//     their back rank (castling's empty path, the rights, Chess960's shield along it: a
+//     rook of ours may come to stand behind their castling rook). Then no line from a
+//     square of S gains or loses a blocker, and a slider landing on t (or leaving f) sees
+//     no square of S; nor does a pawn or king, whose attacks are squares next to it (so
+//     next to a square of S, which sees them);
+//   - the piece, if a knight, attacks no square of S from f nor from t.
+// Their king is not in check before our move (we are to move), so not after it either;
+// their king's moves and castlings are then those on the unchanged board with them to
+// move, worked out once (count_moves_known_king takes them, and leaves the rest of the
+// count, pins included, to the generator).
 struct KingShortcut {
   Bitboard bad[PIECE_TYPE_NB];  // by our mover's type: the squares f and t must avoid
   Bitboard king_to = 0;         // their king's moves on the unchanged board

@@ -2,8 +2,8 @@
 // compiled once more for x86-64-v3 (BMI2's PEXT slider lookups, POPCNT, TZCNT), for a
 // portable build to run on a CPU that has them: core/perft.cpp calls count_no_table and
 // count_with_table when __builtin_cpu_supports says so. In a GCC build for x86-64
-// (core/CMakeLists.txt); a native build compiles it for the host and uses it for its
-// profile alone.
+// (core/CMakeLists.txt); a native build compiles it for the host, with the same profile,
+// and takes it alike.
 //
 // Every name of the project's headers moves to namespace chess_x86_64_v3, so that no
 // inline function compiled here for x86-64-v3 (a slider lookup with PEXT, say) can stand

@@ -24,6 +24,20 @@
 // writing at once fails the check and is a miss, never a hit. A false hit needs two
 // positions with the same 64-bit key in the same bucket at the same depth: about one in
 // 2^62 per probe, or one in four million over a trillion probes.
+//
+// Replacement. A bucket keeps its entries in order of arrival, newest first: a store
+// shifts the entries below its victim down one place and writes the new entry first. The
+// narrow part drops its oldest entry; the wide part the oldest of its shallowest (a
+// deeper subtree costs more to count again). Most transpositions swap moves a few plies
+// apart, so a depth-first walk meets them soon after the first visit: recent entries are
+// the ones probed again. The rule before this one kept each narrow bucket's largest counts
+// and the wide part's first entry of the smallest depth, so old entries stayed for good and
+// new ones took turns in one slot. Start-position perft(9), 2 threads, user time (medians of
+// 2, interleaved; 2026-12-05): 1 GB 53.1 -> 48.9 s, 512 MB 62.3 -> 57.9 s; the narrow rule
+// alone gave 50.3 s and 59.8 s, newest-four-plus-largest-four 52.1 s and 63.4 s. A thread
+// that reads a bucket while another shifts it may see an entry twice or miss one: a miss
+// costs a recount, and no word is ever read torn (a wide entry's two words then disagree,
+// which its check rejects).
 #pragma once
 
 #include <algorithm>
@@ -135,30 +149,28 @@ inline void PerftTableView::store(Key key, int depth, uint64_t count) {
   if (depth == NARROW_DEPTH) {
     const uint64_t want = narrow_tag(key);
     if (!want || count >= COUNT_MASK) return;
-    // Replace the entry of the smallest count (an empty one first): the cheapest subtree
-    // to count again.
-    NarrowBucket& b = narrow_bucket(key);
-    std::atomic<uint64_t>* victim = &b.entries[0];
-    uint64_t victim_count = COUNT_MASK;
-    for (std::atomic<uint64_t>& e : b.entries) {
-      const uint64_t c = e.load(std::memory_order_relaxed) & COUNT_MASK;
-      if (c < victim_count) victim = &e, victim_count = c;
-    }
-    victim->store(want << COUNT_BITS | (count + 1), std::memory_order_relaxed);
+    // Keep the eight newest (see "Replacement" above): the oldest drops off the end.
+    std::atomic<uint64_t>* e = narrow_bucket(key).entries;
+    for (int i = 7; i > 0; --i) e[i].store(e[i - 1].load(std::memory_order_relaxed), std::memory_order_relaxed);
+    e[0].store(want << COUNT_BITS | (count + 1), std::memory_order_relaxed);
     return;
   }
   if (count > MAX_WIDE_COUNT) return;
-  WideBucket& b = wide_[key & wide_mask_];
-  // Replace the shallowest entry: deeper subtrees cost more to recompute.
-  Entry* victim = &b.entries[0];
-  int victim_depth = 256;
-  for (Entry& e : b.entries) {
-    int d = int(e.data.load(std::memory_order_relaxed) & 0xFF);
-    if (d < victim_depth) victim = &e, victim_depth = d;
+  // Drop the oldest of the shallowest entries (see "Replacement" above), and put the new
+  // one first.
+  Entry* e = wide_[key & wide_mask_].entries;
+  int victim = 3, victim_depth = 256;
+  for (int i = 3; i >= 0; --i) {
+    const int d = int(e[i].data.load(std::memory_order_relaxed) & 0xFF);
+    if (d < victim_depth) victim = i, victim_depth = d;
   }
-  uint64_t data = count << 8 | uint64_t(depth);
-  victim->data.store(data, std::memory_order_relaxed);
-  victim->check.store(key ^ data, std::memory_order_relaxed);
+  for (int i = victim; i > 0; --i) {
+    e[i].data.store(e[i - 1].data.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    e[i].check.store(e[i - 1].check.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  }
+  const uint64_t data = count << 8 | uint64_t(depth);
+  e[0].data.store(data, std::memory_order_relaxed);
+  e[0].check.store(key ^ data, std::memory_order_relaxed);
 }
 
 }  // namespace chess

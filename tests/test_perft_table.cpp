@@ -42,15 +42,38 @@ TEST(PerftTable, KeepsTheDeepestEntriesOfAFullWideBucket) {
   }
 }
 
-TEST(PerftTable, KeepsTheLargestCountsOfAFullNarrowBucket) {
-  PerftTable t(128);
-  // Eight entries a bucket: the ninth store replaces the smallest count.
-  const uint64_t counts[9] = {400, 20, 9467, 47524, 8902, 31, 7000, 600, 50};
-  for (int i = 0; i < 9; ++i) t.store(Key(1000 + i), 2, counts[i]);
+// Among entries of the shallowest depth, the oldest makes room, whatever its slot.
+TEST(PerftTable, DropsTheOldestOfTheShallowestWideEntries) {
+  PerftTable t(64);
+  t.store(1, 3, 31), t.store(2, 5, 52), t.store(3, 3, 33), t.store(4, 3, 34);
   uint64_t n = 0;
-  EXPECT_FALSE(t.probe(1001, 2, n)) << "count 20 made room";
-  for (int i = 0; i < 9; ++i) {
-    if (i == 1) continue;
+  t.store(5, 3, 35);  // the depth-3 entries are 1, 3, 4: 1 is the oldest
+  EXPECT_FALSE(t.probe(1, 3, n));
+  t.store(6, 3, 36);  // now 3
+  EXPECT_FALSE(t.probe(3, 3, n));
+  t.store(7, 4, 47);  // now 4; the depth-5 entry stays throughout
+  EXPECT_FALSE(t.probe(4, 3, n));
+  struct Kept {
+    Key key;
+    int depth;
+    uint64_t count;
+  };
+  for (Kept k : {Kept{2, 5, 52}, Kept{5, 3, 35}, Kept{6, 3, 36}, Kept{7, 4, 47}}) {
+    ASSERT_TRUE(t.probe(k.key, k.depth, n)) << k.key;
+    EXPECT_EQ(n, k.count) << k.key;
+  }
+}
+
+TEST(PerftTable, KeepsTheNewestEntriesOfAFullNarrowBucket) {
+  PerftTable t(128);
+  // Eight entries a bucket: each store after the eighth drops the oldest, whatever its
+  // count (the largest here).
+  const uint64_t counts[10] = {47524, 20, 9467, 400, 8902, 31, 7000, 600, 50, 3};
+  for (int i = 0; i < 10; ++i) t.store(Key(1000 + i), 2, counts[i]);
+  uint64_t n = 0;
+  EXPECT_FALSE(t.probe(1000, 2, n)) << "the oldest, count 47524, made room";
+  EXPECT_FALSE(t.probe(1001, 2, n)) << "then the next oldest";
+  for (int i = 2; i < 10; ++i) {
     ASSERT_TRUE(t.probe(Key(1000 + i), 2, n)) << i;
     EXPECT_EQ(n, counts[i]);
   }

@@ -15,6 +15,14 @@ chesshpc's JSON "seconds", perft_cpu_2026's last "Perft(DD)" line (it counts eve
 from 1; the earlier depths are left out), ellxor_perft's "Time taken" (milliseconds, so a
 --quick run's figures are coarse), mperft's "leaves in".
 
+With --deep it then times the issue's deep targets, one run each, in this order: start-
+position perft(10) on 1 process x 2 threads (`--hash 8G`), perft(10) through the distributed
+path on 2 ranks x 1 thread (`mpirun -n 2 ... --dedup-ply auto --memory 8G`), and perft(9) on
+2 threads, chesshpc (`--hash 2G`, docs/perft.md's size) against perft_cpu_2026 (`-mt 2 -htt
+8192`, depth 9's own time). Each is timed whole, start to exit (the wall time a user waits;
+user and system time from the children's rusage), every count checked against the published
+one. Last comes a table of the targets, each with what was measured and whether it is met.
+
 Nothing of chesshpc is built here. ellxor_perft, when the anchors folder lacks it, is built
 from its public source: cloned at the commit the anchors' README names into a scratch
 folder (a temporary one, removed at the end, or --scratch DIR), compiled as its README says
@@ -34,6 +42,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 
 PROG = "bench/perft_anchors.py"
@@ -71,6 +80,14 @@ ELLXOR_COMMIT = "604c4be"
 ELLXOR_FLAGS = ["-std=c++20", "-O3", "-flto", "-fno-exceptions", "-fno-rtti", "-march=x86-64-v3", "-pthread"]
 # The anchors whose speed the issue's targets are ratios to.
 RATIO_ANCHORS = [CPU_2026, ELLXOR]
+# The issue's targets: one core (each position, each build), and the deep runs of --deep.
+MIN_OVER = {CPU_2026: 1.15, ELLXOR: 1.3}
+MIN_PORTABLE_OVER_NATIVE = 0.95
+DEEP_DEPTH = 10                 # perft(10) 1 x 2 and 2 x 1; perft(DEEP_DEPTH - 1) against perft_cpu_2026
+MAX_ONE_BY_TWO_SECONDS = 360.0  # perft(10), 1 x 2 threads
+MAX_RANKS_OVER_THREADS = 1.10   # perft(10), 2 ranks x 1 thread over 1 x 2
+MIN_OVER_CPU_2026_DEEP = 2.5    # perft(9), 2 threads each
+MAX_MEMORY_BYTES = 20 << 30     # perft(10), 1 x 2
 
 USAGE_TAIL = """\
 The anchors are programs built from their public sources, one binary each in ANCHORS under
@@ -185,8 +202,19 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    "folder, removed at the end)")
     p.add_argument("--ellxor-url", default=ELLXOR_URL, metavar="URL",
                    help=f"the repository ellxor_perft is cloned from (default: {ELLXOR_URL})")
+    p.add_argument("--deep", action="store_true",
+                   help="then perft(10) on 1 x 2 threads and on 2 ranks x 1 thread, and perft(9) against "
+                   "perft_cpu_2026 on 2 threads, and the table of targets (about 20 minutes)")
+    p.add_argument("--deep-lower", type=int, default=0, metavar="K",
+                   help="with --deep: lower those depths by K (a quick check; the targets are for K = 0)")
+    p.add_argument("--mpirun", default="mpirun", metavar="CMD",
+                   help="with --deep: the MPI launcher (default: mpirun; run as -n 2 --bind-to none)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = p.parse_args(argv)
+    if not 0 <= args.deep_lower <= DEEP_DEPTH - 3:
+        raise Usage(f"--deep-lower {args.deep_lower}: from 0 to {DEEP_DEPTH - 3}")
+    if args.deep_lower and not args.deep:
+        raise Usage("--deep-lower without --deep")
     if args.runs < 1:
         raise Usage(f"--runs {args.runs}: at least 1")
     if args.lower < 0 or args.lower >= LEAST_DEPTH:
@@ -325,6 +353,106 @@ def ratios(pos: Position, names: list[str]) -> dict[str, float]:
     return out
 
 
+@dataclass
+class DeepRun:
+    """One run of --deep: what ran, and what it took start to exit."""
+    label: str
+    command: list[str]
+    depth: int
+    wall: float = 0.0
+    user: float = 0.0
+    system: float = 0.0
+    max_rss: int = 0                 # bytes, of its largest process
+    own_seconds: float | None = None  # the depth's time as the program prints it
+    nodes: int = 0
+
+
+def timed(cmd: list[str]) -> tuple[int, str, str, float, object]:
+    """(exit status, stdout, stderr, wall seconds, rusage of the child and what it waited for)."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        start = time.monotonic()
+        try:
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        except OSError as e:
+            raise Usage(f"cannot run {cmd[0]}: {e.strerror}") from None
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.monotonic() - start
+        out.seek(0), err.seek(0)
+        return proc.returncode, out.read(), err.read(), wall, usage
+
+
+def run_deep(args: argparse.Namespace, progs: list[Program], published: dict) -> list[DeepRun]:
+    """--deep's runs, in the order they are made (see the module's doc), counts checked."""
+    chesshpc = next(p.path for p in progs if p.name == PORTABLE)
+    fen, counts = published["start"]
+    d10 = DEEP_DEPTH - args.deep_lower
+    perft = [chesshpc, "perft", "--fen", fen, "--json", "--quiet"]
+    runs = [DeepRun("perft 1 x 2", perft + ["--depth", str(d10), "--threads", "2", "--hash", "8G"], d10),
+            DeepRun("perft 2 ranks x 1", [args.mpirun, "-n", "2", "--bind-to", "none"] + perft +
+                    ["--depth", str(d10), "--threads", "1", "--dedup-ply", "auto", "--memory", "8G"], d10),
+            DeepRun("perft 1 x 2", perft + ["--depth", str(d10 - 1), "--threads", "2", "--hash", "2G"], d10 - 1)]
+    cpu_2026 = next((p for p in progs if p.name == CPU_2026), None)
+    if cpu_2026:
+        runs.append(DeepRun(CPU_2026, [cpu_2026.path, fen, str(d10 - 1), "-mt", "2", "-htt", "8192"], d10 - 1))
+    for i, r in enumerate(runs):
+        log(args, f"[deep {i + 1}/{len(runs)}] {r.label}, perft({r.depth}): {' '.join(r.command)}")
+        status, stdout, stderr, r.wall, usage = timed(r.command)
+        if status != 0:
+            raise Usage(f"{r.label} perft({r.depth}) exited {status}: {(stderr.strip() or stdout.strip())[-300:]}")
+        r.user, r.system, r.max_rss = usage.ru_utime, usage.ru_stime, usage.ru_maxrss * 1024
+        try:
+            if r.label == CPU_2026:
+                r.nodes, r.own_seconds = cpu_2026.parse(stdout, r.depth)
+            else:
+                obj = json.loads(stdout)
+                r.nodes, r.own_seconds = int(obj["nodes"]), float(obj["seconds"])
+        except (KeyError, AttributeError, ValueError) as e:
+            raise Usage(f"{r.label} printed no count for perft({r.depth}) ({e!r}): {stdout.strip()[-200:]}") from None
+        if r.nodes != counts[r.depth - 1]:
+            raise Mismatch(f"{r.label} counts {r.nodes} for startpos perft({r.depth}), published {counts[r.depth - 1]}")
+        log(args, f"[deep {i + 1}/{len(runs)}] {r.nodes} nodes, {r.wall:.1f} s wall, {r.user:.1f} s user, "
+            f"{r.system:.1f} s system")
+    return runs
+
+
+def deep_table(runs: list[DeepRun]) -> list[str]:
+    lines = ["| run | depth | wall | own time | user | system | largest process |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for r in runs:
+        lines.append(f"| {r.label} | {r.depth} | {r.wall:.1f} s | {r.own_seconds:.1f} s | {r.user:.1f} s | "
+                     f"{r.system:.1f} s | {r.max_rss / 2**30:.2f} GB |")
+    return lines
+
+
+def targets(positions: list[Position], names: list[str], runs: list[DeepRun]) -> list[tuple[str, str, bool]]:
+    """(target, what was measured, met) for each of the issue's targets this run measured."""
+    out = []
+    for build in (PORTABLE, NATIVE):
+        for anchor in RATIO_ANCHORS:
+            if build in names and anchor in names:
+                worst = min(pos.gnps(build) / pos.gnps(anchor) for pos in positions)
+                out.append((f"one core, {build.split()[1]}: at least {MIN_OVER[anchor]:.2f}x {anchor} on each "
+                            "position", f"least {worst:.2f}x", worst >= MIN_OVER[anchor]))
+    if NATIVE in names:
+        worst = min(pos.gnps(PORTABLE) / pos.gnps(NATIVE) for pos in positions)
+        out.append((f"one core: portable at least {MIN_PORTABLE_OVER_NATIVE:.2f}x native on each position",
+                    f"least {worst:.2f}x", worst >= MIN_PORTABLE_OVER_NATIVE))
+    if runs:
+        one, ranks, nine = runs[0], runs[1], runs[2]
+        out.append((f"perft({one.depth}) on 1 x 2 threads within {MAX_ONE_BY_TWO_SECONDS:.0f} s", f"{one.wall:.1f} s",
+                    one.wall <= MAX_ONE_BY_TWO_SECONDS))
+        out.append((f"perft({one.depth}) 1 x 2 in at most {MAX_MEMORY_BYTES >> 30} GB", f"{one.max_rss / 2**30:.2f} GB",
+                    one.max_rss <= MAX_MEMORY_BYTES))
+        ratio = ranks.wall / one.wall
+        out.append((f"perft({ranks.depth}) on 2 ranks x 1 thread within {MAX_RANKS_OVER_THREADS:.2f}x 1 x 2",
+                    f"{ratio:.3f}x", ratio <= MAX_RANKS_OVER_THREADS))
+        if len(runs) > 3:
+            ratio = runs[3].own_seconds / nine.wall
+            out.append((f"perft({nine.depth}) on 2 threads at least {MIN_OVER_CPU_2026_DEEP:.1f}x {CPU_2026} -mt 2 "
+                        f"-htt 8192 (its depth {nine.depth} alone)", f"{ratio:.2f}x", ratio >= MIN_OVER_CPU_2026_DEEP))
+    return out
+
+
 def chesshpc_version(path: str) -> str:
     proc = subprocess.run([path, "--version"], stdin=subprocess.DEVNULL, capture_output=True, text=True)
     return proc.stdout.strip()
@@ -386,6 +514,15 @@ def measured(args: argparse.Namespace, scratch: str) -> int:
            "counts: as published" + (f" (none published for {', '.join(unpublished)}: every program counts as "
                                      f"{PORTABLE})" if unpublished else ""),
            ""] + table(positions, names)
+    runs = run_deep(args, progs, published) if args.deep else []
+    if runs:
+        out += ["", f"deep runs, one each, in this order; counts as published; load average at end: {load()}", ""]
+        out += deep_table(runs)
+    met = targets(positions, names, runs)
+    out += ["", "| target | measured | met |", "|---|---|---|"]
+    out += [f"| {what} | {measured} | {'yes' if ok else '**no**'} |" for what, measured, ok in met]
+    out += ["", "every target measured is met" if all(ok for _, _, ok in met) else
+            f"targets not met: {sum(not ok for _, _, ok in met)} of {len(met)}"]
     print("\n".join(out))
 
     if args.json:
@@ -400,6 +537,10 @@ def measured(args: argparse.Namespace, scratch: str) -> int:
                 "published": p.published is not None,
                 "gnps": {n: p.gnps(n) for n in names}, "seconds": p.seconds, "ratios": ratios(p, names),
             } for p in positions],
+            "deep": [{"label": r.label, "command": r.command, "depth": r.depth, "nodes": r.nodes, "wall_seconds": r.wall,
+                      "own_seconds": r.own_seconds, "user_seconds": r.user, "system_seconds": r.system,
+                      "max_rss_bytes": r.max_rss} for r in runs],
+            "targets": [{"target": what, "measured": measured, "met": ok} for what, measured, ok in met],
         }
         try:
             with open(args.json, "w", encoding="utf-8") as f:

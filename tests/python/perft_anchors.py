@@ -2,8 +2,9 @@
 printing its anchor's output format with the published count at --lower 4 and a fixed time.
 Asserts the table's rows (the anchors' G nodes/s exactly, chesshpc's ratios as the JSON's),
 the JSON's fields, a missing anchor's note and --require-all's exit 2, exit 1 with the
-exact line when an anchor counts one node too many, and an ellxor_perft that cannot be
-cloned (from a path that does not exist) named in one line and left out.
+exact line when an anchor counts one node too many, an ellxor_perft that cannot be
+cloned (from a path that does not exist) named in one line and left out, and --deep's runs
+and table of targets.
 
 usage: perft_anchors.py PERFT_ANCHORS_PY CHESSHPC
 """
@@ -64,6 +65,8 @@ def table(stdout):
         elif line.startswith("| ") and header:
             cells = [c.strip() for c in line.strip("|").split("|")]
             rows[cells[0]] = cells[1:]
+        elif header and not line.startswith("|"):
+            break  # the table of targets follows
     return header, rows
 
 
@@ -95,8 +98,24 @@ def check_good_run(script, binary, tmp):
     assert list(rows) == [label for _, label, _, _ in POSITIONS], r.stdout
     with open(out) as f:
         record = json.load(f)
-    assert sorted(record) == ["chesshpc", "chesshpc_native", "cpu", "cpu_model", "load_average", "lower", "missing",
-                              "positions", "programs", "quick", "runs"], sorted(record)
+    assert sorted(record) == ["chesshpc", "chesshpc_native", "cpu", "cpu_model", "deep", "load_average", "lower",
+                              "missing", "positions", "programs", "quick", "runs", "targets"], sorted(record)
+    assert record["deep"] == [], record["deep"]
+    # The stand-ins' times are a million times chesshpc's: no ratio target is met.
+    least = {name: min(p["ratios"][name] for p in record["positions"]) for name in ratio_names}
+    assert record["targets"] == [
+        {"target": "one core, portable: at least 1.15x perft_cpu_2026 on each position",
+         "measured": f"least {least['portable / perft_cpu_2026']:.2f}x", "met": False},
+        {"target": "one core, portable: at least 1.30x ellxor_perft on each position",
+         "measured": f"least {least['portable / ellxor_perft']:.2f}x", "met": False},
+        {"target": "one core, native: at least 1.15x perft_cpu_2026 on each position",
+         "measured": f"least {least['native / perft_cpu_2026']:.2f}x", "met": False},
+        {"target": "one core, native: at least 1.30x ellxor_perft on each position",
+         "measured": f"least {least['native / ellxor_perft']:.2f}x", "met": False},
+        {"target": "one core: portable at least 0.95x native on each position",
+         "measured": f"least {least['portable / native']:.2f}x", "met": least["portable / native"] >= 0.95},
+    ], record["targets"]
+    assert r.stdout.splitlines()[-1] == f"targets not met: {4 + (least['portable / native'] < 0.95)} of 5", r.stdout
     assert sorted(record["positions"][0]) == ["depth", "fen", "gnps", "label", "name", "nodes", "published",
                                               "ratios", "seconds"], record["positions"][0]
     assert record["chesshpc"] == record["chesshpc_native"] == chesshpc_version(binary), record
@@ -163,6 +182,60 @@ def check_unbuildable_ellxor(script, binary, tmp):
     assert (r.returncode, r.stdout, r.stderr) == (2, "", f"{PROG}: {why}\n"), r
 
 
+def check_deep(script, binary, tmp):
+    """--deep at --deep-lower 6: perft(4) on 1 x 2 and on 2 ranks (mpirun for real), perft(3)
+    against the stand-in perft_cpu_2026; the runs' table, the targets (the stand-ins' one-core
+    times make chesshpc miss the ratio targets; perft(3)'s 1e-6 s makes it miss the deep ratio)
+    and the JSON; a launcher that fails is one line and exit 2."""
+    anchors = os.path.join(tmp, "deep")
+    os.mkdir(anchors)
+    for name in PRINT:
+        stand_in(anchors, name)
+    out = os.path.join(tmp, "deep.json")
+    r = run(script, anchors, binary, "--lower", "4", "--runs", "1", "--deep", "--deep-lower", "6", "--json", out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    deep_progress = [line for line in r.stderr.splitlines() if line.startswith("[deep ")]
+    assert len(deep_progress) == 8 and deep_progress[0].startswith("[deep 1/4] perft 1 x 2, perft(4): "), r.stderr
+    with open(out) as f:
+        record = json.load(f)
+    deep = record["deep"]
+    assert [(d["label"], d["depth"], d["nodes"]) for d in deep] == [
+        ("perft 1 x 2", 4, 197281), ("perft 2 ranks x 1", 4, 197281), ("perft 1 x 2", 3, 8902),
+        ("perft_cpu_2026", 3, 8902)], deep
+    assert deep[0]["command"][-6:] == ["--depth", "4", "--threads", "2", "--hash", "8G"], deep[0]
+    assert deep[1]["command"][:5] == ["mpirun", "-n", "2", "--bind-to", "none"], deep[1]
+    assert deep[1]["command"][-8:] == ["--depth", "4", "--threads", "1", "--dedup-ply", "auto", "--memory",
+                                       "8G"], deep[1]
+    assert deep[3]["command"][-5:] == ["3", "-mt", "2", "-htt", "8192"] and deep[3]["own_seconds"] == 1e-6, deep[3]
+    assert all(d["wall_seconds"] >= d["own_seconds"] > 0 for d in deep[:3]), deep
+    lines = r.stdout.splitlines()
+    rows = [line for line in lines if line.startswith("| perft") and line.split(" | ")[1].isdigit()]
+    assert [row.split(" | ")[:2] for row in rows] == [["| perft 1 x 2", "4"], ["| perft 2 ranks x 1", "4"],
+                                                      ["| perft 1 x 2", "3"], ["| perft_cpu_2026", "3"]], rows
+    one, ranks = deep[0], deep[1]
+    expected = [
+        ("one core, portable: at least 1.15x perft_cpu_2026 on each position", False),
+        ("one core, portable: at least 1.30x ellxor_perft on each position", False),
+        ("perft(4) on 1 x 2 threads within 360 s", True),
+        ("perft(4) 1 x 2 in at most 20 GB", True),
+        ("perft(4) on 2 ranks x 1 thread within 1.10x 1 x 2", ranks["wall_seconds"] / one["wall_seconds"] <= 1.1),
+        ("perft(3) on 2 threads at least 2.5x perft_cpu_2026 -mt 2 -htt 8192 (its depth 3 alone)", False)]
+    assert [(t["target"], t["met"]) for t in record["targets"]] == expected, record["targets"]
+    assert record["targets"][2]["measured"] == f"{one['wall_seconds']:.1f} s", record["targets"][2]
+    for t in record["targets"]:
+        assert f"| {t['target']} | {t['measured']} | {'yes' if t['met'] else '**no**'} |" in lines, (t, r.stdout)
+    misses = sum(not ok for _, ok in expected)
+    assert lines[-1] == f"targets not met: {misses} of 6", lines[-1]
+
+    r = run(script, anchors, binary, "--lower", "4", "--runs", "1", "--deep", "--deep-lower", "6", "--quiet",
+            "--mpirun", "false")
+    assert (r.returncode, r.stdout) == (2, ""), r
+    assert r.stderr.startswith(f"{PROG}: perft 2 ranks x 1 perft(4) exited 1: ") and r.stderr.count("\n") == 1, \
+        r.stderr
+    r = run(script, anchors, binary, "--deep-lower", "1")
+    assert (r.returncode, r.stderr) == (2, f"{PROG}: --deep-lower without --deep\n"), r
+
+
 def chesshpc_version(binary):
     return subprocess.run([binary, "--version"], capture_output=True, text=True).stdout.strip()
 
@@ -172,7 +245,9 @@ def main(script, binary):
         check_good_run(script, binary, tmp)
         check_wrong_count(script, binary, tmp)
         check_unbuildable_ellxor(script, binary, tmp)
-    print("perft_anchors.py: 6 rows checked, the wrong count refused, an ellxor_perft that cannot be built left out")
+        check_deep(script, binary, tmp)
+    print("perft_anchors.py: 6 rows checked, the wrong count refused, an ellxor_perft that cannot be built left out, "
+          "the deep runs and the targets")
 
 
 if __name__ == "__main__":

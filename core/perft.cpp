@@ -108,6 +108,24 @@ uint64_t count_once(const Position& pos, int depth, PerftTable* table) {
   return kernel::count_once_as(pos, depth, table);
 }
 
+size_t table_bytes_for(const Position& pos, int depth, size_t asked) {
+  const double room = double(asked) / TABLE_BYTES_PER_SUBTREE;
+  double subtrees = 0, level = 1, previous = 0;
+  for (int ply = 0; ply <= depth - 2; ++ply) {
+    if (ply > 0) {
+      // The next level, as many times the last as the last was the one before it: past
+      // room already, it need not be counted.
+      if (previous > 0 && subtrees + level * (level / previous) >= room) return asked;
+      previous = level;
+      level = double(count(pos, ply));
+    }
+    subtrees += level;
+    if (subtrees >= room) return asked;
+  }
+  constexpr size_t ONE_PAGE = size_t(2) << 20;  // the least a table of huge pages allocates
+  return std::min(asked, std::max(ONE_PAGE, PerftTable::size_for(size_t(subtrees) * TABLE_BYTES_PER_SUBTREE)));
+}
+
 Counters detailed(const Position& pos, int depth) {
   Counters c;
   if (depth <= 0) {

@@ -28,6 +28,18 @@ uint64_t count(const Position& pos, int depth, PerftTable* table = nullptr);
 // subtree that is).
 uint64_t count_once(const Position& pos, int depth, PerftTable* table);
 
+// The table bytes worth allocating for a count of depth below pos, asked for `asked`:
+// asked, or less where the tree is too small to fill it. A count stores one entry per
+// node with two plies or more left, fewer when positions repeat: every such node given
+// TABLE_BYTES_PER_SUBTREE (a bucket a quarter full at most, where eight-entry buckets
+// rarely overflow) is as good as any larger table, which only touches more pages (one
+// 2 MB page per stored entry when they are few: `perft --depth 6 --hash 10G` touched all
+// 10 GB and took 50 s). The nodes are counted ply by ply, no table, and the counting stops
+// once the levels counted, or the next one estimated from the last branching factor, fill
+// asked: at most one ply's count, of a level smaller than asked's entries.
+inline constexpr size_t TABLE_BYTES_PER_SUBTREE = 32;
+size_t table_bytes_for(const Position& pos, int depth, size_t asked);
+
 // Counters over the moves of the last ply, as the chessprogramming wiki tabulates them.
 // A move is counted in each class it belongs to:
 //   captures        captures, en passant included

@@ -1,5 +1,7 @@
 #include "core/perft_table.h"
 
+#include <bit>
+
 #include "core/large_pages.h"
 
 namespace chess {
@@ -18,7 +20,7 @@ namespace chess {
 // counting instead of preceding it.
 PerftTable::PerftTable(size_t bytes) {
   const size_t buckets = size_for(bytes) / 64;
-  const size_t wide = std::max<size_t>(buckets / WIDE_SHARE, 1);
+  const size_t wide = std::bit_floor(std::max<size_t>(buckets / WIDE_SHARE, 1));
   wide_memory_ = allocate_zeroed<WideBucket>(wide);
   narrow_memory_ = allocate_zeroed<NarrowBucket>(buckets - wide);
   wide_ = wide_memory_.get(), wide_mask_ = wide - 1;

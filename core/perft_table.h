@@ -2,7 +2,7 @@
 // shared by all threads of a process without locks, in two parts; a probe reads one
 // 64-byte bucket (one cache line) of one part.
 //
-// The narrow part (3/4 of the table) holds the subtrees of depth 2, most of what is
+// The narrow part (3/4 of the table or more) holds the subtrees of depth 2, most of what is
 // stored and probed (perft(10) of the start position stores 988 M of them against 106 M
 // deeper), in 8-byte entries, eight a bucket: the key's low 48 bits and the count in one
 // word, which a thread stores and loads whole, so no entry is ever read torn. A key's
@@ -19,7 +19,7 @@
 // would leave 39 key bits beside its 24-bit count: a whole key only from 2^25 buckets
 // (2 GB), and a chance of 8 in 2^39 a probe below that.
 //
-// The wide part (1/4 of the table) holds the deeper subtrees, with the whole 64-bit key
+// The wide part (a power of two of buckets, at most 1/4 of the table) holds the deeper subtrees, with the whole 64-bit key
 // stored XORed with its data word (Hyatt's lockless scheme): an entry torn by two threads
 // writing at once fails the check and is a miss, never a hit. A false hit needs two
 // positions with the same 64-bit key in the same bucket at the same depth: about one in
@@ -72,7 +72,7 @@ class PerftTableView {
 
  protected:
   static constexpr int NARROW_DEPTH = 2;  // the deepest subtree the narrow part holds
-  static constexpr int WIDE_SHARE = 4;    // the wide part's buckets: 1 in WIDE_SHARE
+  static constexpr int WIDE_SHARE = 4;    // the wide part's buckets: at most 1 in WIDE_SHARE
   // Narrow word: tag (the key's low 48 bits) << 16 | count + 1, so that an empty
   // (all-zero) entry has count field 0, below every stored one.
   static constexpr int COUNT_BITS = 16;
@@ -105,12 +105,16 @@ class PerftTableView {
 
 class PerftTable : public PerftTableView {
  public:
-  // Uses the largest power-of-two number of 64-byte buckets that fits in bytes (at least
-  // two: one of each part), on huge pages where the system offers them: fresh mappings,
-  // empty without a clearing pass (their pages are first touched by the threads that
-  // store into them).
+  // Uses size_for(bytes) bytes: the wide part the largest power-of-two number of 64-byte
+  // buckets up to a quarter of them (at least one), the narrow part the rest (at least
+  // one); on huge pages where the system offers them: fresh mappings, empty without a
+  // clearing pass (their pages are first touched by the threads that store into them).
   explicit PerftTable(size_t bytes);
-  // The bytes a table asked for bytes allocates (bytes() of PerftTable(bytes)).
+  // The bytes a table asked for bytes allocates (bytes() of PerftTable(bytes)): bytes
+  // rounded down to whole 2 MB (huge pages) from 2 MB on, below that to a power of two of
+  // at least 128. Any size, not a power of two: perft(10)'s depth-2 subtrees want a
+  // narrow part between 6 and 8 GB (bench/README.md), where the next power of two
+  // up would double the memory a run first touches.
   static constexpr size_t size_for(size_t bytes);
   const PerftTableView& view() const { return *this; }
 
@@ -119,7 +123,10 @@ class PerftTable : public PerftTableView {
   LargePagesPtr<NarrowBucket> narrow_memory_;
 };
 
-constexpr size_t PerftTable::size_for(size_t bytes) { return table_bytes(std::max<size_t>(bytes, 128), 64); }
+constexpr size_t PerftTable::size_for(size_t bytes) {
+  constexpr size_t HUGE_PAGE = size_t(2) << 20;
+  return bytes >= HUGE_PAGE ? bytes / HUGE_PAGE * HUGE_PAGE : table_bytes(std::max<size_t>(bytes, 128), 64);
+}
 
 // Inline: the kernel's copy for x86-64-v3 compiles its own.
 inline bool PerftTableView::probe(Key key, int depth, uint64_t& count) const {

@@ -406,7 +406,8 @@ TEST(Cli, HashedAndVerificationRunsAgree) {
     ASSERT_EQ(r->code, 0) << r->err;
     EXPECT_NE(r->out.find("\"nodes\": 4865609,"), std::string::npos) << r->out;
   }
-  EXPECT_NE(hashed.out.find("\"hash_bytes\": 16777216"), std::string::npos) << hashed.out;
+  // perft(5) stores at most 9,324 subtrees: one 2 MB page holds them (16 MB were asked).
+  EXPECT_NE(hashed.out.find("\"hash_bytes\": 2097152"), std::string::npos) << hashed.out;
   EXPECT_NE(hashed.out.find("\"zobrist_seed\": 2246800662264969608"), std::string::npos) << hashed.out;
   EXPECT_NE(verify.out.find("\"zobrist_seed\": 7822362180758744021"), std::string::npos) << verify.out;
   // Where the time went beside the counting: the table's making, the CPU time counting.
@@ -724,7 +725,7 @@ TEST(Cli, MemorySizeBeyondTheMachineIsUsageErrorBeforeAnyWork) {
 // and exit 2, not "chesshpc: error: std::bad_alloc" and exit 1.
 TEST(Cli, OutOfMemoryIsOneLineAndExitTwo) {
   SKIP_UNDER_ASAN_WITH_ADDRESS_LIMIT();
-  Result r = chesshpc("perft --depth 5 --hash 1G --threads 1", "prlimit --as=400000000 ");
+  Result r = chesshpc("perft --depth 8 --hash 1G --threads 1", "prlimit --as=400000000 ");  // a tree that fills 1 GB
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err,
             "chesshpc perft: out of memory: the run needs more than this machine gives it (ask for a smaller --hash or "
@@ -1189,28 +1190,38 @@ long number_after(const std::string& text, const std::string& label) {
 
 }  // namespace
 
-// perft --hash 100M allocates a power-of-two table of 64 MB: it printed, stored and wrote
-// "100 MB". A bare number is MB, as UCI's and Stockfish's Hash (--hash 64 was 64 bytes).
+// perft --hash 100M allocated a power-of-two table of 64 MB, and a tree too small to fill
+// a table still touched all of it; now the table is the size in whole 2 MB, cut to what
+// the tree can fill, and the run prints, stores and writes the table it used. A bare number
+// is MB, as UCI's and Stockfish's Hash (--hash 64 was 64 bytes).
 TEST(Cli, PerftReportsTheTableItAllocated) {
-  Result text = chesshpc("perft --depth 3 --hash 100M --threads 1 --quiet");
+  Result text = chesshpc("perft --depth 7 --hash 100M --threads 1 --quiet");
   ASSERT_EQ(text.code, 0) << text.err;
-  EXPECT_NE(text.out.find(", 1 thread, hash 64 MB\n"), std::string::npos) << text.out;
-  Result json = chesshpc("perft --depth 3 --hash 100M --threads 1 --json --quiet");
-  EXPECT_NE(json.out.find("\"hash_bytes\": 67108864,"), std::string::npos) << json.out;
-  Result bare = chesshpc("perft --depth 3 --hash 8 --threads 1 --json --quiet");
-  EXPECT_NE(bare.out.find("\"hash_bytes\": 8388608,"), std::string::npos) << bare.out;
+  EXPECT_NE(text.out.find(", 1 thread, hash 100 MB\n"), std::string::npos) << text.out;
+  Result json = chesshpc("perft --depth 7 --hash 100M --threads 1 --json --quiet");
+  EXPECT_NE(json.out.find("\"hash_bytes\": 104857600,"), std::string::npos) << json.out;
+  // perft(6) stores at most 206,604 subtrees (plies 0-4): 6 MB of 32 bytes each.
+  Result cut = chesshpc("perft --depth 6 --hash 8 --threads 1 --json");
+  EXPECT_NE(cut.out.find("\"hash_bytes\": 6291456,"), std::string::npos) << cut.out;
+  EXPECT_NE(cut.out.find("\"nodes\": 119060324,"), std::string::npos) << cut.out;
+  EXPECT_NE(cut.err.find("chesshpc perft: a table of 6 MB, not 8 MB: perft 6 of this position stores too few "
+                         "subtrees to fill more\n"),
+            std::string::npos)
+      << cut.err;
   for (const char* size : {"8MB", "8m", "8MiB", "8192K"}) {
-    Result r = chesshpc(std::string("perft --depth 2 --hash ") + size + " --threads 1 --json --quiet");
-    EXPECT_NE(r.out.find("\"hash_bytes\": 8388608,"), std::string::npos) << size << ": " << r.out << r.err;
+    Result r = chesshpc(std::string("perft --depth 3 --hash ") + size + " --threads 1 --json --quiet");
+    EXPECT_NE(r.out.find("\"hash_bytes\": 2097152,"), std::string::npos) << size << ": " << r.out << r.err;
+    EXPECT_EQ(r.err, "") << "--quiet";
   }
-  // The file's hash_bytes, where HDF5's tools are installed to read it.
+  // A run split into units keeps the size asked: the file's hash_bytes, where HDF5's tools
+  // are installed to read it.
   const std::string dir = test_dir();
   Result split = chesshpc("perft --depth 3 --split-depth 1 --hash 100M --threads 1 --quiet --out " + dir + "p.h5");
   ASSERT_EQ(split.code, 0) << split.err;
-  EXPECT_NE(split.out.find(", hash 64 MB\n"), std::string::npos) << split.out;
+  EXPECT_NE(split.out.find(", hash 100 MB\n"), std::string::npos) << split.out;
   if (std::system("command -v h5dump >/dev/null 2>&1") == 0) {
     const std::string attr = shell_output("h5dump -a /hash_bytes " + dir + "p.h5");
-    EXPECT_NE(attr.find("(0): 67108864"), std::string::npos) << attr;
+    EXPECT_NE(attr.find("(0): 104857600"), std::string::npos) << attr;
   }
 }
 

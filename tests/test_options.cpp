@@ -886,10 +886,12 @@ TEST(PerftOptions, ResumeCommandLineSpellsOutWhatThePlanChose) {
 // --- Sizes as allocated, one size parser, threads that run, paths written ----------
 
 // A bare number is MB for every memory option (perft's --hash 64 was 64 bytes, bench
-// search's 64 MB), and what a request holds is what its table allocates: perft's and the
-// search's tables are powers of two (--hash 100M allocated 64 MB and reported 100 MB).
+// search's 64 MB), and what a request holds is what its table allocates: the search's
+// tables are powers of two (--hash 100M allocated 64 MB and reported 100 MB), perft's
+// whole 2 MB.
 TEST(MemorySizes, EveryMemoryOptionReadsOneWayAndHoldsWhatIsAllocated) {
-  EXPECT_EQ(perft({"--depth", "3", "--hash", "100M"}).hash_bytes, size_t(64) << 20);
+  EXPECT_EQ(perft({"--depth", "3", "--hash", "100M"}).hash_bytes, size_t(100) << 20);
+  EXPECT_EQ(perft({"--depth", "3", "--hash", "3M"}).hash_bytes, size_t(2) << 20);
   EXPECT_EQ(perft({"--depth", "3", "--hash", "64"}).hash_bytes, size_t(64) << 20);
   EXPECT_EQ(perft({"--depth", "3", "--hash", "1GiB"}).hash_bytes, size_t(1) << 30);
   EXPECT_EQ(perft({"--depth", "3", "--hash", "64MB"}).hash_bytes, size_t(64) << 20);

@@ -448,6 +448,26 @@ TEST(Perft, MatedAndStalematedPositionsHaveNoMoves) {
   EXPECT_EQ(perft::count(stalemate, 1), 0u);
 }
 
+// A table gets 32 bytes for each node with two plies or more left, the published counts
+// summed (start position, plies 0-4: 1 + 20 + 400 + 8902 + 197281 = 206604 nodes, 6.3 MB,
+// so 6 MB in whole 2 MB); a tree that fills what was asked, or is estimated to from its
+// last branching factor, keeps it; one page at least.
+TEST(Perft, TableBytesForATreeThatCannotFillIt) {
+  constexpr size_t MB = size_t(1) << 20, GB = MB << 10;
+  const Position start = Position::start();
+  EXPECT_EQ(perft::table_bytes_for(start, 6, 10 * GB), 6 * MB);
+  EXPECT_EQ(perft::table_bytes_for(start, 6, 4 * MB), 4 * MB);
+  EXPECT_EQ(perft::table_bytes_for(start, 3, GB), 2 * MB);  // 21 nodes: one page
+  EXPECT_EQ(perft::table_bytes_for(start, 3, MB), MB);      // never more than asked
+  // Plies 0-5 sum to 5,072,213 nodes (154.8 MB) and ply 6 alone is 119 M: perft(8) fills
+  // 1 GB once ply 6 is estimated (4865609 * 4865609 / 197281 nodes), not counted.
+  EXPECT_EQ(perft::table_bytes_for(start, 8, GB), GB);
+  EXPECT_EQ(perft::table_bytes_for(start, 10, 8 * GB), 8 * GB);
+  EXPECT_EQ(perft::table_bytes_for(start, 7, GB), 154 * MB);  // 5,072,213 * 32 bytes, in whole 2 MB
+  Position mated = Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+  EXPECT_EQ(perft::table_bytes_for(mated, 9, GB), 2 * MB);
+}
+
 // ---- Detailed counters ----------------------------------------------------------------
 
 // The deepest rows (startpos 6, Kiwipete 5) take most of a minute each under

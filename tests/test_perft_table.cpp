@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <fstream>
+#include <vector>
 
 #include "core/large_pages.h"
 #include "core/perft.h"
@@ -122,6 +123,35 @@ TEST(PerftTable, NarrowCountsUpToTheFieldAndNoLarger) {
   t.store(8, 3, uint64_t(1) << 40);  // the wide part holds it
   ASSERT_TRUE(t.probe(8, 3, n));
   EXPECT_EQ(n, uint64_t(1) << 40);
+}
+
+// A table is the size asked in whole 2 MB, not the power of two below it (perft(10)'s
+// table of 10 GB was one of 8): the wide part the largest power of two of buckets up to a
+// quarter, the narrow part the rest, and every bucket of both reachable.
+TEST(PerftTable, AnySizeInWholeHugePages) {
+  constexpr size_t MB = size_t(1) << 20;
+  EXPECT_EQ(PerftTable::size_for(100 * MB), 100 * MB);
+  EXPECT_EQ(PerftTable::size_for(10 * 1024 * MB), 10 * 1024 * MB);
+  EXPECT_EQ(PerftTable::size_for(3 * MB + 5), 2 * MB);
+  EXPECT_EQ(PerftTable::size_for(MB), MB);  // below 2 MB, a power of two as before
+  EXPECT_EQ(PerftTable::size_for(1000), 512u);
+  EXPECT_EQ(PerftTable::size_for(1), 128u);
+  PerftTable t(10 * MB + 123);
+  EXPECT_EQ(t.bytes(), 10 * MB);
+  // 10 MB: a wide part of 2 MB (32768 buckets of 163840, the largest power of two up to a
+  // quarter) and a narrow one of 8 MB (131072 buckets). Keys spread over the whole key
+  // space reach every narrow bucket; all of them are found.
+  uint64_t n = 0;
+  std::vector<Key> keys;
+  for (uint64_t i = 0; i < 100000; ++i) keys.push_back(Key(i * 0x9E3779B97F4A7C15ull + 1));
+  for (size_t i = 0; i < keys.size(); ++i) t.store(keys[i], 2 + int(i % 3), i % 50000);  // within 16 bits
+  size_t found = 0, right = 0;
+  for (size_t i = 0; i < keys.size(); ++i)
+    if (t.probe(keys[i], 2 + int(i % 3), n)) ++found, right += n == i % 50000;
+  EXPECT_EQ(right, found);
+  // 66,667 depth-2 keys in 131,072 eight-entry buckets, 33,333 deeper ones in 32,768
+  // four-entry buckets: a bucket overflows rarely.
+  EXPECT_GT(found, 99000u);
 }
 
 // Tables are never cleared by a pass: their memory must come zeroed, also right after an

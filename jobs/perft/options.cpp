@@ -23,7 +23,8 @@ const CommandOptions PERFT_OPTIONS = command_options(
         {"detailed", "",
          "count captures, en passant, castles, promotions, checks, discovered and double checks, mates"},
         hash_option("transposition table for subtree counts, e.g. 512M or 8G; a bare number is MB; the table is "
-                    "the largest power of two that fits, and reported so (default: none; not with --detailed)"),
+                    "the size in whole 2 MB, less where the tree cannot fill it, and reported so (default: none; "
+                    "not with --detailed)"),
         {"verify-keys", "", "use the second, independent Zobrist key set, to cross-check a hashed run"},
         {"split-depth", "K", "split into the unique positions K plies down and run them as units over MPI ranks"},
         {"dedup-ply", "L|auto",

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/threads.h"
+#include "jobs/io/byte_size.h"
 #include "jobs/io/job_common.h"
 #include "jobs/io/json.h"
 #include "jobs/io/progress.h"
@@ -46,6 +47,18 @@ std::vector<perft::RootCount> timed_divide(const chess::Position& pos, int depth
   return perft::divide(pos, depth, opt);
 }
 
+// req with its table cut to what the count can fill (perft::table_bytes_for), said on err
+// unless quiet: the run prints and writes the table it used.
+PerftRequest with_table_for_tree(const PerftRequest& req, const chess::Position& pos, std::ostream& err) {
+  PerftRequest used = req;
+  if (!req.hash_bytes || req.detailed) return used;
+  used.hash_bytes = perft::table_bytes_for(pos, req.depth, req.hash_bytes);
+  if (used.hash_bytes < req.hash_bytes && !req.quiet)
+    err << "chesshpc perft: a table of " << format_size(used.hash_bytes) << ", not " << format_size(req.hash_bytes)
+        << ": perft " << req.depth << " of this position stores too few subtrees to fill more\n";
+  return used;
+}
+
 }  // namespace
 
 std::vector<DepthCount> count_shallower(const PerftRequest& req, const chess::Position& pos, chess::PerftTable* table) {
@@ -62,10 +75,11 @@ std::vector<DepthCount> count_shallower(const PerftRequest& req, const chess::Po
   return depths;
 }
 
-int run_perft(const PerftRequest& req, std::ostream& out, std::ostream& err) {
-  std::optional<chess::Position> root = read_perft_root(req, err);
+int run_perft(const PerftRequest& asked, std::ostream& out, std::ostream& err) {
+  std::optional<chess::Position> root = read_perft_root(asked, err);
   if (!root) return EXIT_INPUT;
   const chess::Position& pos = *root;
+  const PerftRequest req = with_table_for_tree(asked, pos, err);
   int threads = chess::resolve_threads(req.threads);
   RunCost cost;
   auto setup = std::chrono::steady_clock::now();

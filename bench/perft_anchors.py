@@ -42,6 +42,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -209,6 +210,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="with --deep: lower those depths by K (a quick check; the targets are for K = 0)")
     p.add_argument("--mpirun", default="mpirun", metavar="CMD",
                    help="with --deep: the MPI launcher (default: mpirun; run as -n 2 --bind-to none)")
+    p.add_argument("--timeout", type=float, default=3600, metavar="S",
+                   help="stop and refuse any run that takes longer than S seconds (default: 3600)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = p.parse_args(argv)
     if not 0 <= args.deep_lower <= DEEP_DEPTH - 3:
@@ -298,9 +301,13 @@ def pin_prefix(args: argparse.Namespace) -> tuple[list[str], int]:
     return [taskset, "-c", str(cpu)], cpu
 
 
-def run(pin: list[str], prog: Program, pos: Position) -> tuple[int, float]:
+def run(pin: list[str], prog: Program, pos: Position, timeout: float) -> tuple[int, float]:
     cmd = pin + prog.command(pos.fen, pos.depth)
-    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    try:
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise Usage(f"{prog.name} on {pos.label} depth {pos.depth} did not finish within {timeout:g} s: stopped "
+                    "(--timeout)") from None
     if proc.returncode != 0:
         raise Usage(f"{prog.name} exited {proc.returncode} on {pos.label} depth {pos.depth}: "
                     f"{proc.stderr.strip() or proc.stdout.strip()}")
@@ -332,7 +339,7 @@ def measure(args: argparse.Namespace, progs: list[Program], positions: list[Posi
         for rep in range(args.runs):
             shift = rep % len(progs)
             for prog in progs[shift:] + progs[:shift]:
-                nodes, secs = run(pin, prog, pos)
+                nodes, secs = run(pin, prog, pos, args.timeout)
                 check(prog, pos, nodes)
                 pos.seconds[prog.name].append(secs)
                 done += 1
@@ -367,19 +374,27 @@ class DeepRun:
     nodes: int = 0
 
 
-def timed(cmd: list[str]) -> tuple[int, str, str, float, object]:
-    """(exit status, stdout, stderr, wall seconds, rusage of the child and what it waited for)."""
+def timed(cmd: list[str], timeout: float, what: str) -> tuple[int, str, str, float, object]:
+    """(exit status, stdout, stderr, wall seconds, rusage of the child and what it waited for);
+    a run past timeout seconds is stopped (SIGTERM, which mpirun passes on, then SIGKILL) and
+    refused."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         start = time.monotonic()
         try:
             proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
         except OSError as e:
             raise Usage(f"cannot run {cmd[0]}: {e.strerror}") from None
+        stops = [threading.Timer(timeout, proc.terminate), threading.Timer(timeout + 10, proc.kill)]
+        for t in stops:
+            t.start()
         _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
         wall = time.monotonic() - start
+        for t in stops:
+            t.cancel()
+        if wall >= timeout:
+            raise Usage(f"{what} did not finish within {timeout:g} s: stopped (--timeout)")
         out.seek(0), err.seek(0)
-        return proc.returncode, out.read(), err.read(), wall, usage
+        return os.waitstatus_to_exitcode(status), out.read(), err.read(), wall, usage
 
 
 def run_deep(args: argparse.Namespace, progs: list[Program], published: dict) -> list[DeepRun]:
@@ -397,7 +412,7 @@ def run_deep(args: argparse.Namespace, progs: list[Program], published: dict) ->
         runs.append(DeepRun(CPU_2026, [cpu_2026.path, fen, str(d10 - 1), "-mt", "2", "-htt", "8192"], d10 - 1))
     for i, r in enumerate(runs):
         log(args, f"[deep {i + 1}/{len(runs)}] {r.label}, perft({r.depth}): {' '.join(r.command)}")
-        status, stdout, stderr, r.wall, usage = timed(r.command)
+        status, stdout, stderr, r.wall, usage = timed(r.command, args.timeout, f"{r.label} perft({r.depth})")
         if status != 0:
             raise Usage(f"{r.label} perft({r.depth}) exited {status}: {(stderr.strip() or stdout.strip())[-300:]}")
         r.user, r.system, r.max_rss = usage.ru_utime, usage.ru_stime, usage.ru_maxrss * 1024
@@ -427,14 +442,15 @@ def deep_table(runs: list[DeepRun]) -> list[str]:
 def targets(positions: list[Position], names: list[str], runs: list[DeepRun]) -> list[tuple[str, str, bool]]:
     """(target, what was measured, met) for each of the issue's targets this run measured."""
     out = []
+    every = [ratios(pos, names) for pos in positions]
     for build in (PORTABLE, NATIVE):
         for anchor in RATIO_ANCHORS:
             if build in names and anchor in names:
-                worst = min(pos.gnps(build) / pos.gnps(anchor) for pos in positions)
+                worst = min(r[f"{build.split()[1]} / {anchor}"] for r in every)
                 out.append((f"one core, {build.split()[1]}: at least {MIN_OVER[anchor]:.2f}x {anchor} on each "
                             "position", f"least {worst:.2f}x", worst >= MIN_OVER[anchor]))
     if NATIVE in names:
-        worst = min(pos.gnps(PORTABLE) / pos.gnps(NATIVE) for pos in positions)
+        worst = min(r["portable / native"] for r in every)
         out.append((f"one core: portable at least {MIN_PORTABLE_OVER_NATIVE:.2f}x native on each position",
                     f"least {worst:.2f}x", worst >= MIN_PORTABLE_OVER_NATIVE))
     if runs:

@@ -46,6 +46,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 
 #include "core/large_pages.h"
 #include "core/types.h"
@@ -159,7 +160,7 @@ inline void PerftTableView::store(Key key, int depth, uint64_t count) {
     if (!want || count >= COUNT_MASK) return;
     // Keep the eight newest (see "Replacement" above): the oldest drops off the end.
     std::atomic<uint64_t>* e = narrow_bucket(key).entries;
-    for (int i = 7; i > 0; --i) e[i].store(e[i - 1].load(std::memory_order_relaxed), std::memory_order_relaxed);
+    for (int i = int(std::extent_v<decltype(NarrowBucket::entries)>) - 1; i > 0; --i) e[i].store(e[i - 1].load(std::memory_order_relaxed), std::memory_order_relaxed);
     e[0].store(want << COUNT_BITS | (count + 1), std::memory_order_relaxed);
     return;
   }
@@ -167,8 +168,9 @@ inline void PerftTableView::store(Key key, int depth, uint64_t count) {
   // Drop the oldest of the shallowest entries (see "Replacement" above), and put the new
   // one first.
   Entry* e = wide_[key & wide_mask_].entries;
-  int victim = 3, victim_depth = 256;
-  for (int i = 3; i >= 0; --i) {
+  constexpr int LAST = int(std::extent_v<decltype(WideBucket::entries)>) - 1;
+  int victim = LAST, victim_depth = 256;
+  for (int i = LAST; i >= 0; --i) {
     const int d = int(e[i].data.load(std::memory_order_relaxed) & 0xFF);
     if (d < victim_depth) victim = i, victim_depth = d;
   }

@@ -186,7 +186,7 @@ def check_deep(script, binary, tmp):
     """--deep at --deep-lower 6: perft(4) on 1 x 2 and on 2 ranks (mpirun for real), perft(3)
     against the stand-in perft_cpu_2026; the runs' table, the targets (the stand-ins' one-core
     times make chesshpc miss the ratio targets; perft(3)'s 1e-6 s makes it miss the deep ratio)
-    and the JSON; a launcher that fails is one line and exit 2."""
+    and the JSON; a launcher that fails, or hangs past --timeout, is one line and exit 2."""
     anchors = os.path.join(tmp, "deep")
     os.mkdir(anchors)
     for name in PRINT:
@@ -232,6 +232,14 @@ def check_deep(script, binary, tmp):
     assert (r.returncode, r.stdout) == (2, ""), r
     assert r.stderr.startswith(f"{PROG}: perft 2 ranks x 1 perft(4) exited 1: ") and r.stderr.count("\n") == 1, \
         r.stderr
+    hang = os.path.join(tmp, "hang")
+    with open(hang, "w") as f:
+        f.write("#!/bin/sh\nexec sleep 60\n")
+    os.chmod(hang, 0o755)
+    r = run(script, anchors, binary, "--lower", "4", "--runs", "1", "--deep", "--deep-lower", "6", "--quiet",
+            "--mpirun", hang, "--timeout", "2")
+    assert (r.returncode, r.stdout) == (2, ""), r
+    assert r.stderr == f"{PROG}: perft 2 ranks x 1 perft(4) did not finish within 2 s: stopped (--timeout)\n", r.stderr
     r = run(script, anchors, binary, "--deep-lower", "1")
     assert (r.returncode, r.stderr) == (2, f"{PROG}: --deep-lower without --deep\n"), r
 

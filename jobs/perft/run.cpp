@@ -79,10 +79,10 @@ int run_perft(const PerftRequest& asked, std::ostream& out, std::ostream& err) {
   std::optional<chess::Position> root = read_perft_root(asked, err);
   if (!root) return EXIT_INPUT;
   const chess::Position& pos = *root;
-  const PerftRequest req = with_table_for_tree(asked, pos, err);
-  int threads = chess::resolve_threads(req.threads);
+  int threads = chess::resolve_threads(asked.threads);
   RunCost cost;
-  auto setup = std::chrono::steady_clock::now();
+  auto setup = std::chrono::steady_clock::now();  // the table's size and its making
+  const PerftRequest req = with_table_for_tree(asked, pos, err);
   std::unique_ptr<chess::PerftTable> table = make_perft_table(req);
   cost.setup_seconds = seconds_since(setup);
   std::vector<DepthCount> shallower = count_shallower(req, pos, table.get());

@@ -530,6 +530,9 @@ def measured(args: argparse.Namespace, scratch: str) -> int:
            "counts: as published" + (f" (none published for {', '.join(unpublished)}: every program counts as "
                                      f"{PORTABLE})" if unpublished else ""),
            ""] + table(positions, names)
+    # Printed before the deep runs: a deep run that fails leaves the one-core table said.
+    print("\n".join(out), flush=True)
+    out = []
     runs = run_deep(args, progs, published) if args.deep else []
     if runs:
         out += ["", f"deep runs, one each, in this order; counts as published; load average at end: {load()}", ""]

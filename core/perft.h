@@ -36,7 +36,8 @@ uint64_t count_once(const Position& pos, int depth, PerftTable* table);
 // 2 MB page per stored entry when they are few: `perft --depth 6 --hash 10G` touched all
 // 10 GB and took 50 s). The nodes are counted ply by ply, no table, and the counting stops
 // once the levels counted, or the next one estimated from the last branching factor, fill
-// asked: at most one ply's count, of a level smaller than asked's entries.
+// asked: a ply is counted only when that estimate puts it within asked's entries (a
+// position whose branching grows fast may pass them by its growth).
 inline constexpr size_t TABLE_BYTES_PER_SUBTREE = 32;
 size_t table_bytes_for(const Position& pos, int depth, size_t asked);
 

@@ -7,8 +7,6 @@
 
 #include <cstdint>
 #include <new>
-#include <cstdio>
-#include <atomic>
 
 #include "core/movegen.h"
 #include "core/perft_table.h"
@@ -421,15 +419,8 @@ struct LeafParentSink {
 
 // The leaves of a depth-2 subtree: the one code for every one, with a table (after a
 // probe missed) or without.
-#ifdef CHESSHPC_EXP_COUNT
-struct ExpCounter { std::atomic<uint64_t> n{0}; ~ExpCounter() { if (n) fprintf(stderr, "depth2 calls %llu\n", (unsigned long long)n.load()); } };
-inline ExpCounter exp_depth2_calls;
-#endif
 template <Color Us, bool Chess960>
 uint64_t count_depth2(const Position& pos) {
-#ifdef CHESSHPC_EXP_COUNT
-  exp_depth2_calls.n.fetch_add(1, std::memory_order_relaxed);
-#endif
   LeafParentSink<Us, Chess960> sink(pos);
   generate_legal_as<Us, Chess960>(pos, sink);
   return sink.total();

@@ -19,11 +19,12 @@
 // would leave 39 key bits beside its 24-bit count: a whole key only from 2^25 buckets
 // (2 GB), and a chance of 8 in 2^39 a probe below that.
 //
-// The wide part (a power of two of buckets, at most 1/4 of the table) holds the deeper subtrees, with the whole 64-bit key
-// stored XORed with its data word (Hyatt's lockless scheme): an entry torn by two threads
-// writing at once fails the check and is a miss, never a hit. A false hit needs two
-// positions with the same 64-bit key in the same bucket at the same depth: about one in
-// 2^62 per probe, or one in four million over a trillion probes.
+// The wide part (a power of two of buckets, at most 1/4 of the table) holds the deeper
+// subtrees, with the whole 64-bit key stored XORed with its data word (Hyatt's lockless
+// scheme): an entry torn by two threads writing at once fails the check and is a miss,
+// never a hit. A false hit needs two positions with the same 64-bit key in the same bucket
+// at the same depth: about one in 2^62 per probe, or one in four million over a trillion
+// probes.
 //
 // Replacement. A bucket keeps its entries in order of arrival, newest first: a store
 // shifts the entries below its victim down one place and writes the new entry first. The
@@ -160,7 +161,8 @@ inline void PerftTableView::store(Key key, int depth, uint64_t count) {
     if (!want || count >= COUNT_MASK) return;
     // Keep the eight newest (see "Replacement" above): the oldest drops off the end.
     std::atomic<uint64_t>* e = narrow_bucket(key).entries;
-    for (int i = int(std::extent_v<decltype(NarrowBucket::entries)>) - 1; i > 0; --i) e[i].store(e[i - 1].load(std::memory_order_relaxed), std::memory_order_relaxed);
+    for (int i = int(std::extent_v<decltype(NarrowBucket::entries)>) - 1; i > 0; --i)
+      e[i].store(e[i - 1].load(std::memory_order_relaxed), std::memory_order_relaxed);
     e[0].store(want << COUNT_BITS | (count + 1), std::memory_order_relaxed);
     return;
   }
